@@ -10,25 +10,21 @@ const __schemaValue4 = ["number","null"];
 const __schemaValue5 = ["boolean","null"];
 
 function validate25(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
 return __fail(validate25, instancePath,"type",{type: __schemaValue0});
 }
-validate25.errors = vErrors;
-return errors === 0;
+validate25.errors = null;
+return true;
 }
 
 export const k1 = validate26;
 const formats0 = __formats.uint32;
 
 function validate26(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate26, instancePath,"type",{type: __schemaValue1});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 return __fail(validate26, instancePath,"minimum",{comparison: ">=", limit: 0});
@@ -40,105 +36,90 @@ return __fail(validate26, instancePath,"format",{format: "uint32"});
 }
 }
 }
-validate26.errors = vErrors;
-return errors === 0;
+validate26.errors = null;
+return true;
 }
 
 export const k2 = validate27;
 
 function validate27(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(data !== null){
 return __fail(validate27, instancePath,"type",{type: "null"});
 }
-validate27.errors = vErrors;
-return errors === 0;
+validate27.errors = null;
+return true;
 }
 
 export const k3 = validate28;
 
 function validate28(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "string") && (data !== null)){
 return __fail(validate28, instancePath,"type",{type: __schemaValue2});
 }
-validate28.errors = vErrors;
-return errors === 0;
+validate28.errors = null;
+return true;
 }
 
 export const k4 = validate29;
 
 function validate29(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(Array.isArray(data))) && (data !== null)){
 return __fail(validate29, instancePath,"type",{type: __schemaValue3});
 }
-validate29.errors = vErrors;
-return errors === 0;
+validate29.errors = null;
+return true;
 }
 
 export const k5 = validate30;
 
 function validate30(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!((typeof data == "number") && (isFinite(data)))) && (data !== null)){
 return __fail(validate30, instancePath,"type",{type: __schemaValue4});
 }
-validate30.errors = vErrors;
-return errors === 0;
+validate30.errors = null;
+return true;
 }
 
 export const k6 = validate31;
 const formats2 = __formats.int64;
 
 function validate31(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate31, instancePath,"type",{type: __schemaValue1});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(!(formats2.validate(data))){
 return __fail(validate31, instancePath,"format",{format: "int64"});
 }
 }
 }
-validate31.errors = vErrors;
-return errors === 0;
+validate31.errors = null;
+return true;
 }
 
 export const k7 = validate32;
 
 function validate32(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate32, instancePath,"type",{type: "string"});
 }
-validate32.errors = vErrors;
-return errors === 0;
+validate32.errors = null;
+return true;
 }
 
 export const k8 = validate33;
 
 function validate33(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
 if(typeof data[i0] !== "string"){
 return __fail(validate33, instancePath+"/" + i0,"type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
+var valid0 = true;
 if(!valid0){
 break;
 }
@@ -148,32 +129,28 @@ else {
 return __fail(validate33, instancePath,"type",{type: "array"});
 }
 }
-validate33.errors = vErrors;
-return errors === 0;
+validate33.errors = null;
+return true;
 }
 
 export const k9 = validate34;
 
 function validate34(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(Array.isArray(data))){
 return __fail(validate34, instancePath,"type",{type: "array"});
 }
-validate34.errors = vErrors;
-return errors === 0;
+validate34.errors = null;
+return true;
 }
 
 export const k10 = validate35;
 const formats4 = __formats.uint64;
 
 function validate35(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate35, instancePath,"type",{type: __schemaValue1});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 return __fail(validate35, instancePath,"minimum",{comparison: ">=", limit: 0});
@@ -185,20 +162,18 @@ return __fail(validate35, instancePath,"format",{format: "uint64"});
 }
 }
 }
-validate35.errors = vErrors;
-return errors === 0;
+validate35.errors = null;
+return true;
 }
 
 export const k11 = validate36;
 
 function validate36(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "boolean") && (data !== null)){
 return __fail(validate36, instancePath,"type",{type: __schemaValue5});
 }
-validate36.errors = vErrors;
-return errors === 0;
+validate36.errors = null;
+return true;
 }
 
 export const k12 = validate37;
@@ -281,56 +256,48 @@ return errors === 0;
 export const k13 = validate38;
 
 function validate38(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(Array.isArray(data))) && (data !== null)){
 return __fail(validate38, instancePath,"type",{type: __schemaValue3});
 }
-if(errors === 0){
+{
 if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
 if(typeof data[i0] !== "string"){
 return __fail(validate38, instancePath+"/" + i0,"type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
+var valid0 = true;
 if(!valid0){
 break;
 }
 }
 }
 }
-validate38.errors = vErrors;
-return errors === 0;
+validate38.errors = null;
+return true;
 }
 
 export const k14 = validate39;
 
 function validate39(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "boolean"){
 return __fail(validate39, instancePath,"type",{type: "boolean"});
 }
-validate39.errors = vErrors;
-return errors === 0;
+validate39.errors = null;
+return true;
 }
 
 export const k15 = validate40;
 
 function validate40(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 of Object.keys(data)){
-const _errs2 = errors;
 if(typeof data[key0] !== "string"){
 return __fail(validate40, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
-var valid0 = _errs2 === errors;
+var valid0 = true;
 if(!valid0){
 break;
 }
@@ -340,16 +307,14 @@ else {
 return __fail(validate40, instancePath,"type",{type: "object"});
 }
 }
-validate40.errors = vErrors;
-return errors === 0;
+validate40.errors = null;
+return true;
 }
 
 export const k16 = validate41;
 
 function validate41(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
@@ -360,16 +325,14 @@ else {
 return __fail(validate41, instancePath,"type",{type: "object"});
 }
 }
-validate41.errors = vErrors;
-return errors === 0;
+validate41.errors = null;
+return true;
 }
 
 export const k17 = validate42;
 
 function validate42(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
@@ -380,16 +343,14 @@ else {
 return __fail(validate42, instancePath,"type",{type: "object"});
 }
 }
-validate42.errors = vErrors;
-return errors === 0;
+validate42.errors = null;
+return true;
 }
 
 export const k18 = validate43;
 
 function validate43(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
@@ -408,16 +369,14 @@ else {
 return __fail(validate43, instancePath,"type",{type: "object"});
 }
 }
-validate43.errors = vErrors;
-return errors === 0;
+validate43.errors = null;
+return true;
 }
 
 export const k19 = validate44;
 
 function validate44(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
@@ -426,26 +385,16 @@ return __fail(validate44, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate44, instancePath+"/title","type",{type: __schemaValue2});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate44, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -454,16 +403,14 @@ else {
 return __fail(validate44, instancePath,"type",{type: "object"});
 }
 }
-validate44.errors = vErrors;
-return errors === 0;
+validate44.errors = null;
+return true;
 }
 
 export const k20 = validate45;
 
 function validate45(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
@@ -482,16 +429,14 @@ else {
 return __fail(validate45, instancePath,"type",{type: "object"});
 }
 }
-validate45.errors = vErrors;
-return errors === 0;
+validate45.errors = null;
+return true;
 }
 
 export const k21 = validate46;
 
 function validate46(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
@@ -510,16 +455,14 @@ else {
 return __fail(validate46, instancePath,"type",{type: "object"});
 }
 }
-validate46.errors = vErrors;
-return errors === 0;
+validate46.errors = null;
+return true;
 }
 
 export const k22 = validate47;
 
 function validate47(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -527,38 +470,23 @@ return __fail(validate47, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate47, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate47, instancePath+"/description","type",{type: __schemaValue2});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -568,16 +496,14 @@ else {
 return __fail(validate47, instancePath,"type",{type: "object"});
 }
 }
-validate47.errors = vErrors;
-return errors === 0;
+validate47.errors = null;
+return true;
 }
 
 export const k23 = validate48;
 
 function validate48(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -596,16 +522,14 @@ else {
 return __fail(validate48, instancePath,"type",{type: "object"});
 }
 }
-validate48.errors = vErrors;
-return errors === 0;
+validate48.errors = null;
+return true;
 }
 
 export const k24 = validate49;
 
 function validate49(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -618,16 +542,14 @@ else {
 return __fail(validate49, instancePath,"type",{type: "object"});
 }
 }
-validate49.errors = vErrors;
-return errors === 0;
+validate49.errors = null;
+return true;
 }
 
 export const k25 = validate50;
 
 function validate50(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
@@ -646,16 +568,14 @@ else {
 return __fail(validate50, instancePath,"type",{type: "object"});
 }
 }
-validate50.errors = vErrors;
-return errors === 0;
+validate50.errors = null;
+return true;
 }
 
 export const k26 = validate51;
 
 function validate51(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
@@ -674,16 +594,14 @@ else {
 return __fail(validate51, instancePath,"type",{type: "object"});
 }
 }
-validate51.errors = vErrors;
-return errors === 0;
+validate51.errors = null;
+return true;
 }
 
 export const k27 = validate52;
 
 function validate52(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -691,26 +609,16 @@ return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.title !== undefined && func0.call(data, "title")){
-const _errs1 = errors;
 if(typeof data.title !== "string"){
 return __fail(validate52, instancePath+"/title","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate52, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -719,16 +627,14 @@ else {
 return __fail(validate52, instancePath,"type",{type: "object"});
 }
 }
-validate52.errors = vErrors;
-return errors === 0;
+validate52.errors = null;
+return true;
 }
 
 export const k28 = validate53;
 
 function validate53(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
@@ -747,16 +653,14 @@ else {
 return __fail(validate53, instancePath,"type",{type: "object"});
 }
 }
-validate53.errors = vErrors;
-return errors === 0;
+validate53.errors = null;
+return true;
 }
 
 export const k29 = validate54;
 
 function validate54(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -764,29 +668,19 @@ return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
 if(typeof data.value !== "boolean"){
 return __fail(validate54, instancePath+"/value","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
-const _errs3 = errors;
 if(typeof data1 !== "string"){
 return __fail(validate54, instancePath+"/type","type",{type: "string"});
 }
 if("boolean" !== data1){
 return __fail(validate54, instancePath+"/type","const",{allowedValue: "boolean"});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -795,16 +689,14 @@ else {
 return __fail(validate54, instancePath,"type",{type: "object"});
 }
 }
-validate54.errors = vErrors;
-return errors === 0;
+validate54.errors = null;
+return true;
 }
 
 export const k30 = validate55;
 
 function validate55(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
@@ -815,16 +707,14 @@ else {
 return __fail(validate55, instancePath,"type",{type: "object"});
 }
 }
-validate55.errors = vErrors;
-return errors === 0;
+validate55.errors = null;
+return true;
 }
 
 export const k31 = validate56;
 
 function validate56(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
@@ -832,29 +722,22 @@ return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate56, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
+{
 if(Array.isArray(data1)){
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
 return __fail(validate56, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs5 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -864,22 +747,13 @@ else {
 return __fail(validate56, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -889,16 +763,14 @@ else {
 return __fail(validate56, instancePath,"type",{type: "object"});
 }
 }
-validate56.errors = vErrors;
-return errors === 0;
+validate56.errors = null;
+return true;
 }
 
 export const k32 = validate57;
 
 function validate57(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
@@ -906,29 +778,22 @@ return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate57, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
+{
 if(Array.isArray(data1)){
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
 return __fail(validate57, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs5 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -938,22 +803,13 @@ else {
 return __fail(validate57, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate57, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -963,16 +819,14 @@ else {
 return __fail(validate57, instancePath,"type",{type: "object"});
 }
 }
-validate57.errors = vErrors;
-return errors === 0;
+validate57.errors = null;
+return true;
 }
 
 export const k33 = validate58;
 
 function validate58(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
@@ -980,29 +834,22 @@ return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate58, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
-const _errs3 = errors;
-if(errors === _errs3){
+{
 if(Array.isArray(data1)){
 var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
 return __fail(validate58, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs5 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -1012,22 +859,13 @@ else {
 return __fail(validate58, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate58, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1037,16 +875,14 @@ else {
 return __fail(validate58, instancePath,"type",{type: "object"});
 }
 }
-validate58.errors = vErrors;
-return errors === 0;
+validate58.errors = null;
+return true;
 }
 
 export const k34 = validate59;
 
 function validate59(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
@@ -1065,16 +901,14 @@ else {
 return __fail(validate59, instancePath,"type",{type: "object"});
 }
 }
-validate59.errors = vErrors;
-return errors === 0;
+validate59.errors = null;
+return true;
 }
 
 export const k35 = validate60;
 
 function validate60(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
@@ -1093,16 +927,14 @@ else {
 return __fail(validate60, instancePath,"type",{type: "object"});
 }
 }
-validate60.errors = vErrors;
-return errors === 0;
+validate60.errors = null;
+return true;
 }
 
 export const k36 = validate61;
 
 function validate61(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
@@ -1121,16 +953,14 @@ else {
 return __fail(validate61, instancePath,"type",{type: "object"});
 }
 }
-validate61.errors = vErrors;
-return errors === 0;
+validate61.errors = null;
+return true;
 }
 
 export const k37 = validate62;
 
 function validate62(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
@@ -1148,16 +978,14 @@ else {
 return __fail(validate62, instancePath,"type",{type: "object"});
 }
 }
-validate62.errors = vErrors;
-return errors === 0;
+validate62.errors = null;
+return true;
 }
 
 export const k38 = validate63;
 
 function validate63(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
@@ -1175,8 +1003,8 @@ else {
 return __fail(validate63, instancePath,"type",{type: "object"});
 }
 }
-validate63.errors = vErrors;
-return errors === 0;
+validate63.errors = null;
+return true;
 }
 
 export const k39 = validate64;

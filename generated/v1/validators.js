@@ -73,9 +73,7 @@ return errors === 0;
 
 
 function validate28(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
@@ -83,48 +81,28 @@ return __fail(validate28, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate28, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs5 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate28, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs7 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate28, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate28, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -135,16 +113,14 @@ else {
 return __fail(validate28, instancePath,"type",{type: "object"});
 }
 }
-validate28.errors = vErrors;
-return errors === 0;
+validate28.errors = null;
+return true;
 }
 
 const formats2 = __formats.uint32;
 
 function validate30(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
@@ -152,34 +128,23 @@ return __fail(validate30, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate30, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs5 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate30, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.line !== undefined && func0.call(data, "line")){
 let data2 = data.line;
-const _errs7 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate30, instancePath+"/line","type",{type: __schemaValue1});
 }
-if(errors === _errs7){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 return __fail(validate30, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -191,19 +156,14 @@ return __fail(validate30, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.limit !== undefined && func0.call(data, "limit")){
 let data3 = data.limit;
-const _errs9 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate30, instancePath+"/limit","type",{type: __schemaValue1});
 }
-if(errors === _errs9){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 return __fail(validate30, instancePath+"/limit","minimum",{comparison: ">=", limit: 0});
@@ -215,22 +175,13 @@ return __fail(validate30, instancePath+"/limit","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-const _errs11 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
 return __fail(validate30, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -242,79 +193,56 @@ else {
 return __fail(validate30, instancePath,"type",{type: "object"});
 }
 }
-validate30.errors = vErrors;
-return errors === 0;
+validate30.errors = null;
+return true;
 }
 
 
 function validate38(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
-const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate38, instancePath+"/audience","type",{type: __schemaValue2});
 }
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
-const _errs3 = errors;
 if(!((data1 === "assistant") || (data1 === "user"))){
 return __fail(validate38, instancePath+"/audience/" + i0,"enum",{allowedValues: __schemaValue3});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate38, instancePath+"/lastModified","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
-const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate38, instancePath+"/priority","type",{type: __schemaValue5});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-const _errs9 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
 return __fail(validate38, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -324,8 +252,8 @@ else {
 return __fail(validate38, instancePath,"type",{type: "object"});
 }
 }
-validate38.errors = vErrors;
-return errors === 0;
+validate38.errors = null;
+return true;
 }
 
 
@@ -762,9 +690,7 @@ return errors === 0;
 
 
 function validate53(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -773,48 +699,28 @@ return __fail(validate53, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data0 = data.mimeType;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate53, instancePath+"/mimeType","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs3 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate53, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate53, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -825,15 +731,13 @@ else {
 return __fail(validate53, instancePath,"type",{type: "object"});
 }
 }
-validate53.errors = vErrors;
-return errors === 0;
+validate53.errors = null;
+return true;
 }
 
 
 function validate55(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.blob === undefined) || (!(func0.call(data, "blob")))) && (missing0 = "blob")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -841,49 +745,29 @@ return __fail(validate55, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.blob !== undefined && func0.call(data, "blob")){
-const _errs1 = errors;
 if(typeof data.blob !== "string"){
 return __fail(validate55, instancePath+"/blob","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.mimeType !== undefined && func0.call(data, "mimeType")){
 let data1 = data.mimeType;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate55, instancePath+"/mimeType","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate55, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate55, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -894,8 +778,8 @@ else {
 return __fail(validate55, instancePath,"type",{type: "object"});
 }
 }
-validate55.errors = vErrors;
-return errors === 0;
+validate55.errors = null;
+return true;
 }
 
 
@@ -1223,9 +1107,7 @@ return errors === 0;
 
 
 function validate61(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
@@ -1233,49 +1115,29 @@ return __fail(validate61, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs1 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate61, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.oldText !== undefined && func0.call(data, "oldText")){
 let data1 = data.oldText;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate61, instancePath+"/oldText","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.newText !== undefined && func0.call(data, "newText")){
-const _errs5 = errors;
 if(typeof data.newText !== "string"){
 return __fail(validate61, instancePath+"/newText","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate61, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1286,15 +1148,13 @@ else {
 return __fail(validate61, instancePath,"type",{type: "object"});
 }
 }
-validate61.errors = vErrors;
-return errors === 0;
+validate61.errors = null;
+return true;
 }
 
 
 function validate63(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
@@ -1302,26 +1162,16 @@ return __fail(validate63, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate63, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate63, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1330,8 +1180,8 @@ else {
 return __fail(validate63, instancePath,"type",{type: "object"});
 }
 }
-validate63.errors = vErrors;
-return errors === 0;
+validate63.errors = null;
+return true;
 }
 
 
@@ -1444,9 +1294,7 @@ return errors === 0;
 
 
 function validate66(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
@@ -1454,23 +1302,17 @@ return __fail(validate66, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs1 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate66, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
-const _errs3 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
 return __fail(validate66, instancePath+"/line","type",{type: __schemaValue1});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate66, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -1482,22 +1324,13 @@ return __fail(validate66, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate66, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1507,8 +1340,8 @@ else {
 return __fail(validate66, instancePath,"type",{type: "object"});
 }
 }
-validate66.errors = vErrors;
-return errors === 0;
+validate66.errors = null;
+return true;
 }
 
 
@@ -1704,9 +1537,7 @@ return errors === 0;
 
 
 function validate69(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
@@ -1714,49 +1545,29 @@ return __fail(validate69, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate69, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate69, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.kind !== undefined && func0.call(data, "kind")){
 let data2 = data.kind;
-const _errs7 = errors;
 if(!((((data2 === "allow_once") || (data2 === "allow_always")) || (data2 === "reject_once")) || (data2 === "reject_always"))){
 return __fail(validate69, instancePath+"/kind","enum",{allowedValues: __schemaValue8});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate69, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1767,8 +1578,8 @@ else {
 return __fail(validate69, instancePath,"type",{type: "object"});
 }
 }
-validate69.errors = vErrors;
-return errors === 0;
+validate69.errors = null;
+return true;
 }
 
 
@@ -1858,9 +1669,7 @@ return errors === 0;
 
 
 function validate73(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -1868,37 +1677,22 @@ return __fail(validate73, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate73, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate73, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate73, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1908,8 +1702,8 @@ else {
 return __fail(validate73, instancePath,"type",{type: "object"});
 }
 }
-validate73.errors = vErrors;
-return errors === 0;
+validate73.errors = null;
+return true;
 }
 
 const formats10 = __formats.uint64;
@@ -2067,9 +1861,7 @@ return errors === 0;
 
 
 function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
@@ -2077,37 +1869,22 @@ return __fail(validate76, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate76, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs5 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate76, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate76, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2117,15 +1894,13 @@ else {
 return __fail(validate76, instancePath,"type",{type: "object"});
 }
 }
-validate76.errors = vErrors;
-return errors === 0;
+validate76.errors = null;
+return true;
 }
 
 
 function validate78(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
@@ -2133,37 +1908,22 @@ return __fail(validate78, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate78, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs5 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate78, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate78, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2173,15 +1933,13 @@ else {
 return __fail(validate78, instancePath,"type",{type: "object"});
 }
 }
-validate78.errors = vErrors;
-return errors === 0;
+validate78.errors = null;
+return true;
 }
 
 
 function validate80(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
@@ -2189,37 +1947,22 @@ return __fail(validate80, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate80, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs5 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate80, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate80, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2229,15 +1972,13 @@ else {
 return __fail(validate80, instancePath,"type",{type: "object"});
 }
 }
-validate80.errors = vErrors;
-return errors === 0;
+validate80.errors = null;
+return true;
 }
 
 
 function validate82(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId"))){
@@ -2245,37 +1986,22 @@ return __fail(validate82, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate82, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs5 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate82, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate82, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2285,8 +2011,8 @@ else {
 return __fail(validate82, instancePath,"type",{type: "object"});
 }
 }
-validate82.errors = vErrors;
-return errors === 0;
+validate82.errors = null;
+return true;
 }
 
 
@@ -2421,9 +2147,7 @@ return errors === 0;
 
 
 function validate96(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -2431,49 +2155,29 @@ return __fail(validate96, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.const !== undefined && func0.call(data, "const")){
-const _errs1 = errors;
 if(typeof data.const !== "string"){
 return __fail(validate96, instancePath+"/const","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
-const _errs3 = errors;
 if(typeof data.title !== "string"){
 return __fail(validate96, instancePath+"/title","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate96, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate96, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2484,8 +2188,8 @@ else {
 return __fail(validate96, instancePath,"type",{type: "object"});
 }
 }
-validate96.errors = vErrors;
-return errors === 0;
+validate96.errors = null;
+return true;
 }
 
 
@@ -2714,80 +2418,48 @@ return errors === 0;
 
 
 function validate99(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate99, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate99, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate99, instancePath+"/minimum","type",{type: __schemaValue5});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate99, instancePath+"/maximum","type",{type: __schemaValue5});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate99, instancePath+"/default","type",{type: __schemaValue5});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate99, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2799,107 +2471,75 @@ else {
 return __fail(validate99, instancePath,"type",{type: "object"});
 }
 }
-validate99.errors = vErrors;
-return errors === 0;
+validate99.errors = null;
+return true;
 }
 
 
 function validate101(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate101, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate101, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate101, instancePath+"/minimum","type",{type: __schemaValue1});
 }
-if(errors === _errs5){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
 return __fail(validate101, instancePath+"/minimum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate101, instancePath+"/maximum","type",{type: __schemaValue1});
 }
-if(errors === _errs7){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 return __fail(validate101, instancePath+"/maximum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate101, instancePath+"/default","type",{type: __schemaValue1});
 }
-if(errors === _errs9){
+{
 if((typeof data4 == "number") && (isFinite(data4))){
 if(!(formats0.validate(data4))){
 return __fail(validate101, instancePath+"/default","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate101, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2911,62 +2551,40 @@ else {
 return __fail(validate101, instancePath,"type",{type: "object"});
 }
 }
-validate101.errors = vErrors;
-return errors === 0;
+validate101.errors = null;
+return true;
 }
 
 
 function validate103(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate103, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate103, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
-const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
 return __fail(validate103, instancePath+"/default","type",{type: __schemaValue10});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate103, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2976,15 +2594,13 @@ else {
 return __fail(validate103, instancePath,"type",{type: "object"});
 }
 }
-validate103.errors = vErrors;
-return errors === 0;
+validate103.errors = null;
+return true;
 }
 
 
 function validate107(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
@@ -2993,17 +2609,15 @@ return __fail(validate107, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
 return __fail(validate107, instancePath+"/enum/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -3013,22 +2627,13 @@ else {
 return __fail(validate107, instancePath+"/enum","type",{type: "array"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate107, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3037,8 +2642,8 @@ else {
 return __fail(validate107, instancePath,"type",{type: "object"});
 }
 }
-validate107.errors = vErrors;
-return errors === 0;
+validate107.errors = null;
+return true;
 }
 
 
@@ -4442,13 +4047,11 @@ export const vWriteTextFileRequest = validate28;
 export const vSessionId = validate124;
 
 function validate124(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate124, instancePath,"type",{type: "string"});
 }
-validate124.errors = vErrors;
-return errors === 0;
+validate124.errors = null;
+return true;
 }
 
 export const vReadTextFileRequest = validate30;
@@ -4460,37 +4063,31 @@ export const vToolCallUpdate = validate33;
 export const vToolCallId = validate125;
 
 function validate125(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate125, instancePath,"type",{type: "string"});
 }
-validate125.errors = vErrors;
-return errors === 0;
+validate125.errors = null;
+return true;
 }
 
 export const vToolKind = validate126;
 
 function validate126(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((((((((data === "read") || (data === "edit")) || (data === "delete")) || (data === "move")) || (data === "search")) || (data === "execute")) || (data === "think")) || (data === "fetch")) || (data === "switch_mode")) || (data === "other"))){
 return __fail(validate126, instancePath,"enum",{allowedValues: __schemaValue6});
 }
-validate126.errors = vErrors;
-return errors === 0;
+validate126.errors = null;
+return true;
 }
 
 export const vToolCallStatus = validate127;
 
 function validate127(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((data === "pending") || (data === "in_progress")) || (data === "completed")) || (data === "failed"))){
 return __fail(validate127, instancePath,"enum",{allowedValues: __schemaValue7});
 }
-validate127.errors = vErrors;
-return errors === 0;
+validate127.errors = null;
+return true;
 }
 
 export const vToolCallContent = validate34;
@@ -4502,13 +4099,11 @@ export const vAnnotations = validate38;
 export const vRole = validate128;
 
 function validate128(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((data === "assistant") || (data === "user"))){
 return __fail(validate128, instancePath,"enum",{allowedValues: __schemaValue3});
 }
-validate128.errors = vErrors;
-return errors === 0;
+validate128.errors = null;
+return true;
 }
 
 export const vTextContent = validate37;
@@ -4534,13 +4129,11 @@ export const vDiff = validate61;
 export const vTerminalId = validate129;
 
 function validate129(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate129, instancePath,"type",{type: "string"});
 }
-validate129.errors = vErrors;
-return errors === 0;
+validate129.errors = null;
+return true;
 }
 
 export const vTerminal = validate63;
@@ -4552,25 +4145,21 @@ export const vPermissionOption = validate69;
 export const vPermissionOptionId = validate130;
 
 function validate130(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate130, instancePath,"type",{type: "string"});
 }
-validate130.errors = vErrors;
-return errors === 0;
+validate130.errors = null;
+return true;
 }
 
 export const vPermissionOptionKind = validate131;
 
 function validate131(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((data === "allow_once") || (data === "allow_always")) || (data === "reject_once")) || (data === "reject_always"))){
 return __fail(validate131, instancePath,"enum",{allowedValues: __schemaValue8});
 }
-validate131.errors = vErrors;
-return errors === 0;
+validate131.errors = null;
+return true;
 }
 
 export const vCreateTerminalRequest = validate72;
@@ -4600,13 +4189,11 @@ export const vElicitationPropertySchema = validate94;
 export const vStringFormat = validate132;
 
 function validate132(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((data === "email") || (data === "uri")) || (data === "date")) || (data === "date-time"))){
 return __fail(validate132, instancePath,"enum",{allowedValues: __schemaValue9});
 }
-validate132.errors = vErrors;
-return errors === 0;
+validate132.errors = null;
+return true;
 }
 
 export const vEnumOption = validate96;
@@ -4632,13 +4219,11 @@ export const vElicitationFormMode = validate85;
 export const vElicitationId = validate133;
 
 function validate133(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate133, instancePath,"type",{type: "string"});
 }
-validate133.errors = vErrors;
-return errors === 0;
+validate133.errors = null;
+return true;
 }
 
 export const vElicitationUrlMode = validate117;
@@ -4654,12 +4239,10 @@ export const vAgentResponse = validate135;
 const formats26 = __formats.uint16;
 
 function validate138(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 return __fail(validate138, instancePath,"type",{type: "integer"});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data > 65535 || isNaN(data)){
 return __fail(validate138, instancePath,"maximum",{comparison: "<=", limit: 65535});
@@ -4676,59 +4259,37 @@ return __fail(validate138, instancePath,"format",{format: "uint16"});
 }
 }
 }
-validate138.errors = vErrors;
-return errors === 0;
+validate138.errors = null;
+return true;
 }
 
 
 function validate141(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image !== undefined && func0.call(data, "image")){
-const _errs1 = errors;
 if(typeof data.image !== "boolean"){
 return __fail(validate141, instancePath+"/image","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.audio !== undefined && func0.call(data, "audio")){
-const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
 return __fail(validate141, instancePath+"/audio","type",{type: "boolean"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.embeddedContext !== undefined && func0.call(data, "embeddedContext")){
-const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
 return __fail(validate141, instancePath+"/embeddedContext","type",{type: "boolean"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate141, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4738,48 +4299,31 @@ else {
 return __fail(validate141, instancePath,"type",{type: "object"});
 }
 }
-validate141.errors = vErrors;
-return errors === 0;
+validate141.errors = null;
+return true;
 }
 
 
 function validate143(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.http !== undefined && func0.call(data, "http")){
-const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 return __fail(validate143, instancePath+"/http","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.sse !== undefined && func0.call(data, "sse")){
-const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 return __fail(validate143, instancePath+"/sse","type",{type: "boolean"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate143, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4788,15 +4332,13 @@ else {
 return __fail(validate143, instancePath,"type",{type: "object"});
 }
 }
-validate143.errors = vErrors;
-return errors === 0;
+validate143.errors = null;
+return true;
 }
 
 
 function validate146(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4809,15 +4351,13 @@ else {
 return __fail(validate146, instancePath,"type",{type: "object"});
 }
 }
-validate146.errors = vErrors;
-return errors === 0;
+validate146.errors = null;
+return true;
 }
 
 
 function validate148(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4830,15 +4370,13 @@ else {
 return __fail(validate148, instancePath,"type",{type: "object"});
 }
 }
-validate148.errors = vErrors;
-return errors === 0;
+validate148.errors = null;
+return true;
 }
 
 
 function validate150(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4851,15 +4389,13 @@ else {
 return __fail(validate150, instancePath,"type",{type: "object"});
 }
 }
-validate150.errors = vErrors;
-return errors === 0;
+validate150.errors = null;
+return true;
 }
 
 
 function validate152(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4872,15 +4408,13 @@ else {
 return __fail(validate152, instancePath,"type",{type: "object"});
 }
 }
-validate152.errors = vErrors;
-return errors === 0;
+validate152.errors = null;
+return true;
 }
 
 
 function validate154(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4893,8 +4427,8 @@ else {
 return __fail(validate154, instancePath,"type",{type: "object"});
 }
 }
-validate154.errors = vErrors;
-return errors === 0;
+validate154.errors = null;
+return true;
 }
 
 
@@ -5110,9 +4644,7 @@ return errors === 0;
 
 
 function validate158(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5125,8 +4657,8 @@ else {
 return __fail(validate158, instancePath,"type",{type: "object"});
 }
 }
-validate158.errors = vErrors;
-return errors === 0;
+validate158.errors = null;
+return true;
 }
 
 
@@ -5280,9 +4812,7 @@ return errors === 0;
 
 
 function validate163(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -5290,52 +4820,35 @@ return __fail(validate163, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
 if(typeof data.id !== "string"){
 return __fail(validate163, instancePath+"/id","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate163, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate163, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.args !== undefined && func0.call(data, "args")){
 let data3 = data.args;
-const _errs9 = errors;
-if(errors === _errs9){
+{
 if(Array.isArray(data3)){
 var valid3 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-const _errs11 = errors;
 if(typeof data3[i0] !== "string"){
 return __fail(validate163, instancePath+"/args/" + i0,"type",{type: "string"});
 }
-var valid3 = _errs11 === errors;
+var valid3 = true;
 if(!valid3){
 break;
 }
@@ -5345,23 +4858,17 @@ else {
 return __fail(validate163, instancePath+"/args","type",{type: "array"});
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.env !== undefined && func0.call(data, "env")){
 let data5 = data.env;
-const _errs13 = errors;
-if(errors === _errs13){
+{
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 of Object.keys(data5)){
-const _errs16 = errors;
 if(typeof data5[key0] !== "string"){
 return __fail(validate163, instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
-var valid4 = _errs16 === errors;
+var valid4 = true;
 if(!valid4){
 break;
 }
@@ -5371,22 +4878,13 @@ else {
 return __fail(validate163, instancePath+"/env","type",{type: "object"});
 }
 }
-var valid0 = _errs13 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
-const _errs18 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
 return __fail(validate163, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5399,15 +4897,13 @@ else {
 return __fail(validate163, instancePath,"type",{type: "object"});
 }
 }
-validate163.errors = vErrors;
-return errors === 0;
+validate163.errors = null;
+return true;
 }
 
 
 function validate165(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -5415,49 +4911,29 @@ return __fail(validate165, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
 if(typeof data.id !== "string"){
 return __fail(validate165, instancePath+"/id","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate165, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate165, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5468,8 +4944,8 @@ else {
 return __fail(validate165, instancePath,"type",{type: "object"});
 }
 }
-validate165.errors = vErrors;
-return errors === 0;
+validate165.errors = null;
+return true;
 }
 
 
@@ -5534,9 +5010,7 @@ return errors === 0;
 
 
 function validate168(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
@@ -5544,49 +5018,29 @@ return __fail(validate168, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate168, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate168, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.version !== undefined && func0.call(data, "version")){
-const _errs5 = errors;
 if(typeof data.version !== "string"){
 return __fail(validate168, instancePath+"/version","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate168, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5597,8 +5051,8 @@ else {
 return __fail(validate168, instancePath,"type",{type: "object"});
 }
 }
-validate168.errors = vErrors;
-return errors === 0;
+validate168.errors = null;
+return true;
 }
 
 
@@ -5725,9 +5179,7 @@ return errors === 0;
 
 
 function validate171(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5740,15 +5192,13 @@ else {
 return __fail(validate171, instancePath,"type",{type: "object"});
 }
 }
-validate171.errors = vErrors;
-return errors === 0;
+validate171.errors = null;
+return true;
 }
 
 
 function validate173(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5761,15 +5211,13 @@ else {
 return __fail(validate173, instancePath,"type",{type: "object"});
 }
 }
-validate173.errors = vErrors;
-return errors === 0;
+validate173.errors = null;
+return true;
 }
 
 
 function validate177(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -5777,49 +5225,29 @@ return __fail(validate177, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
 if(typeof data.id !== "string"){
 return __fail(validate177, instancePath+"/id","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate177, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate177, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate177, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5830,8 +5258,8 @@ else {
 return __fail(validate177, instancePath,"type",{type: "object"});
 }
 }
-validate177.errors = vErrors;
-return errors === 0;
+validate177.errors = null;
+return true;
 }
 
 
@@ -5909,9 +5337,7 @@ return errors === 0;
 
 
 function validate183(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -5919,49 +5345,29 @@ return __fail(validate183, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate183, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate183, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate183, instancePath+"/description","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate183, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5972,8 +5378,8 @@ else {
 return __fail(validate183, instancePath,"type",{type: "object"});
 }
 }
-validate183.errors = vErrors;
-return errors === 0;
+validate183.errors = null;
+return true;
 }
 
 
@@ -6174,9 +5580,7 @@ return errors === 0;
 
 
 function validate190(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
@@ -6194,8 +5598,8 @@ else {
 return __fail(validate190, instancePath,"type",{type: "object"});
 }
 }
-validate190.errors = vErrors;
-return errors === 0;
+validate190.errors = null;
+return true;
 }
 
 
@@ -6576,9 +5980,7 @@ return errors === 0;
 
 
 function validate199(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
@@ -6586,40 +5988,28 @@ return __fail(validate199, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate199, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate199, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
-const _errs7 = errors;
-if(errors === _errs7){
+{
 if(Array.isArray(data2)){
 var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
 return __fail(validate199, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid3 = _errs9 === errors;
+var valid3 = true;
 if(!valid3){
 break;
 }
@@ -6629,46 +6019,27 @@ else {
 return __fail(validate199, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
-const _errs11 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __fail(validate199, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
-const _errs13 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __fail(validate199, instancePath+"/updatedAt","type",{type: __schemaValue4});
 }
-var valid0 = _errs13 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-const _errs15 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 return __fail(validate199, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6681,8 +6052,8 @@ else {
 return __fail(validate199, instancePath,"type",{type: "object"});
 }
 }
-validate199.errors = vErrors;
-return errors === 0;
+validate199.errors = null;
+return true;
 }
 
 
@@ -6761,9 +6132,7 @@ return errors === 0;
 
 
 function validate202(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6776,8 +6145,8 @@ else {
 return __fail(validate202, instancePath,"type",{type: "object"});
 }
 }
-validate202.errors = vErrors;
-return errors === 0;
+validate202.errors = null;
+return true;
 }
 
 
@@ -6874,9 +6243,7 @@ return errors === 0;
 
 
 function validate208(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6889,15 +6256,13 @@ else {
 return __fail(validate208, instancePath,"type",{type: "object"});
 }
 }
-validate208.errors = vErrors;
-return errors === 0;
+validate208.errors = null;
+return true;
 }
 
 
 function validate210(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6910,8 +6275,8 @@ else {
 return __fail(validate210, instancePath,"type",{type: "object"});
 }
 }
-validate210.errors = vErrors;
-return errors === 0;
+validate210.errors = null;
+return true;
 }
 
 
@@ -6977,9 +6342,7 @@ return errors === 0;
 
 
 function validate215(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
@@ -6988,26 +6351,16 @@ return __fail(validate215, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
-const _errs1 = errors;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
 return __fail(validate215, instancePath+"/stopReason","enum",{allowedValues: __schemaValue11});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs4 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate215, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7016,8 +6369,8 @@ else {
 return __fail(validate215, instancePath,"type",{type: "object"});
 }
 }
-validate215.errors = vErrors;
-return errors === 0;
+validate215.errors = null;
+return true;
 }
 
 const formats28 = __formats.int32;
@@ -7507,13 +6860,11 @@ export const vAuthMethod = validate162;
 export const vAuthMethodId = validate222;
 
 function validate222(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate222, instancePath,"type",{type: "string"});
 }
-validate222.errors = vErrors;
-return errors === 0;
+validate222.errors = null;
+return true;
 }
 
 export const vAuthMethodTerminal = validate163;
@@ -7533,13 +6884,11 @@ export const vSessionModeState = validate176;
 export const vSessionModeId = validate223;
 
 function validate223(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate223, instancePath,"type",{type: "string"});
 }
-validate223.errors = vErrors;
-return errors === 0;
+validate223.errors = null;
+return true;
 }
 
 export const vSessionMode = validate177;
@@ -7549,37 +6898,31 @@ export const vSessionConfigOption = validate180;
 export const vSessionConfigId = validate224;
 
 function validate224(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate224, instancePath,"type",{type: "string"});
 }
-validate224.errors = vErrors;
-return errors === 0;
+validate224.errors = null;
+return true;
 }
 
 export const vSessionConfigOptionCategory = validate225;
 
 function validate225(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate225, instancePath,"type",{type: "string"});
 }
-validate225.errors = vErrors;
-return errors === 0;
+validate225.errors = null;
+return true;
 }
 
 export const vSessionConfigValueId = validate226;
 
 function validate226(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate226, instancePath,"type",{type: "string"});
 }
-validate226.errors = vErrors;
-return errors === 0;
+validate226.errors = null;
+return true;
 }
 
 export const vSessionConfigSelectOptions = validate182;
@@ -7591,13 +6934,11 @@ export const vSessionConfigSelectGroup = validate185;
 export const vSessionConfigGroupId = validate227;
 
 function validate227(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate227, instancePath,"type",{type: "string"});
 }
-validate227.errors = vErrors;
-return errors === 0;
+validate227.errors = null;
+return true;
 }
 
 export const vSessionConfigSelect = validate181;
@@ -7625,13 +6966,11 @@ export const vPromptResponse = validate215;
 export const vStopReason = validate228;
 
 function validate228(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((((data === "end_turn") || (data === "max_tokens")) || (data === "max_turn_requests")) || (data === "refusal")) || (data === "cancelled"))){
 return __fail(validate228, instancePath,"enum",{allowedValues: __schemaValue11});
 }
-validate228.errors = vErrors;
-return errors === 0;
+validate228.errors = null;
+return true;
 }
 
 export const vExtResponse = validate229;
@@ -7870,9 +7209,7 @@ return errors === 0;
 
 
 function validate244(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
@@ -7880,50 +7217,30 @@ return __fail(validate244, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs1 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate244, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
 let data1 = data.priority;
-const _errs3 = errors;
 if(!(((data1 === "high") || (data1 === "medium")) || (data1 === "low"))){
 return __fail(validate244, instancePath+"/priority","enum",{allowedValues: __schemaValue12});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.status !== undefined && func0.call(data, "status")){
 let data2 = data.status;
-const _errs6 = errors;
 if(!(((data2 === "pending") || (data2 === "in_progress")) || (data2 === "completed"))){
 return __fail(validate244, instancePath+"/status","enum",{allowedValues: __schemaValue13});
 }
-var valid0 = _errs6 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate244, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7934,8 +7251,8 @@ else {
 return __fail(validate244, instancePath,"type",{type: "object"});
 }
 }
-validate244.errors = vErrors;
-return errors === 0;
+validate244.errors = null;
+return true;
 }
 
 
@@ -8001,9 +7318,7 @@ return errors === 0;
 
 
 function validate250(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
@@ -8011,26 +7326,16 @@ return __fail(validate250, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.hint !== undefined && func0.call(data, "hint")){
-const _errs1 = errors;
 if(typeof data.hint !== "string"){
 return __fail(validate250, instancePath+"/hint","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate250, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8039,8 +7344,8 @@ else {
 return __fail(validate250, instancePath,"type",{type: "object"});
 }
 }
-validate250.errors = vErrors;
-return errors === 0;
+validate250.errors = null;
+return true;
 }
 
 
@@ -8225,9 +7530,7 @@ return errors === 0;
 
 
 function validate255(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentModeId === undefined) || (!(func0.call(data, "currentModeId")))) && (missing0 = "currentModeId")){
@@ -8235,26 +7538,16 @@ return __fail(validate255, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.currentModeId !== undefined && func0.call(data, "currentModeId")){
-const _errs1 = errors;
 if(typeof data.currentModeId !== "string"){
 return __fail(validate255, instancePath+"/currentModeId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate255, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8263,8 +7556,8 @@ else {
 return __fail(validate255, instancePath,"type",{type: "object"});
 }
 }
-validate255.errors = vErrors;
-return errors === 0;
+validate255.errors = null;
+return true;
 }
 
 
@@ -8330,44 +7623,27 @@ return errors === 0;
 
 
 function validate260(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate260, instancePath+"/title","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate260, instancePath+"/updatedAt","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate260, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8376,15 +7652,13 @@ else {
 return __fail(validate260, instancePath,"type",{type: "object"});
 }
 }
-validate260.errors = vErrors;
-return errors === 0;
+validate260.errors = null;
+return true;
 }
 
 
 function validate263(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
@@ -8393,39 +7667,24 @@ return __fail(validate263, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(!((typeof data0 == "number") && (isFinite(data0)))){
 return __fail(validate263, instancePath+"/amount","type",{type: "number"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.currency !== undefined && func0.call(data, "currency")){
-const _errs3 = errors;
 if(typeof data.currency !== "string"){
 return __fail(validate263, instancePath+"/currency","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate263, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8435,8 +7694,8 @@ else {
 return __fail(validate263, instancePath,"type",{type: "object"});
 }
 }
-validate263.errors = vErrors;
-return errors === 0;
+validate263.errors = null;
+return true;
 }
 
 
@@ -8948,9 +8207,7 @@ return errors === 0;
 
 
 function validate268(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
@@ -8958,26 +8215,16 @@ return __fail(validate268, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
-const _errs1 = errors;
 if(typeof data.elicitationId !== "string"){
 return __fail(validate268, instancePath+"/elicitationId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate268, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8986,8 +8233,8 @@ else {
 return __fail(validate268, instancePath,"type",{type: "object"});
 }
 }
-validate268.errors = vErrors;
-return errors === 0;
+validate268.errors = null;
+return true;
 }
 
 
@@ -9091,13 +8338,11 @@ export const vSessionUpdate = validate232;
 export const vMessageId = validate270;
 
 function validate270(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate270, instancePath,"type",{type: "string"});
 }
-validate270.errors = vErrors;
-return errors === 0;
+validate270.errors = null;
+return true;
 }
 
 export const vContentChunk = validate233;
@@ -9109,25 +8354,21 @@ export const vPlanEntry = validate244;
 export const vPlanEntryPriority = validate271;
 
 function validate271(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((data === "high") || (data === "medium")) || (data === "low"))){
 return __fail(validate271, instancePath,"enum",{allowedValues: __schemaValue12});
 }
-validate271.errors = vErrors;
-return errors === 0;
+validate271.errors = null;
+return true;
 }
 
 export const vPlanEntryStatus = validate272;
 
 function validate272(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((data === "pending") || (data === "in_progress")) || (data === "completed"))){
 return __fail(validate272, instancePath,"enum",{allowedValues: __schemaValue13});
 }
-validate272.errors = vErrors;
-return errors === 0;
+validate272.errors = null;
+return true;
 }
 
 export const vPlan = validate243;
@@ -9162,42 +8403,25 @@ return true;
 export const vClientRequest = validate274;
 
 function validate279(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.readTextFile !== undefined && func0.call(data, "readTextFile")){
-const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
 return __fail(validate279, instancePath+"/readTextFile","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.writeTextFile !== undefined && func0.call(data, "writeTextFile")){
-const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
 return __fail(validate279, instancePath+"/writeTextFile","type",{type: "boolean"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate279, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9206,15 +8430,13 @@ else {
 return __fail(validate279, instancePath,"type",{type: "object"});
 }
 }
-validate279.errors = vErrors;
-return errors === 0;
+validate279.errors = null;
+return true;
 }
 
 
 function validate283(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9227,8 +8449,8 @@ else {
 return __fail(validate283, instancePath,"type",{type: "object"});
 }
 }
-validate283.errors = vErrors;
-return errors === 0;
+validate283.errors = null;
+return true;
 }
 
 
@@ -9359,31 +8581,19 @@ return errors === 0;
 
 
 function validate287(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.terminal !== undefined && func0.call(data, "terminal")){
-const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
 return __fail(validate287, instancePath+"/terminal","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9391,15 +8601,13 @@ else {
 return __fail(validate287, instancePath,"type",{type: "object"});
 }
 }
-validate287.errors = vErrors;
-return errors === 0;
+validate287.errors = null;
+return true;
 }
 
 
 function validate290(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9412,15 +8620,13 @@ else {
 return __fail(validate290, instancePath,"type",{type: "object"});
 }
 }
-validate290.errors = vErrors;
-return errors === 0;
+validate290.errors = null;
+return true;
 }
 
 
 function validate292(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9433,8 +8639,8 @@ else {
 return __fail(validate292, instancePath,"type",{type: "object"});
 }
 }
-validate292.errors = vErrors;
-return errors === 0;
+validate292.errors = null;
+return true;
 }
 
 
@@ -9768,9 +8974,7 @@ return errors === 0;
 
 
 function validate298(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
@@ -9778,26 +8982,16 @@ return __fail(validate298, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.methodId !== undefined && func0.call(data, "methodId")){
-const _errs1 = errors;
 if(typeof data.methodId !== "string"){
 return __fail(validate298, instancePath+"/methodId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate298, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9806,15 +9000,13 @@ else {
 return __fail(validate298, instancePath,"type",{type: "object"});
 }
 }
-validate298.errors = vErrors;
-return errors === 0;
+validate298.errors = null;
+return true;
 }
 
 
 function validate300(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9827,15 +9019,13 @@ else {
 return __fail(validate300, instancePath,"type",{type: "object"});
 }
 }
-validate300.errors = vErrors;
-return errors === 0;
+validate300.errors = null;
+return true;
 }
 
 
 function validate305(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -9843,37 +9033,22 @@ return __fail(validate305, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate305, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate305, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate305, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9883,8 +9058,8 @@ else {
 return __fail(validate305, instancePath,"type",{type: "object"});
 }
 }
-validate305.errors = vErrors;
-return errors === 0;
+validate305.errors = null;
+return true;
 }
 
 
@@ -10483,44 +9658,27 @@ return errors === 0;
 
 
 function validate319(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate319, instancePath+"/cwd","type",{type: __schemaValue4});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate319, instancePath+"/cursor","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate319, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10529,15 +9687,13 @@ else {
 return __fail(validate319, instancePath,"type",{type: "object"});
 }
 }
-validate319.errors = vErrors;
-return errors === 0;
+validate319.errors = null;
+return true;
 }
 
 
 function validate321(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -10545,26 +9701,16 @@ return __fail(validate321, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate321, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate321, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10573,8 +9719,8 @@ else {
 return __fail(validate321, instancePath,"type",{type: "object"});
 }
 }
-validate321.errors = vErrors;
-return errors === 0;
+validate321.errors = null;
+return true;
 }
 
 
@@ -10693,9 +9839,7 @@ return errors === 0;
 
 
 function validate326(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -10703,26 +9847,16 @@ return __fail(validate326, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate326, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate326, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10731,15 +9865,13 @@ else {
 return __fail(validate326, instancePath,"type",{type: "object"});
 }
 }
-validate326.errors = vErrors;
-return errors === 0;
+validate326.errors = null;
+return true;
 }
 
 
 function validate328(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.modeId === undefined) || (!(func0.call(data, "modeId")))) && (missing0 = "modeId"))){
@@ -10747,37 +9879,22 @@ return __fail(validate328, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate328, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.modeId !== undefined && func0.call(data, "modeId")){
-const _errs5 = errors;
 if(typeof data.modeId !== "string"){
 return __fail(validate328, instancePath+"/modeId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate328, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10787,8 +9904,8 @@ else {
 return __fail(validate328, instancePath,"type",{type: "object"});
 }
 }
-validate328.errors = vErrors;
-return errors === 0;
+validate328.errors = null;
+return true;
 }
 
 
@@ -11246,9 +10363,7 @@ export const vPromptRequest = validate332;
 export const vClientResponse = validate335;
 
 function validate337(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -11261,15 +10376,13 @@ else {
 return __fail(validate337, instancePath,"type",{type: "object"});
 }
 }
-validate337.errors = vErrors;
-return errors === 0;
+validate337.errors = null;
+return true;
 }
 
 
 function validate339(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
@@ -11277,26 +10390,16 @@ return __fail(validate339, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs1 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate339, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate339, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11305,15 +10408,13 @@ else {
 return __fail(validate339, instancePath,"type",{type: "object"});
 }
 }
-validate339.errors = vErrors;
-return errors === 0;
+validate339.errors = null;
+return true;
 }
 
 
 function validate343(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
@@ -11321,26 +10422,16 @@ return __fail(validate343, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate343, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate343, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11349,8 +10440,8 @@ else {
 return __fail(validate343, instancePath,"type",{type: "object"});
 }
 }
-validate343.errors = vErrors;
-return errors === 0;
+validate343.errors = null;
+return true;
 }
 
 
@@ -11476,9 +10567,7 @@ return errors === 0;
 
 
 function validate347(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
@@ -11486,26 +10575,16 @@ return __fail(validate347, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate347, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate347, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11514,23 +10593,20 @@ else {
 return __fail(validate347, instancePath,"type",{type: "object"});
 }
 }
-validate347.errors = vErrors;
-return errors === 0;
+validate347.errors = null;
+return true;
 }
 
 
 function validate350(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate350, instancePath+"/exitCode","type",{type: __schemaValue1});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate350, instancePath+"/exitCode","minimum",{comparison: ">=", limit: 0});
@@ -11542,34 +10618,20 @@ return __fail(validate350, instancePath+"/exitCode","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate350, instancePath+"/signal","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11578,8 +10640,8 @@ else {
 return __fail(validate350, instancePath,"type",{type: "object"});
 }
 }
-validate350.errors = vErrors;
-return errors === 0;
+validate350.errors = null;
+return true;
 }
 
 
@@ -11677,9 +10739,7 @@ return errors === 0;
 
 
 function validate353(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -11692,23 +10752,20 @@ else {
 return __fail(validate353, instancePath,"type",{type: "object"});
 }
 }
-validate353.errors = vErrors;
-return errors === 0;
+validate353.errors = null;
+return true;
 }
 
 
 function validate355(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate355, instancePath+"/exitCode","type",{type: __schemaValue1});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate355, instancePath+"/exitCode","minimum",{comparison: ">=", limit: 0});
@@ -11720,34 +10777,20 @@ return __fail(validate355, instancePath+"/exitCode","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate355, instancePath+"/signal","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate355, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11756,15 +10799,13 @@ else {
 return __fail(validate355, instancePath,"type",{type: "object"});
 }
 }
-validate355.errors = vErrors;
-return errors === 0;
+validate355.errors = null;
+return true;
 }
 
 
 function validate357(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -11777,8 +10818,8 @@ else {
 return __fail(validate357, instancePath,"type",{type: "object"});
 }
 }
-validate357.errors = vErrors;
-return errors === 0;
+validate357.errors = null;
+return true;
 }
 
 
@@ -12388,9 +11429,7 @@ export const vElicitationAcceptAction = validate360;
 export const vClientNotification = validate367;
 
 function validate368(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -12398,26 +11437,16 @@ return __fail(validate368, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate368, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate368, instancePath+"/_meta","type",{type: __schemaValue0});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12426,8 +11455,8 @@ else {
 return __fail(validate368, instancePath,"type",{type: "object"});
 }
 }
-validate368.errors = vErrors;
-return errors === 0;
+validate368.errors = null;
+return true;
 }
 
 

@@ -10,60 +10,50 @@ const __schemaValue4 = ["integer","null"];
 const __schemaValue5 = ["boolean","null"];
 
 function validate25(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "string") && (data !== null)){
 return __fail(validate25, instancePath,"type",{type: __schemaValue0});
 }
-validate25.errors = vErrors;
-return errors === 0;
+validate25.errors = null;
+return true;
 }
 
 export const k1 = validate26;
 
 function validate26(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(data !== null){
 return __fail(validate26, instancePath,"type",{type: "null"});
 }
-validate26.errors = vErrors;
-return errors === 0;
+validate26.errors = null;
+return true;
 }
 
 export const k2 = validate27;
 
 function validate27(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(Array.isArray(data))) && (data !== null)){
 return __fail(validate27, instancePath,"type",{type: __schemaValue1});
 }
-validate27.errors = vErrors;
-return errors === 0;
+validate27.errors = null;
+return true;
 }
 
 export const k3 = validate28;
 
 function validate28(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "string") && (data !== null)){
 return __fail(validate28, instancePath,"type",{type: __schemaValue0});
 }
-validate28.errors = vErrors;
-return errors === 0;
+validate28.errors = null;
+return true;
 }
 
 export const k4 = validate29;
 
 function validate29(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!((typeof data == "number") && (isFinite(data)))) && (data !== null)){
 return __fail(validate29, instancePath,"type",{type: __schemaValue2});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data > 1 || isNaN(data)){
 return __fail(validate29, instancePath,"maximum",{comparison: "<=", limit: 1});
@@ -75,104 +65,91 @@ return __fail(validate29, instancePath,"minimum",{comparison: ">=", limit: 0});
 }
 }
 }
-validate29.errors = vErrors;
-return errors === 0;
+validate29.errors = null;
+return true;
 }
 
 export const k5 = validate30;
 
 function validate30(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
 return __fail(validate30, instancePath,"type",{type: __schemaValue3});
 }
-validate30.errors = vErrors;
-return errors === 0;
+validate30.errors = null;
+return true;
 }
 
 export const k6 = validate31;
 
 function validate31(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "string") && (data !== null)){
 return __fail(validate31, instancePath,"type",{type: __schemaValue0});
 }
-validate31.errors = vErrors;
-return errors === 0;
+validate31.errors = null;
+return true;
 }
 
 export const k7 = validate32;
 
 function validate32(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate32, instancePath,"type",{type: "string"});
 }
-validate32.errors = vErrors;
-return errors === 0;
+validate32.errors = null;
+return true;
 }
 
 export const k8 = validate33;
 
 function validate33(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(Array.isArray(data))) && (data !== null)){
 return __fail(validate33, instancePath,"type",{type: __schemaValue1});
 }
-if(errors === 0){
+{
 if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
 if(typeof data[i0] !== "string"){
 return __fail(validate33, instancePath+"/" + i0,"type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
+var valid0 = true;
 if(!valid0){
 break;
 }
 }
 }
 }
-validate33.errors = vErrors;
-return errors === 0;
+validate33.errors = null;
+return true;
 }
 
 export const k9 = validate34;
 const formats0 = __formats.int64;
 
 function validate34(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate34, instancePath,"type",{type: __schemaValue4});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(!(formats0.validate(data))){
 return __fail(validate34, instancePath,"format",{format: "int64"});
 }
 }
 }
-validate34.errors = vErrors;
-return errors === 0;
+validate34.errors = null;
+return true;
 }
 
 export const k10 = validate35;
 const formats2 = __formats.uint32;
 
 function validate35(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate35, instancePath,"type",{type: __schemaValue4});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
 return __fail(validate35, instancePath,"minimum",{comparison: ">=", limit: 0});
@@ -184,32 +161,28 @@ return __fail(validate35, instancePath,"format",{format: "uint32"});
 }
 }
 }
-validate35.errors = vErrors;
-return errors === 0;
+validate35.errors = null;
+return true;
 }
 
 export const k11 = validate36;
 
 function validate36(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((!((typeof data == "number") && (isFinite(data)))) && (data !== null)){
 return __fail(validate36, instancePath,"type",{type: __schemaValue2});
 }
-validate36.errors = vErrors;
-return errors === 0;
+validate36.errors = null;
+return true;
 }
 
 export const k12 = validate37;
 
 function validate37(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if((typeof data !== "boolean") && (data !== null)){
 return __fail(validate37, instancePath,"type",{type: __schemaValue5});
 }
-validate37.errors = vErrors;
-return errors === 0;
+validate37.errors = null;
+return true;
 }
 
 export const k13 = validate38;
@@ -292,18 +265,15 @@ return errors === 0;
 export const k14 = validate39;
 
 function validate39(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(Array.isArray(data)){
 var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-const _errs1 = errors;
 if(typeof data[i0] !== "string"){
 return __fail(validate39, instancePath+"/" + i0,"type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
+var valid0 = true;
 if(!valid0){
 break;
 }
@@ -313,28 +283,24 @@ else {
 return __fail(validate39, instancePath,"type",{type: "array"});
 }
 }
-validate39.errors = vErrors;
-return errors === 0;
+validate39.errors = null;
+return true;
 }
 
 export const k15 = validate40;
 
 function validate40(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(Array.isArray(data))){
 return __fail(validate40, instancePath,"type",{type: "array"});
 }
-validate40.errors = vErrors;
-return errors === 0;
+validate40.errors = null;
+return true;
 }
 
 export const k16 = validate41;
 
 function validate41(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
@@ -345,16 +311,14 @@ else {
 return __fail(validate41, instancePath,"type",{type: "object"});
 }
 }
-validate41.errors = vErrors;
-return errors === 0;
+validate41.errors = null;
+return true;
 }
 
 export const k17 = validate42;
 
 function validate42(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
@@ -365,8 +329,8 @@ else {
 return __fail(validate42, instancePath,"type",{type: "object"});
 }
 }
-validate42.errors = vErrors;
-return errors === 0;
+validate42.errors = null;
+return true;
 }
 
 export const k18 = validate43;
@@ -2675,9 +2639,7 @@ return errors === 0;
 export const k32 = validate57;
 
 function validate57(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -2699,16 +2661,14 @@ else {
 return __fail(validate57, instancePath,"type",{type: "object"});
 }
 }
-validate57.errors = vErrors;
-return errors === 0;
+validate57.errors = null;
+return true;
 }
 
 export const k33 = validate58;
 
 function validate58(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -2716,29 +2676,19 @@ return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
 if(typeof data.value !== "boolean"){
 return __fail(validate58, instancePath+"/value","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
-const _errs3 = errors;
 if(typeof data1 !== "string"){
 return __fail(validate58, instancePath+"/type","type",{type: "string"});
 }
 if("boolean" !== data1){
 return __fail(validate58, instancePath+"/type","const",{allowedValue: "boolean"});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2747,8 +2697,8 @@ else {
 return __fail(validate58, instancePath,"type",{type: "object"});
 }
 }
-validate58.errors = vErrors;
-return errors === 0;
+validate58.errors = null;
+return true;
 }
 
 export const k34 = validate59;

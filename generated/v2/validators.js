@@ -65,57 +65,43 @@ return errors === 0;
 
 
 function validate36(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
-const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate36, instancePath+"/audience","type",{type: __schemaValue0});
 }
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
 return __fail(validate36, instancePath+"/audience/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
-const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate36, instancePath+"/lastModified","type",{type: __schemaValue1});
 }
-var valid0 = _errs6 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
-const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate36, instancePath+"/priority","type",{type: __schemaValue2});
 }
-if(errors === _errs8){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 return __fail(validate36, instancePath+"/priority","maximum",{comparison: "<=", limit: 1});
@@ -127,22 +113,13 @@ return __fail(validate36, instancePath+"/priority","minimum",{comparison: ">=", 
 }
 }
 }
-var valid0 = _errs8 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-const _errs10 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
 return __fail(validate36, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -152,8 +129,8 @@ else {
 return __fail(validate36, instancePath,"type",{type: "object"});
 }
 }
-validate36.errors = vErrors;
-return errors === 0;
+validate36.errors = null;
+return true;
 }
 
 
@@ -1531,9 +1508,7 @@ return errors === 0;
 
 
 function validate63(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
@@ -1551,15 +1526,13 @@ else {
 return __fail(validate63, instancePath,"type",{type: "object"});
 }
 }
-validate63.errors = vErrors;
-return errors === 0;
+validate63.errors = null;
+return true;
 }
 
 
 function validate67(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oldPath === undefined) || (!(func0.call(data, "oldPath")))) && (missing0 = "oldPath")) || (((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path"))){
@@ -1567,25 +1540,15 @@ return __fail(validate67, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.oldPath !== undefined && func0.call(data, "oldPath")){
-const _errs1 = errors;
 if(typeof data.oldPath !== "string"){
 return __fail(validate67, instancePath+"/oldPath","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs5 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate67, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1594,8 +1557,8 @@ else {
 return __fail(validate67, instancePath,"type",{type: "object"});
 }
 }
-validate67.errors = vErrors;
-return errors === 0;
+validate67.errors = null;
+return true;
 }
 
 
@@ -2263,9 +2226,7 @@ return errors === 0;
 
 
 function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
@@ -2273,26 +2234,16 @@ return __fail(validate76, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate76, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate76, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2301,8 +2252,8 @@ else {
 return __fail(validate76, instancePath,"type",{type: "object"});
 }
 }
-validate76.errors = vErrors;
-return errors === 0;
+validate76.errors = null;
+return true;
 }
 
 
@@ -2566,9 +2517,7 @@ return errors === 0;
 const formats4 = __formats.uint32;
 
 function validate79(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
@@ -2576,23 +2525,17 @@ return __fail(validate79, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs1 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate79, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
-const _errs5 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
 return __fail(validate79, instancePath+"/line","type",{type: __schemaValue4});
 }
-if(errors === _errs5){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate79, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -2604,22 +2547,13 @@ return __fail(validate79, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate79, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2629,8 +2563,8 @@ else {
 return __fail(validate79, instancePath,"type",{type: "object"});
 }
 }
-validate79.errors = vErrors;
-return errors === 0;
+validate79.errors = null;
+return true;
 }
 
 
@@ -3177,9 +3111,7 @@ return errors === 0;
 
 
 function validate86(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
@@ -3187,48 +3119,28 @@ return __fail(validate86, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate86, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate86, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.kind !== undefined && func0.call(data, "kind")){
-const _errs7 = errors;
 if(typeof data.kind !== "string"){
 return __fail(validate86, instancePath+"/kind","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs11 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate86, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3239,8 +3151,8 @@ else {
 return __fail(validate86, instancePath,"type",{type: "object"});
 }
 }
-validate86.errors = vErrors;
-return errors === 0;
+validate86.errors = null;
+return true;
 }
 
 
@@ -3515,9 +3427,7 @@ return errors === 0;
 
 
 function validate101(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -3525,49 +3435,29 @@ return __fail(validate101, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.const !== undefined && func0.call(data, "const")){
-const _errs1 = errors;
 if(typeof data.const !== "string"){
 return __fail(validate101, instancePath+"/const","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
-const _errs3 = errors;
 if(typeof data.title !== "string"){
 return __fail(validate101, instancePath+"/title","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate101, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate101, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3578,8 +3468,8 @@ else {
 return __fail(validate101, instancePath,"type",{type: "object"});
 }
 }
-validate101.errors = vErrors;
-return errors === 0;
+validate101.errors = null;
+return true;
 }
 
 
@@ -3818,80 +3708,48 @@ return errors === 0;
 
 
 function validate104(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate104, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate104, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate104, instancePath+"/minimum","type",{type: __schemaValue2});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate104, instancePath+"/maximum","type",{type: __schemaValue2});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate104, instancePath+"/default","type",{type: __schemaValue2});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate104, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3903,107 +3761,75 @@ else {
 return __fail(validate104, instancePath,"type",{type: "object"});
 }
 }
-validate104.errors = vErrors;
-return errors === 0;
+validate104.errors = null;
+return true;
 }
 
 
 function validate106(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate106, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate106, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate106, instancePath+"/minimum","type",{type: __schemaValue4});
 }
-if(errors === _errs5){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
 return __fail(validate106, instancePath+"/minimum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate106, instancePath+"/maximum","type",{type: __schemaValue4});
 }
-if(errors === _errs7){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 return __fail(validate106, instancePath+"/maximum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate106, instancePath+"/default","type",{type: __schemaValue4});
 }
-if(errors === _errs9){
+{
 if((typeof data4 == "number") && (isFinite(data4))){
 if(!(formats0.validate(data4))){
 return __fail(validate106, instancePath+"/default","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate106, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4015,62 +3841,40 @@ else {
 return __fail(validate106, instancePath,"type",{type: "object"});
 }
 }
-validate106.errors = vErrors;
-return errors === 0;
+validate106.errors = null;
+return true;
 }
 
 
 function validate108(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate108, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate108, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
-const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
 return __fail(validate108, instancePath+"/default","type",{type: __schemaValue5});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate108, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4080,16 +3884,14 @@ else {
 return __fail(validate108, instancePath,"type",{type: "object"});
 }
 }
-validate108.errors = vErrors;
-return errors === 0;
+validate108.errors = null;
+return true;
 }
 
 const formats16 = __formats.uint64;
 
 function validate112(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
@@ -4098,8 +3900,7 @@ return __fail(validate112, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 if(data0.length < 1){
 return __fail(validate112, instancePath+"/enum","minItems",{limit: 1});
@@ -4108,11 +3909,10 @@ else {
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
 return __fail(validate112, instancePath+"/enum/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -4123,22 +3923,13 @@ else {
 return __fail(validate112, instancePath+"/enum","type",{type: "array"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate112, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4147,8 +3938,8 @@ else {
 return __fail(validate112, instancePath,"type",{type: "object"});
 }
 }
-validate112.errors = vErrors;
-return errors === 0;
+validate112.errors = null;
+return true;
 }
 
 
@@ -5501,13 +5292,11 @@ export const vRequestPermissionRequest = validate28;
 export const vSessionId = validate129;
 
 function validate129(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate129, instancePath,"type",{type: "string"});
 }
-validate129.errors = vErrors;
-return errors === 0;
+validate129.errors = null;
+return true;
 }
 
 export const vRequestPermissionSubject = validate29;
@@ -5517,37 +5306,31 @@ export const vToolCallUpdate = validate31;
 export const vToolCallId = validate130;
 
 function validate130(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate130, instancePath,"type",{type: "string"});
 }
-validate130.errors = vErrors;
-return errors === 0;
+validate130.errors = null;
+return true;
 }
 
 export const vToolKind = validate131;
 
 function validate131(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate131, instancePath,"type",{type: "string"});
 }
-validate131.errors = vErrors;
-return errors === 0;
+validate131.errors = null;
+return true;
 }
 
 export const vToolCallStatus = validate132;
 
 function validate132(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate132, instancePath,"type",{type: "string"});
 }
-validate132.errors = vErrors;
-return errors === 0;
+validate132.errors = null;
+return true;
 }
 
 export const vToolCallContent = validate32;
@@ -5559,13 +5342,11 @@ export const vAnnotations = validate36;
 export const vRole = validate133;
 
 function validate133(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate133, instancePath,"type",{type: "string"});
 }
-validate133.errors = vErrors;
-return errors === 0;
+validate133.errors = null;
+return true;
 }
 
 export const vTextContent = validate35;
@@ -5573,13 +5354,11 @@ export const vTextContent = validate35;
 export const vMediaType = validate134;
 
 function validate134(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate134, instancePath,"type",{type: "string"});
 }
-validate134.errors = vErrors;
-return errors === 0;
+validate134.errors = null;
+return true;
 }
 
 export const vImageContent = validate39;
@@ -5591,13 +5370,11 @@ export const vIcon = validate46;
 export const vIconTheme = validate135;
 
 function validate135(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate135, instancePath,"type",{type: "string"});
 }
-validate135.errors = vErrors;
-return errors === 0;
+validate135.errors = null;
+return true;
 }
 
 export const vResourceLink = validate45;
@@ -5617,25 +5394,21 @@ export const vDiffChange = validate62;
 export const vDiffFileType = validate136;
 
 function validate136(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate136, instancePath,"type",{type: "string"});
 }
-validate136.errors = vErrors;
-return errors === 0;
+validate136.errors = null;
+return true;
 }
 
 export const vAbsolutePath = validate137;
 
 function validate137(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate137, instancePath,"type",{type: "string"});
 }
-validate137.errors = vErrors;
-return errors === 0;
+validate137.errors = null;
+return true;
 }
 
 export const vDiffPathChange = validate63;
@@ -5651,13 +5424,11 @@ export const vDiff = validate61;
 export const vTerminalId = validate138;
 
 function validate138(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate138, instancePath,"type",{type: "string"});
 }
-validate138.errors = vErrors;
-return errors === 0;
+validate138.errors = null;
+return true;
 }
 
 export const vTerminal = validate76;
@@ -5673,25 +5444,21 @@ export const vPermissionOption = validate86;
 export const vPermissionOptionId = validate139;
 
 function validate139(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate139, instancePath,"type",{type: "string"});
 }
-validate139.errors = vErrors;
-return errors === 0;
+validate139.errors = null;
+return true;
 }
 
 export const vPermissionOptionKind = validate140;
 
 function validate140(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate140, instancePath,"type",{type: "string"});
 }
-validate140.errors = vErrors;
-return errors === 0;
+validate140.errors = null;
+return true;
 }
 
 export const vCreateElicitationRequest = validate89;
@@ -5709,13 +5476,11 @@ export const vElicitationPropertySchema = validate99;
 export const vStringFormat = validate141;
 
 function validate141(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate141, instancePath,"type",{type: "string"});
 }
-validate141.errors = vErrors;
-return errors === 0;
+validate141.errors = null;
+return true;
 }
 
 export const vEnumOption = validate101;
@@ -5741,13 +5506,11 @@ export const vElicitationFormMode = validate90;
 export const vElicitationId = validate142;
 
 function validate142(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate142, instancePath,"type",{type: "string"});
 }
-validate142.errors = vErrors;
-return errors === 0;
+validate142.errors = null;
+return true;
 }
 
 export const vElicitationUrlMode = validate122;
@@ -5763,12 +5526,10 @@ export const vAgentResponse = validate144;
 const formats20 = __formats.uint16;
 
 function validate147(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
 return __fail(validate147, instancePath,"type",{type: "integer"});
 }
-if(errors === 0){
+{
 if((typeof data == "number") && (isFinite(data))){
 if(data > 65535 || isNaN(data)){
 return __fail(validate147, instancePath,"maximum",{comparison: "<=", limit: 65535});
@@ -5785,15 +5546,13 @@ return __fail(validate147, instancePath,"format",{format: "uint16"});
 }
 }
 }
-validate147.errors = vErrors;
-return errors === 0;
+validate147.errors = null;
+return true;
 }
 
 
 function validate149(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
@@ -5801,49 +5560,29 @@ return __fail(validate149, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate149, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate149, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.version !== undefined && func0.call(data, "version")){
-const _errs5 = errors;
 if(typeof data.version !== "string"){
 return __fail(validate149, instancePath+"/version","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate149, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5854,15 +5593,13 @@ else {
 return __fail(validate149, instancePath,"type",{type: "object"});
 }
 }
-validate149.errors = vErrors;
-return errors === 0;
+validate149.errors = null;
+return true;
 }
 
 
 function validate154(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5875,15 +5612,13 @@ else {
 return __fail(validate154, instancePath,"type",{type: "object"});
 }
 }
-validate154.errors = vErrors;
-return errors === 0;
+validate154.errors = null;
+return true;
 }
 
 
 function validate156(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5896,15 +5631,13 @@ else {
 return __fail(validate156, instancePath,"type",{type: "object"});
 }
 }
-validate156.errors = vErrors;
-return errors === 0;
+validate156.errors = null;
+return true;
 }
 
 
 function validate158(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5917,8 +5650,8 @@ else {
 return __fail(validate158, instancePath,"type",{type: "object"});
 }
 }
-validate158.errors = vErrors;
-return errors === 0;
+validate158.errors = null;
+return true;
 }
 
 
@@ -6060,9 +5793,7 @@ return errors === 0;
 
 
 function validate162(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6075,15 +5806,13 @@ else {
 return __fail(validate162, instancePath,"type",{type: "object"});
 }
 }
-validate162.errors = vErrors;
-return errors === 0;
+validate162.errors = null;
+return true;
 }
 
 
 function validate164(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6096,8 +5825,8 @@ else {
 return __fail(validate164, instancePath,"type",{type: "object"});
 }
 }
-validate164.errors = vErrors;
-return errors === 0;
+validate164.errors = null;
+return true;
 }
 
 
@@ -6202,9 +5931,7 @@ return errors === 0;
 
 
 function validate167(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6217,15 +5944,13 @@ else {
 return __fail(validate167, instancePath,"type",{type: "object"});
 }
 }
-validate167.errors = vErrors;
-return errors === 0;
+validate167.errors = null;
+return true;
 }
 
 
 function validate169(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6238,8 +5963,8 @@ else {
 return __fail(validate169, instancePath,"type",{type: "object"});
 }
 }
-validate169.errors = vErrors;
-return errors === 0;
+validate169.errors = null;
+return true;
 }
 
 
@@ -6418,9 +6143,7 @@ return errors === 0;
 
 
 function validate172(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6433,8 +6156,8 @@ else {
 return __fail(validate172, instancePath,"type",{type: "object"});
 }
 }
-validate172.errors = vErrors;
-return errors === 0;
+validate172.errors = null;
+return true;
 }
 
 
@@ -6539,9 +6262,7 @@ return errors === 0;
 
 
 function validate177(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -6549,37 +6270,22 @@ return __fail(validate177, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate177, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate177, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate177, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6589,8 +6295,8 @@ else {
 return __fail(validate177, instancePath,"type",{type: "object"});
 }
 }
-validate177.errors = vErrors;
-return errors === 0;
+validate177.errors = null;
+return true;
 }
 
 
@@ -6722,9 +6428,7 @@ return errors === 0;
 
 
 function validate180(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -6732,49 +6436,29 @@ return __fail(validate180, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.methodId !== undefined && func0.call(data, "methodId")){
-const _errs1 = errors;
 if(typeof data.methodId !== "string"){
 return __fail(validate180, instancePath+"/methodId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate180, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate180, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate180, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6785,8 +6469,8 @@ else {
 return __fail(validate180, instancePath,"type",{type: "object"});
 }
 }
-validate180.errors = vErrors;
-return errors === 0;
+validate180.errors = null;
+return true;
 }
 
 
@@ -7140,9 +6824,7 @@ return errors === 0;
 
 
 function validate184(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -7155,15 +6837,13 @@ else {
 return __fail(validate184, instancePath,"type",{type: "object"});
 }
 }
-validate184.errors = vErrors;
-return errors === 0;
+validate184.errors = null;
+return true;
 }
 
 
 function validate186(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -7176,15 +6856,13 @@ else {
 return __fail(validate186, instancePath,"type",{type: "object"});
 }
 }
-validate186.errors = vErrors;
-return errors === 0;
+validate186.errors = null;
+return true;
 }
 
 
 function validate192(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -7192,49 +6870,29 @@ return __fail(validate192, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate192, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate192, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate192, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate192, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7245,8 +6903,8 @@ else {
 return __fail(validate192, instancePath,"type",{type: "object"});
 }
 }
-validate192.errors = vErrors;
-return errors === 0;
+validate192.errors = null;
+return true;
 }
 
 
@@ -7447,9 +7105,7 @@ return errors === 0;
 
 
 function validate199(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentValue === undefined) || (!(func0.call(data, "currentValue")))) && (missing0 = "currentValue")){
@@ -7467,8 +7123,8 @@ else {
 return __fail(validate199, instancePath,"type",{type: "object"});
 }
 }
-validate199.errors = vErrors;
-return errors === 0;
+validate199.errors = null;
+return true;
 }
 
 
@@ -7838,9 +7494,7 @@ return errors === 0;
 
 
 function validate204(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
@@ -7848,40 +7502,28 @@ return __fail(validate204, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate204, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate204, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
-const _errs9 = errors;
-if(errors === _errs9){
+{
 if(Array.isArray(data2)){
 var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
 return __fail(validate204, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid5 = _errs11 === errors;
+var valid5 = true;
 if(!valid5){
 break;
 }
@@ -7891,46 +7533,27 @@ else {
 return __fail(validate204, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
-const _errs14 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __fail(validate204, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs14 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
-const _errs16 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __fail(validate204, instancePath+"/updatedAt","type",{type: __schemaValue1});
 }
-var valid0 = _errs16 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-const _errs18 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7943,8 +7566,8 @@ else {
 return __fail(validate204, instancePath,"type",{type: "object"});
 }
 }
-validate204.errors = vErrors;
-return errors === 0;
+validate204.errors = null;
+return true;
 }
 
 
@@ -8048,9 +7671,7 @@ return errors === 0;
 
 
 function validate207(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8063,8 +7684,8 @@ else {
 return __fail(validate207, instancePath,"type",{type: "object"});
 }
 }
-validate207.errors = vErrors;
-return errors === 0;
+validate207.errors = null;
+return true;
 }
 
 
@@ -8124,9 +7745,7 @@ return errors === 0;
 
 
 function validate212(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8139,8 +7758,8 @@ else {
 return __fail(validate212, instancePath,"type",{type: "object"});
 }
 }
-validate212.errors = vErrors;
-return errors === 0;
+validate212.errors = null;
+return true;
 }
 
 
@@ -8206,9 +7825,7 @@ return errors === 0;
 
 
 function validate217(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8221,8 +7838,8 @@ else {
 return __fail(validate217, instancePath,"type",{type: "object"});
 }
 }
-validate217.errors = vErrors;
-return errors === 0;
+validate217.errors = null;
+return true;
 }
 
 const formats22 = __formats.int32;
@@ -8700,13 +8317,11 @@ export const vAuthMethod = validate175;
 export const vAuthMethodId = validate224;
 
 function validate224(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate224, instancePath,"type",{type: "string"});
 }
-validate224.errors = vErrors;
-return errors === 0;
+validate224.errors = null;
+return true;
 }
 
 export const vEnvVariable = validate177;
@@ -8726,37 +8341,31 @@ export const vSessionConfigOption = validate189;
 export const vSessionConfigId = validate225;
 
 function validate225(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate225, instancePath,"type",{type: "string"});
 }
-validate225.errors = vErrors;
-return errors === 0;
+validate225.errors = null;
+return true;
 }
 
 export const vSessionConfigOptionCategory = validate226;
 
 function validate226(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate226, instancePath,"type",{type: "string"});
 }
-validate226.errors = vErrors;
-return errors === 0;
+validate226.errors = null;
+return true;
 }
 
 export const vSessionConfigValueId = validate227;
 
 function validate227(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate227, instancePath,"type",{type: "string"});
 }
-validate227.errors = vErrors;
-return errors === 0;
+validate227.errors = null;
+return true;
 }
 
 export const vSessionConfigSelectOptions = validate191;
@@ -8768,13 +8377,11 @@ export const vSessionConfigSelectGroup = validate194;
 export const vSessionConfigGroupId = validate228;
 
 function validate228(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate228, instancePath,"type",{type: "string"});
 }
-validate228.errors = vErrors;
-return errors === 0;
+validate228.errors = null;
+return true;
 }
 
 export const vSessionConfigSelect = validate190;
@@ -8788,13 +8395,11 @@ export const vSessionInfo = validate204;
 export const vSessionListCursor = validate229;
 
 function validate229(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate229, instancePath,"type",{type: "string"});
 }
-validate229.errors = vErrors;
-return errors === 0;
+validate229.errors = null;
+return true;
 }
 
 export const vDeleteSessionResponse = validate207;
@@ -9096,9 +8701,7 @@ return errors === 0;
 
 
 function validate249(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9111,8 +8714,8 @@ else {
 return __fail(validate249, instancePath,"type",{type: "object"});
 }
 }
-validate249.errors = vErrors;
-return errors === 0;
+validate249.errors = null;
+return true;
 }
 
 
@@ -9181,9 +8784,7 @@ return errors === 0;
 
 
 function validate253(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9196,8 +8797,8 @@ else {
 return __fail(validate253, instancePath,"type",{type: "object"});
 }
 }
-validate253.errors = vErrors;
-return errors === 0;
+validate253.errors = null;
+return true;
 }
 
 
@@ -9516,9 +9117,7 @@ return errors === 0;
 
 
 function validate261(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
@@ -9526,26 +9125,16 @@ return __fail(validate261, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.data !== undefined && func0.call(data, "data")){
-const _errs1 = errors;
 if(typeof data.data !== "string"){
 return __fail(validate261, instancePath+"/data","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9554,23 +9143,20 @@ else {
 return __fail(validate261, instancePath,"type",{type: "object"});
 }
 }
-validate261.errors = vErrors;
-return errors === 0;
+validate261.errors = null;
+return true;
 }
 
 
 function validate263(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate263, instancePath+"/exitCode","type",{type: __schemaValue4});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate263, instancePath+"/exitCode","minimum",{comparison: ">=", limit: 0});
@@ -9582,34 +9168,20 @@ return __fail(validate263, instancePath+"/exitCode","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate263, instancePath+"/signal","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate263, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9618,8 +9190,8 @@ else {
 return __fail(validate263, instancePath,"type",{type: "object"});
 }
 }
-validate263.errors = vErrors;
-return errors === 0;
+validate263.errors = null;
+return true;
 }
 
 
@@ -9793,9 +9365,7 @@ return errors === 0;
 
 
 function validate266(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
@@ -9803,37 +9373,22 @@ return __fail(validate266, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate266, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.data !== undefined && func0.call(data, "data")){
-const _errs5 = errors;
 if(typeof data.data !== "string"){
 return __fail(validate266, instancePath+"/data","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9843,15 +9398,13 @@ else {
 return __fail(validate266, instancePath,"type",{type: "object"});
 }
 }
-validate266.errors = vErrors;
-return errors === 0;
+validate266.errors = null;
+return true;
 }
 
 
 function validate271(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
@@ -9859,48 +9412,28 @@ return __fail(validate271, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs1 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate271, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
-const _errs3 = errors;
 if(typeof data.priority !== "string"){
 return __fail(validate271, instancePath+"/priority","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.status !== undefined && func0.call(data, "status")){
-const _errs7 = errors;
 if(typeof data.status !== "string"){
 return __fail(validate271, instancePath+"/status","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs11 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate271, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9911,8 +9444,8 @@ else {
 return __fail(validate271, instancePath,"type",{type: "object"});
 }
 }
-validate271.errors = vErrors;
-return errors === 0;
+validate271.errors = null;
+return true;
 }
 
 
@@ -10242,9 +9775,7 @@ return errors === 0;
 
 
 function validate279(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
@@ -10252,26 +9783,16 @@ return __fail(validate279, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.hint !== undefined && func0.call(data, "hint")){
-const _errs1 = errors;
 if(typeof data.hint !== "string"){
 return __fail(validate279, instancePath+"/hint","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate279, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10280,8 +9801,8 @@ else {
 return __fail(validate279, instancePath,"type",{type: "object"});
 }
 }
-validate279.errors = vErrors;
-return errors === 0;
+validate279.errors = null;
+return true;
 }
 
 
@@ -10629,44 +10150,27 @@ return errors === 0;
 
 
 function validate287(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate287, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate287, instancePath+"/updatedAt","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10675,16 +10179,14 @@ else {
 return __fail(validate287, instancePath,"type",{type: "object"});
 }
 }
-validate287.errors = vErrors;
-return errors === 0;
+validate287.errors = null;
+return true;
 }
 
 const pattern4 = new RegExp("^[A-Z]{3}$", "u");
 
 function validate290(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
@@ -10693,22 +10195,16 @@ return __fail(validate290, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(!((typeof data0 == "number") && (isFinite(data0)))){
 return __fail(validate290, instancePath+"/amount","type",{type: "number"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
-const _errs3 = errors;
-if(errors === _errs3){
+{
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
 return __fail(validate290, instancePath+"/currency","pattern",{pattern: "^[A-Z]{3}$"});
@@ -10718,22 +10214,13 @@ else {
 return __fail(validate290, instancePath+"/currency","type",{type: "string"});
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate290, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10743,8 +10230,8 @@ else {
 return __fail(validate290, instancePath,"type",{type: "object"});
 }
 }
-validate290.errors = vErrors;
-return errors === 0;
+validate290.errors = null;
+return true;
 }
 
 
@@ -12027,9 +11514,7 @@ return errors === 0;
 
 
 function validate295(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
@@ -12037,26 +11522,16 @@ return __fail(validate295, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
-const _errs1 = errors;
 if(typeof data.elicitationId !== "string"){
 return __fail(validate295, instancePath+"/elicitationId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate295, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12065,8 +11540,8 @@ else {
 return __fail(validate295, instancePath,"type",{type: "object"});
 }
 }
-validate295.errors = vErrors;
-return errors === 0;
+validate295.errors = null;
+return true;
 }
 
 
@@ -12170,13 +11645,11 @@ export const vSessionUpdate = validate233;
 export const vMessageId = validate297;
 
 function validate297(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate297, instancePath,"type",{type: "string"});
 }
-validate297.errors = vErrors;
-return errors === 0;
+validate297.errors = null;
+return true;
 }
 
 export const vContentChunk = validate234;
@@ -12192,13 +11665,11 @@ export const vRunningStateUpdate = validate249;
 export const vStopReason = validate298;
 
 function validate298(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate298, instancePath,"type",{type: "string"});
 }
-validate298.errors = vErrors;
-return errors === 0;
+validate298.errors = null;
+return true;
 }
 
 export const vIdleStateUpdate = validate251;
@@ -12222,13 +11693,11 @@ export const vPlanUpdateContent = validate269;
 export const vPlanId = validate299;
 
 function validate299(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate299, instancePath,"type",{type: "string"});
 }
-validate299.errors = vErrors;
-return errors === 0;
+validate299.errors = null;
+return true;
 }
 
 export const vPlanEntry = validate271;
@@ -12236,25 +11705,21 @@ export const vPlanEntry = validate271;
 export const vPlanEntryPriority = validate300;
 
 function validate300(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate300, instancePath,"type",{type: "string"});
 }
-validate300.errors = vErrors;
-return errors === 0;
+validate300.errors = null;
+return true;
 }
 
 export const vPlanEntryStatus = validate301;
 
 function validate301(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate301, instancePath,"type",{type: "string"});
 }
-validate301.errors = vErrors;
-return errors === 0;
+validate301.errors = null;
+return true;
 }
 
 export const vPlanItems = validate270;
@@ -12289,9 +11754,7 @@ return true;
 export const vClientRequest = validate303;
 
 function validate310(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -12304,8 +11767,8 @@ else {
 return __fail(validate310, instancePath,"type",{type: "object"});
 }
 }
-validate310.errors = vErrors;
-return errors === 0;
+validate310.errors = null;
+return true;
 }
 
 
@@ -12373,9 +11836,7 @@ return errors === 0;
 
 
 function validate314(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -12388,15 +11849,13 @@ else {
 return __fail(validate314, instancePath,"type",{type: "object"});
 }
 }
-validate314.errors = vErrors;
-return errors === 0;
+validate314.errors = null;
+return true;
 }
 
 
 function validate316(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -12409,8 +11868,8 @@ else {
 return __fail(validate316, instancePath,"type",{type: "object"});
 }
 }
-validate316.errors = vErrors;
-return errors === 0;
+validate316.errors = null;
+return true;
 }
 
 
@@ -12683,9 +12142,7 @@ return errors === 0;
 
 
 function validate321(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
@@ -12693,26 +12150,16 @@ return __fail(validate321, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.methodId !== undefined && func0.call(data, "methodId")){
-const _errs1 = errors;
 if(typeof data.methodId !== "string"){
 return __fail(validate321, instancePath+"/methodId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate321, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12721,15 +12168,13 @@ else {
 return __fail(validate321, instancePath,"type",{type: "object"});
 }
 }
-validate321.errors = vErrors;
-return errors === 0;
+validate321.errors = null;
+return true;
 }
 
 
 function validate323(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -12742,15 +12187,13 @@ else {
 return __fail(validate323, instancePath,"type",{type: "object"});
 }
 }
-validate323.errors = vErrors;
-return errors === 0;
+validate323.errors = null;
+return true;
 }
 
 
 function validate328(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -12758,37 +12201,22 @@ return __fail(validate328, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate328, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate328, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate328, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12798,8 +12226,8 @@ else {
 return __fail(validate328, instancePath,"type",{type: "object"});
 }
 }
-validate328.errors = vErrors;
-return errors === 0;
+validate328.errors = null;
+return true;
 }
 
 
@@ -13404,9 +12832,7 @@ return errors === 0;
 
 
 function validate338(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -13414,26 +12840,16 @@ return __fail(validate338, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate338, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate338, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -13442,15 +12858,13 @@ else {
 return __fail(validate338, instancePath,"type",{type: "object"});
 }
 }
-validate338.errors = vErrors;
-return errors === 0;
+validate338.errors = null;
+return true;
 }
 
 
 function validate343(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -13463,8 +12877,8 @@ else {
 return __fail(validate343, instancePath,"type",{type: "object"});
 }
 }
-validate343.errors = vErrors;
-return errors === 0;
+validate343.errors = null;
+return true;
 }
 
 
@@ -13767,9 +13181,7 @@ return errors === 0;
 
 
 function validate347(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -13777,26 +13189,16 @@ return __fail(validate347, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate347, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate347, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -13805,8 +13207,8 @@ else {
 return __fail(validate347, instancePath,"type",{type: "object"});
 }
 }
-validate347.errors = vErrors;
-return errors === 0;
+validate347.errors = null;
+return true;
 }
 
 
@@ -14370,9 +13772,7 @@ export const vPromptRequest = validate351;
 export const vClientResponse = validate354;
 
 function validate358(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
@@ -14380,26 +13780,16 @@ return __fail(validate358, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate358, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate358, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -14408,8 +13798,8 @@ else {
 return __fail(validate358, instancePath,"type",{type: "object"});
 }
 }
-validate358.errors = vErrors;
-return errors === 0;
+validate358.errors = null;
+return true;
 }
 
 
@@ -15181,9 +14571,7 @@ export const vElicitationAcceptAction = validate363;
 export const vClientNotification = validate370;
 
 function validate371(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -15191,26 +14579,16 @@ return __fail(validate371, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate371, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate371, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -15219,8 +14597,8 @@ else {
 return __fail(validate371, instancePath,"type",{type: "object"});
 }
 }
-validate371.errors = vErrors;
-return errors === 0;
+validate371.errors = null;
+return true;
 }
 
 

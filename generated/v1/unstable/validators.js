@@ -668,9 +668,7 @@ const formats10 = __formats.uint64;
 
 
 function validate124(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
@@ -678,26 +676,16 @@ return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
-const _errs1 = errors;
 if(typeof data.serverId !== "string"){
 return __fail(validate124, instancePath+"/serverId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -706,15 +694,13 @@ else {
 return __fail(validate124, instancePath,"type",{type: "object"});
 }
 }
-validate124.errors = vErrors;
-return errors === 0;
+validate124.errors = null;
+return true;
 }
 
 
 function validate126(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
@@ -722,49 +708,29 @@ return __fail(validate126, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate126, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs5 = errors;
 if(typeof data.method !== "string"){
 return __fail(validate126, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate126, instancePath+"/params","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -775,15 +741,13 @@ else {
 return __fail(validate126, instancePath,"type",{type: "object"});
 }
 }
-validate126.errors = vErrors;
-return errors === 0;
+validate126.errors = null;
+return true;
 }
 
 
 function validate128(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
@@ -791,26 +755,16 @@ return __fail(validate128, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate128, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate128, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -819,8 +773,8 @@ else {
 return __fail(validate128, instancePath,"type",{type: "object"});
 }
 }
-validate128.errors = vErrors;
-return errors === 0;
+validate128.errors = null;
+return true;
 }
 
 
@@ -1018,13 +972,11 @@ export const vConnectMcpRequest = validate124;
 export const vMcpServerAcpId = validate130;
 
 function validate130(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate130, instancePath,"type",{type: "string"});
 }
-validate130.errors = vErrors;
-return errors === 0;
+validate130.errors = null;
+return true;
 }
 
 export const vMessageMcpRequest = validate126;
@@ -1032,13 +984,11 @@ export const vMessageMcpRequest = validate126;
 export const vMcpConnectionId = validate131;
 
 function validate131(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate131, instancePath,"type",{type: "string"});
 }
-validate131.errors = vErrors;
-return errors === 0;
+validate131.errors = null;
+return true;
 }
 
 export const vDisconnectMcpRequest = validate128;
@@ -1051,53 +1001,31 @@ const formats26 = __formats.uint16;
 
 
 function validate140(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.http !== undefined && func0.call(data, "http")){
-const _errs1 = errors;
 if(typeof data.http !== "boolean"){
 return __fail(validate140, instancePath+"/http","type",{type: "boolean"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.sse !== undefined && func0.call(data, "sse")){
-const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
 return __fail(validate140, instancePath+"/sse","type",{type: "boolean"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.acp !== undefined && func0.call(data, "acp")){
-const _errs5 = errors;
 if(typeof data.acp !== "boolean"){
 return __fail(validate140, instancePath+"/acp","type",{type: "boolean"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1107,8 +1035,8 @@ else {
 return __fail(validate140, instancePath,"type",{type: "object"});
 }
 }
-validate140.errors = vErrors;
-return errors === 0;
+validate140.errors = null;
+return true;
 }
 
 
@@ -1119,9 +1047,7 @@ return errors === 0;
 
 
 function validate149(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1134,8 +1060,8 @@ else {
 return __fail(validate149, instancePath,"type",{type: "object"});
 }
 }
-validate149.errors = vErrors;
-return errors === 0;
+validate149.errors = null;
+return true;
 }
 
 
@@ -1396,9 +1322,7 @@ return errors === 0;
 
 
 function validate160(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1411,15 +1335,13 @@ else {
 return __fail(validate160, instancePath,"type",{type: "object"});
 }
 }
-validate160.errors = vErrors;
-return errors === 0;
+validate160.errors = null;
+return true;
 }
 
 
 function validate165(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1432,15 +1354,13 @@ else {
 return __fail(validate165, instancePath,"type",{type: "object"});
 }
 }
-validate165.errors = vErrors;
-return errors === 0;
+validate165.errors = null;
+return true;
 }
 
 
 function validate167(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
@@ -1449,26 +1369,16 @@ return __fail(validate167, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 let data0 = data.syncKind;
-const _errs1 = errors;
 if(!((data0 === "full") || (data0 === "incremental"))){
 return __fail(validate167, instancePath+"/syncKind","enum",{allowedValues: __schemaValue5});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs4 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate167, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1477,15 +1387,13 @@ else {
 return __fail(validate167, instancePath,"type",{type: "object"});
 }
 }
-validate167.errors = vErrors;
-return errors === 0;
+validate167.errors = null;
+return true;
 }
 
 
 function validate169(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1498,15 +1406,13 @@ else {
 return __fail(validate169, instancePath,"type",{type: "object"});
 }
 }
-validate169.errors = vErrors;
-return errors === 0;
+validate169.errors = null;
+return true;
 }
 
 
 function validate171(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1519,15 +1425,13 @@ else {
 return __fail(validate171, instancePath,"type",{type: "object"});
 }
 }
-validate171.errors = vErrors;
-return errors === 0;
+validate171.errors = null;
+return true;
 }
 
 
 function validate173(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1540,8 +1444,8 @@ else {
 return __fail(validate173, instancePath,"type",{type: "object"});
 }
 }
-validate173.errors = vErrors;
-return errors === 0;
+validate173.errors = null;
+return true;
 }
 
 
@@ -1820,17 +1724,14 @@ return errors === 0;
 
 
 function validate178(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate178, instancePath+"/maxCount","type",{type: __schemaValue6});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate178, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -1842,22 +1743,13 @@ return __fail(validate178, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate178, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1865,15 +1757,13 @@ else {
 return __fail(validate178, instancePath,"type",{type: "object"});
 }
 }
-validate178.errors = vErrors;
-return errors === 0;
+validate178.errors = null;
+return true;
 }
 
 
 function validate180(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -1886,23 +1776,20 @@ else {
 return __fail(validate180, instancePath,"type",{type: "object"});
 }
 }
-validate180.errors = vErrors;
-return errors === 0;
+validate180.errors = null;
+return true;
 }
 
 
 function validate182(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate182, instancePath+"/maxCount","type",{type: __schemaValue6});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate182, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -1914,22 +1801,13 @@ return __fail(validate182, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1937,23 +1815,20 @@ else {
 return __fail(validate182, instancePath,"type",{type: "object"});
 }
 }
-validate182.errors = vErrors;
-return errors === 0;
+validate182.errors = null;
+return true;
 }
 
 
 function validate184(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate184, instancePath+"/maxCount","type",{type: __schemaValue6});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate184, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -1965,22 +1840,13 @@ return __fail(validate184, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -1988,15 +1854,13 @@ else {
 return __fail(validate184, instancePath,"type",{type: "object"});
 }
 }
-validate184.errors = vErrors;
-return errors === 0;
+validate184.errors = null;
+return true;
 }
 
 
 function validate186(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -2009,15 +1873,13 @@ else {
 return __fail(validate186, instancePath,"type",{type: "object"});
 }
 }
-validate186.errors = vErrors;
-return errors === 0;
+validate186.errors = null;
+return true;
 }
 
 
 function validate188(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -2030,8 +1892,8 @@ else {
 return __fail(validate188, instancePath,"type",{type: "object"});
 }
 }
-validate188.errors = vErrors;
-return errors === 0;
+validate188.errors = null;
+return true;
 }
 
 
@@ -2714,9 +2576,7 @@ return errors === 0;
 
 
 function validate206(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
@@ -2724,37 +2584,22 @@ return __fail(validate206, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
-const _errs1 = errors;
 if(typeof data.apiType !== "string"){
 return __fail(validate206, instancePath+"/apiType","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
-const _errs5 = errors;
 if(typeof data.baseUrl !== "string"){
 return __fail(validate206, instancePath+"/baseUrl","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate206, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2764,8 +2609,8 @@ else {
 return __fail(validate206, instancePath,"type",{type: "object"});
 }
 }
-validate206.errors = vErrors;
-return errors === 0;
+validate206.errors = null;
+return true;
 }
 
 
@@ -2953,9 +2798,7 @@ return errors === 0;
 
 
 function validate210(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -2968,15 +2811,13 @@ else {
 return __fail(validate210, instancePath,"type",{type: "object"});
 }
 }
-validate210.errors = vErrors;
-return errors === 0;
+validate210.errors = null;
+return true;
 }
 
 
 function validate212(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -2989,8 +2830,8 @@ else {
 return __fail(validate212, instancePath,"type",{type: "object"});
 }
 }
-validate212.errors = vErrors;
-return errors === 0;
+validate212.errors = null;
+return true;
 }
 
 
@@ -3141,9 +2982,7 @@ return errors === 0;
 
 
 function validate261(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
@@ -3152,11 +2991,10 @@ return __fail(validate261, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate261, instancePath+"/totalTokens","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate261, instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0});
@@ -3168,19 +3006,14 @@ return __fail(validate261, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate261, instancePath+"/inputTokens","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate261, instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0});
@@ -3192,19 +3025,14 @@ return __fail(validate261, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
-const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 return __fail(validate261, instancePath+"/outputTokens","type",{type: "integer"});
 }
-if(errors === _errs5){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 return __fail(validate261, instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0});
@@ -3216,19 +3044,14 @@ return __fail(validate261, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
-const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate261, instancePath+"/thoughtTokens","type",{type: __schemaValue6});
 }
-if(errors === _errs7){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 return __fail(validate261, instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0});
@@ -3240,19 +3063,14 @@ return __fail(validate261, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
-const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate261, instancePath+"/cachedReadTokens","type",{type: __schemaValue6});
 }
-if(errors === _errs9){
+{
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 return __fail(validate261, instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
@@ -3264,19 +3082,14 @@ return __fail(validate261, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
-const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
 return __fail(validate261, instancePath+"/cachedWriteTokens","type",{type: __schemaValue6});
 }
-if(errors === _errs11){
+{
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 return __fail(validate261, instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
@@ -3288,22 +3101,13 @@ return __fail(validate261, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3317,8 +3121,8 @@ else {
 return __fail(validate261, instancePath,"type",{type: "object"});
 }
 }
-validate261.errors = vErrors;
-return errors === 0;
+validate261.errors = null;
+return true;
 }
 
 
@@ -3405,9 +3209,7 @@ return errors === 0;
 
 
 function validate264(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -3415,26 +3217,16 @@ return __fail(validate264, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate264, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate264, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3443,15 +3235,13 @@ else {
 return __fail(validate264, instancePath,"type",{type: "object"});
 }
 }
-validate264.errors = vErrors;
-return errors === 0;
+validate264.errors = null;
+return true;
 }
 
 
 function validate271(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
@@ -3460,11 +3250,10 @@ return __fail(validate271, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate271, instancePath+"/line","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate271, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -3476,19 +3265,14 @@ return __fail(validate271, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate271, instancePath+"/character","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate271, instancePath+"/character","minimum",{comparison: ">=", limit: 0});
@@ -3500,22 +3284,13 @@ return __fail(validate271, instancePath+"/character","format",{format: "uint32"}
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate271, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3525,8 +3300,8 @@ else {
 return __fail(validate271, instancePath,"type",{type: "object"});
 }
 }
-validate271.errors = vErrors;
-return errors === 0;
+validate271.errors = null;
+return true;
 }
 
 
@@ -3913,9 +3688,7 @@ return errors === 0;
 
 
 function validate284(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
@@ -3923,71 +3696,41 @@ return __fail(validate284, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
 if(typeof data.id !== "string"){
 return __fail(validate284, instancePath+"/id","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate284, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.search !== undefined && func0.call(data, "search")){
-const _errs7 = errors;
 if(typeof data.search !== "string"){
 return __fail(validate284, instancePath+"/search","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.replace !== undefined && func0.call(data, "replace")){
-const _errs9 = errors;
 if(typeof data.replace !== "string"){
 return __fail(validate284, instancePath+"/replace","type",{type: "string"});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
-const _errs11 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
 return __fail(validate284, instancePath+"/isRegex","type",{type: __schemaValue9});
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4000,8 +3743,8 @@ else {
 return __fail(validate284, instancePath,"type",{type: "object"});
 }
 }
-validate284.errors = vErrors;
-return errors === 0;
+validate284.errors = null;
+return true;
 }
 
 
@@ -4203,9 +3946,7 @@ return errors === 0;
 
 
 function validate288(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -4218,8 +3959,8 @@ else {
 return __fail(validate288, instancePath,"type",{type: "object"});
 }
 }
-validate288.errors = vErrors;
-return errors === 0;
+validate288.errors = null;
+return true;
 }
 
 const formats50 = __formats.int32;
@@ -4522,13 +4263,11 @@ export const vNesDocumentDidChangeCapabilities = validate167;
 export const vTextDocumentSyncKind = validate295;
 
 function validate295(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((data === "full") || (data === "incremental"))){
 return __fail(validate295, instancePath,"enum",{allowedValues: __schemaValue5});
 }
-validate295.errors = vErrors;
-return errors === 0;
+validate295.errors = null;
+return true;
 }
 
 export const vNesDocumentDidCloseCapabilities = validate169;
@@ -4554,13 +4293,11 @@ export const vNesDiagnosticsCapabilities = validate188;
 export const vPositionEncodingKind = validate296;
 
 function validate296(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((data === "utf-16") || (data === "utf-32")) || (data === "utf-8"))){
 return __fail(validate296, instancePath,"enum",{allowedValues: __schemaValue7});
 }
-validate296.errors = vErrors;
-return errors === 0;
+validate296.errors = null;
+return true;
 }
 
 export const vListProvidersResponse = validate204;
@@ -4570,25 +4307,21 @@ export const vProviderInfo = validate205;
 export const vProviderId = validate297;
 
 function validate297(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate297, instancePath,"type",{type: "string"});
 }
-validate297.errors = vErrors;
-return errors === 0;
+validate297.errors = null;
+return true;
 }
 
 export const vLlmProtocol = validate298;
 
 function validate298(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate298, instancePath,"type",{type: "string"});
 }
-validate298.errors = vErrors;
-return errors === 0;
+validate298.errors = null;
+return true;
 }
 
 export const vProviderCurrentConfig = validate206;
@@ -4612,13 +4345,11 @@ export const vNesSuggestion = validate267;
 export const vNesSuggestionId = validate299;
 
 function validate299(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate299, instancePath,"type",{type: "string"});
 }
-validate299.errors = vErrors;
-return errors === 0;
+validate299.errors = null;
+return true;
 }
 
 export const vNesTextEdit = validate269;
@@ -4879,9 +4610,7 @@ return errors === 0;
 
 
 function validate323(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -4889,37 +4618,22 @@ return __fail(validate323, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate323, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate323, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4929,15 +4643,13 @@ else {
 return __fail(validate323, instancePath,"type",{type: "object"});
 }
 }
-validate323.errors = vErrors;
-return errors === 0;
+validate323.errors = null;
+return true;
 }
 
 
 function validate325(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
@@ -4945,37 +4657,22 @@ return __fail(validate325, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate325, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs5 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate325, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate325, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -4985,8 +4682,8 @@ else {
 return __fail(validate325, instancePath,"type",{type: "object"});
 }
 }
-validate325.errors = vErrors;
-return errors === 0;
+validate325.errors = null;
+return true;
 }
 
 
@@ -5143,9 +4840,7 @@ return errors === 0;
 
 
 function validate329(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
@@ -5153,26 +4848,16 @@ return __fail(validate329, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate329, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate329, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5181,8 +4866,8 @@ else {
 return __fail(validate329, instancePath,"type",{type: "object"});
 }
 }
-validate329.errors = vErrors;
-return errors === 0;
+validate329.errors = null;
+return true;
 }
 
 
@@ -5206,9 +4891,7 @@ return errors === 0;
 const func732 = __ucs2length;
 
 function validate350(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -5216,20 +4899,14 @@ return __fail(validate350, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.severity !== undefined && func0.call(data, "severity")){
-const _errs1 = errors;
 if(typeof data.severity !== "string"){
 return __fail(validate350, instancePath+"/severity","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
-const _errs5 = errors;
-if(errors === _errs5){
+{
 if(typeof data1 === "string"){
 if(func732(data1) < 1){
 return __fail(validate350, instancePath+"/title","minLength",{limit: 1});
@@ -5239,34 +4916,20 @@ else {
 return __fail(validate350, instancePath+"/title","type",{type: "string"});
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate350, instancePath+"/description","type",{type: __schemaValue2});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5277,8 +4940,8 @@ else {
 return __fail(validate350, instancePath,"type",{type: "object"});
 }
 }
-validate350.errors = vErrors;
-return errors === 0;
+validate350.errors = null;
+return true;
 }
 
 
@@ -5967,9 +5630,7 @@ return errors === 0;
 
 
 function validate362(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
@@ -5977,49 +5638,29 @@ return __fail(validate362, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate362, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs5 = errors;
 if(typeof data.method !== "string"){
 return __fail(validate362, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate362, instancePath+"/params","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate362, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6030,8 +5671,8 @@ else {
 return __fail(validate362, instancePath,"type",{type: "object"});
 }
 }
-validate362.errors = vErrors;
-return errors === 0;
+validate362.errors = null;
+return true;
 }
 
 
@@ -6147,13 +5788,11 @@ export const vPlanUpdateContent = validate319;
 export const vPlanId = validate364;
 
 function validate364(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate364, instancePath,"type",{type: "string"});
 }
-validate364.errors = vErrors;
-return errors === 0;
+validate364.errors = null;
+return true;
 }
 
 export const vPlanItems = validate320;
@@ -6169,13 +5808,11 @@ export const vPlanRemoved = validate329;
 export const vNoticeSeverity = validate365;
 
 function validate365(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate365, instancePath,"type",{type: "string"});
 }
-validate365.errors = vErrors;
-return errors === 0;
+validate365.errors = null;
+return true;
 }
 
 export const vNotice = validate350;
@@ -6183,25 +5820,21 @@ export const vNotice = validate350;
 export const vCompactionId = validate366;
 
 function validate366(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate366, instancePath,"type",{type: "string"});
 }
-validate366.errors = vErrors;
-return errors === 0;
+validate366.errors = null;
+return true;
 }
 
 export const vCompactionStatus = validate367;
 
 function validate367(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate367, instancePath,"type",{type: "string"});
 }
-validate367.errors = vErrors;
-return errors === 0;
+validate367.errors = null;
+return true;
 }
 
 export const vCompactionUpdate = validate352;
@@ -6320,9 +5953,7 @@ return errors === 0;
 
 
 function validate381(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6335,8 +5966,8 @@ else {
 return __fail(validate381, instancePath,"type",{type: "object"});
 }
 }
-validate381.errors = vErrors;
-return errors === 0;
+validate381.errors = null;
+return true;
 }
 
 
@@ -6349,9 +5980,7 @@ return errors === 0;
 
 
 function validate392(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6364,15 +5993,13 @@ else {
 return __fail(validate392, instancePath,"type",{type: "object"});
 }
 }
-validate392.errors = vErrors;
-return errors === 0;
+validate392.errors = null;
+return true;
 }
 
 
 function validate394(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6385,15 +6012,13 @@ else {
 return __fail(validate394, instancePath,"type",{type: "object"});
 }
 }
-validate394.errors = vErrors;
-return errors === 0;
+validate394.errors = null;
+return true;
 }
 
 
 function validate396(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6406,8 +6031,8 @@ else {
 return __fail(validate396, instancePath,"type",{type: "object"});
 }
 }
-validate396.errors = vErrors;
-return errors === 0;
+validate396.errors = null;
+return true;
 }
 
 
@@ -6884,9 +6509,7 @@ return errors === 0;
 
 
 function validate404(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6899,15 +6522,13 @@ else {
 return __fail(validate404, instancePath,"type",{type: "object"});
 }
 }
-validate404.errors = vErrors;
-return errors === 0;
+validate404.errors = null;
+return true;
 }
 
 
 function validate406(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
@@ -6915,49 +6536,32 @@ return __fail(validate406, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
-const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __fail(validate406, instancePath+"/providerId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.apiType !== undefined && func0.call(data, "apiType")){
-const _errs5 = errors;
 if(typeof data.apiType !== "string"){
 return __fail(validate406, instancePath+"/apiType","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
-const _errs9 = errors;
 if(typeof data.baseUrl !== "string"){
 return __fail(validate406, instancePath+"/baseUrl","type",{type: "string"});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
-const _errs11 = errors;
-if(errors === _errs11){
+{
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 of Object.keys(data3)){
-const _errs14 = errors;
 if(typeof data3[key0] !== "string"){
 return __fail(validate406, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
-var valid5 = _errs14 === errors;
+var valid5 = true;
 if(!valid5){
 break;
 }
@@ -6967,22 +6571,13 @@ else {
 return __fail(validate406, instancePath+"/headers","type",{type: "object"});
 }
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate406, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6994,15 +6589,13 @@ else {
 return __fail(validate406, instancePath,"type",{type: "object"});
 }
 }
-validate406.errors = vErrors;
-return errors === 0;
+validate406.errors = null;
+return true;
 }
 
 
 function validate408(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
@@ -7010,26 +6603,16 @@ return __fail(validate408, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
-const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __fail(validate408, instancePath+"/providerId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate408, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7038,8 +6621,8 @@ else {
 return __fail(validate408, instancePath,"type",{type: "object"});
 }
 }
-validate408.errors = vErrors;
-return errors === 0;
+validate408.errors = null;
+return true;
 }
 
 
@@ -7052,9 +6635,7 @@ return errors === 0;
 
 
 function validate421(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
@@ -7062,37 +6643,22 @@ return __fail(validate421, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate421, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.serverId !== undefined && func0.call(data, "serverId")){
-const _errs3 = errors;
 if(typeof data.serverId !== "string"){
 return __fail(validate421, instancePath+"/serverId","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7102,8 +6668,8 @@ else {
 return __fail(validate421, instancePath,"type",{type: "object"});
 }
 }
-validate421.errors = vErrors;
-return errors === 0;
+validate421.errors = null;
+return true;
 }
 
 
@@ -7694,9 +7260,7 @@ return errors === 0;
 
 
 function validate451(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -7704,37 +7268,22 @@ return __fail(validate451, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate451, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs3 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate451, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate451, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7744,15 +7293,13 @@ else {
 return __fail(validate451, instancePath,"type",{type: "object"});
 }
 }
-validate451.errors = vErrors;
-return errors === 0;
+validate451.errors = null;
+return true;
 }
 
 
 function validate453(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
@@ -7760,48 +7307,28 @@ return __fail(validate453, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate453, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.owner !== undefined && func0.call(data, "owner")){
-const _errs3 = errors;
 if(typeof data.owner !== "string"){
 return __fail(validate453, instancePath+"/owner","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
-const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 return __fail(validate453, instancePath+"/remoteUrl","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate453, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7812,8 +7339,8 @@ else {
 return __fail(validate453, instancePath,"type",{type: "object"});
 }
 }
-validate453.errors = vErrors;
-return errors === 0;
+validate453.errors = null;
+return true;
 }
 
 
@@ -7923,9 +7450,7 @@ return errors === 0;
 
 
 function validate460(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -7933,48 +7458,28 @@ return __fail(validate460, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate460, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 return __fail(validate460, instancePath+"/languageId","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate460, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate460, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7985,15 +7490,13 @@ else {
 return __fail(validate460, instancePath,"type",{type: "object"});
 }
 }
-validate460.errors = vErrors;
-return errors === 0;
+validate460.errors = null;
+return true;
 }
 
 
 function validate463(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -8002,11 +7505,10 @@ return __fail(validate463, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate463, instancePath+"/startLine","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate463, instancePath+"/startLine","minimum",{comparison: ">=", limit: 0});
@@ -8018,19 +7520,14 @@ return __fail(validate463, instancePath+"/startLine","format",{format: "uint32"}
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate463, instancePath+"/endLine","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate463, instancePath+"/endLine","minimum",{comparison: ">=", limit: 0});
@@ -8042,33 +7539,19 @@ return __fail(validate463, instancePath+"/endLine","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate463, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate463, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8079,8 +7562,8 @@ else {
 return __fail(validate463, instancePath,"type",{type: "object"});
 }
 }
-validate463.errors = vErrors;
-return errors === 0;
+validate463.errors = null;
+return true;
 }
 
 
@@ -8158,9 +7641,7 @@ return errors === 0;
 
 
 function validate466(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
@@ -8168,37 +7649,22 @@ return __fail(validate466, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate466, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.diff !== undefined && func0.call(data, "diff")){
-const _errs3 = errors;
 if(typeof data.diff !== "string"){
 return __fail(validate466, instancePath+"/diff","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate466, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8208,8 +7674,8 @@ else {
 return __fail(validate466, instancePath,"type",{type: "object"});
 }
 }
-validate466.errors = vErrors;
-return errors === 0;
+validate466.errors = null;
+return true;
 }
 
 
@@ -8881,9 +8347,7 @@ return errors === 0;
 
 
 function validate479(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -8891,26 +8355,16 @@ return __fail(validate479, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate479, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate479, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8919,8 +8373,8 @@ else {
 return __fail(validate479, instancePath,"type",{type: "object"});
 }
 }
-validate479.errors = vErrors;
-return errors === 0;
+validate479.errors = null;
+return true;
 }
 
 
@@ -9182,13 +8636,11 @@ export const vClientSessionCapabilities = validate375;
 export const vCompactionCapabilities = validate482;
 
 function validate482(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 return __fail(validate482, instancePath,"type",{type: "object"});
 }
-validate482.errors = vErrors;
-return errors === 0;
+validate482.errors = null;
+return true;
 }
 
 export const vPlanCapabilities = validate381;
@@ -9230,13 +8682,11 @@ export const vSuggestNesRequest = validate456;
 export const vNesTriggerKind = validate483;
 
 function validate483(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((data === "automatic") || (data === "diagnostic")) || (data === "manual"))){
 return __fail(validate483, instancePath,"enum",{allowedValues: __schemaValue11});
 }
-validate483.errors = vErrors;
-return errors === 0;
+validate483.errors = null;
+return true;
 }
 
 export const vNesSuggestContext = validate459;
@@ -9258,13 +8708,11 @@ export const vNesDiagnostic = validate474;
 export const vNesDiagnosticSeverity = validate484;
 
 function validate484(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((data === "error") || (data === "warning")) || (data === "information")) || (data === "hint"))){
 return __fail(validate484, instancePath,"enum",{allowedValues: __schemaValue10});
 }
-validate484.errors = vErrors;
-return errors === 0;
+validate484.errors = null;
+return true;
 }
 
 export const vCloseNesRequest = validate479;
@@ -9300,9 +8748,7 @@ export const vClientResponse = validate485;
 
 
 function validate515(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
@@ -9310,26 +8756,16 @@ return __fail(validate515, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate515, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate515, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9338,15 +8774,13 @@ else {
 return __fail(validate515, instancePath,"type",{type: "object"});
 }
 }
-validate515.errors = vErrors;
-return errors === 0;
+validate515.errors = null;
+return true;
 }
 
 
 function validate517(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9359,8 +8793,8 @@ else {
 return __fail(validate517, instancePath,"type",{type: "object"});
 }
 }
-validate517.errors = vErrors;
-return errors === 0;
+validate517.errors = null;
+return true;
 }
 
 
@@ -9578,9 +9012,7 @@ export const vClientNotification = validate521;
 
 
 function validate524(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -9588,78 +9020,48 @@ return __fail(validate524, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate524, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate524, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs7 = errors;
 if(typeof data.languageId !== "string"){
 return __fail(validate524, instancePath+"/languageId","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
-const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 return __fail(validate524, instancePath+"/version","type",{type: "integer"});
 }
-if(errors === _errs9){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 return __fail(validate524, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs11 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate524, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate524, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9672,8 +9074,8 @@ else {
 return __fail(validate524, instancePath,"type",{type: "object"});
 }
 }
-validate524.errors = vErrors;
-return errors === 0;
+validate524.errors = null;
+return true;
 }
 
 
@@ -9864,9 +9266,7 @@ return errors === 0;
 
 
 function validate531(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -9874,37 +9274,22 @@ return __fail(validate531, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate531, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate531, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate531, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9914,15 +9299,13 @@ else {
 return __fail(validate531, instancePath,"type",{type: "object"});
 }
 }
-validate531.errors = vErrors;
-return errors === 0;
+validate531.errors = null;
+return true;
 }
 
 
 function validate533(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -9930,37 +9313,22 @@ return __fail(validate533, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate533, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
 if(typeof data.uri !== "string"){
 return __fail(validate533, instancePath+"/uri","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate533, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9970,8 +9338,8 @@ else {
 return __fail(validate533, instancePath,"type",{type: "object"});
 }
 }
-validate533.errors = vErrors;
-return errors === 0;
+validate533.errors = null;
+return true;
 }
 
 
@@ -10076,9 +9444,7 @@ return errors === 0;
 
 
 function validate539(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
@@ -10086,37 +9452,22 @@ return __fail(validate539, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate539, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs5 = errors;
 if(typeof data.id !== "string"){
 return __fail(validate539, instancePath+"/id","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate539, instancePath+"/_meta","type",{type: __schemaValue4});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10126,8 +9477,8 @@ else {
 return __fail(validate539, instancePath,"type",{type: "object"});
 }
 }
-validate539.errors = vErrors;
-return errors === 0;
+validate539.errors = null;
+return true;
 }
 
 
@@ -10393,12 +9744,10 @@ export const vRejectNesNotification = validate541;
 export const vNesRejectReason = validate544;
 
 function validate544(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((((data === "rejected") || (data === "ignored")) || (data === "replaced")) || (data === "cancelled"))){
 return __fail(validate544, instancePath,"enum",{allowedValues: __schemaValue12});
 }
-validate544.errors = vErrors;
-return errors === 0;
+validate544.errors = null;
+return true;
 }
 

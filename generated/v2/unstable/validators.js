@@ -67,57 +67,43 @@ const formats0 = __formats.int64;
 
 
 function validate36(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined && func0.call(data, "audience")){
 let data0 = data.audience;
-const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate36, instancePath+"/audience","type",{type: __schemaValue0});
 }
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
 return __fail(validate36, instancePath+"/audience/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.lastModified !== undefined && func0.call(data, "lastModified")){
 let data2 = data.lastModified;
-const _errs6 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate36, instancePath+"/lastModified","type",{type: __schemaValue1});
 }
-var valid0 = _errs6 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
 let data3 = data.priority;
-const _errs8 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate36, instancePath+"/priority","type",{type: __schemaValue2});
 }
-if(errors === _errs8){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 1 || isNaN(data3)){
 return __fail(validate36, instancePath+"/priority","maximum",{comparison: "<=", limit: 1});
@@ -129,22 +115,13 @@ return __fail(validate36, instancePath+"/priority","minimum",{comparison: ">=", 
 }
 }
 }
-var valid0 = _errs8 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-const _errs10 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
 return __fail(validate36, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -154,8 +131,8 @@ else {
 return __fail(validate36, instancePath,"type",{type: "object"});
 }
 }
-validate36.errors = vErrors;
-return errors === 0;
+validate36.errors = null;
+return true;
 }
 
 
@@ -1983,9 +1960,7 @@ return errors === 0;
 
 
 function validate76(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")){
@@ -1993,26 +1968,16 @@ return __fail(validate76, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate76, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate76, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2021,8 +1986,8 @@ else {
 return __fail(validate76, instancePath,"type",{type: "object"});
 }
 }
-validate76.errors = vErrors;
-return errors === 0;
+validate76.errors = null;
+return true;
 }
 
 
@@ -2286,9 +2251,7 @@ return errors === 0;
 const formats4 = __formats.uint32;
 
 function validate79(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) || (!(func0.call(data, "path")))) && (missing0 = "path")){
@@ -2296,23 +2259,17 @@ return __fail(validate79, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.path !== undefined && func0.call(data, "path")){
-const _errs1 = errors;
 if(typeof data.path !== "string"){
 return __fail(validate79, instancePath+"/path","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.line !== undefined && func0.call(data, "line")){
 let data1 = data.line;
-const _errs5 = errors;
 if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
 return __fail(validate79, instancePath+"/line","type",{type: __schemaValue4});
 }
-if(errors === _errs5){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate79, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -2324,22 +2281,13 @@ return __fail(validate79, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate79, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2349,8 +2297,8 @@ else {
 return __fail(validate79, instancePath,"type",{type: "object"});
 }
 }
-validate79.errors = vErrors;
-return errors === 0;
+validate79.errors = null;
+return true;
 }
 
 
@@ -2910,9 +2858,7 @@ return errors === 0;
 
 
 function validate86(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))) || (((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind"))){
@@ -2920,48 +2866,28 @@ return __fail(validate86, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate86, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate86, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.kind !== undefined && func0.call(data, "kind")){
-const _errs7 = errors;
 if(typeof data.kind !== "string"){
 return __fail(validate86, instancePath+"/kind","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs11 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate86, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -2972,8 +2898,8 @@ else {
 return __fail(validate86, instancePath,"type",{type: "object"});
 }
 }
-validate86.errors = vErrors;
-return errors === 0;
+validate86.errors = null;
+return true;
 }
 
 
@@ -3191,9 +3117,7 @@ return errors === 0;
 
 
 function validate101(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.const === undefined) || (!(func0.call(data, "const")))) && (missing0 = "const")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -3201,49 +3125,29 @@ return __fail(validate101, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.const !== undefined && func0.call(data, "const")){
-const _errs1 = errors;
 if(typeof data.const !== "string"){
 return __fail(validate101, instancePath+"/const","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
-const _errs3 = errors;
 if(typeof data.title !== "string"){
 return __fail(validate101, instancePath+"/title","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate101, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate101, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3254,8 +3158,8 @@ else {
 return __fail(validate101, instancePath,"type",{type: "object"});
 }
 }
-validate101.errors = vErrors;
-return errors === 0;
+validate101.errors = null;
+return true;
 }
 
 
@@ -3494,80 +3398,48 @@ return errors === 0;
 
 
 function validate104(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate104, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate104, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate104, instancePath+"/minimum","type",{type: __schemaValue2});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!((typeof data3 == "number") && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate104, instancePath+"/maximum","type",{type: __schemaValue2});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate104, instancePath+"/default","type",{type: __schemaValue2});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate104, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3579,107 +3451,75 @@ else {
 return __fail(validate104, instancePath,"type",{type: "object"});
 }
 }
-validate104.errors = vErrors;
-return errors === 0;
+validate104.errors = null;
+return true;
 }
 
 
 function validate106(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate106, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate106, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.minimum !== undefined && func0.call(data, "minimum")){
 let data2 = data.minimum;
-const _errs5 = errors;
 if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
 return __fail(validate106, instancePath+"/minimum","type",{type: __schemaValue4});
 }
-if(errors === _errs5){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(!(formats0.validate(data2))){
 return __fail(validate106, instancePath+"/minimum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.maximum !== undefined && func0.call(data, "maximum")){
 let data3 = data.maximum;
-const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate106, instancePath+"/maximum","type",{type: __schemaValue4});
 }
-if(errors === _errs7){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 return __fail(validate106, instancePath+"/maximum","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data4 = data.default;
-const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate106, instancePath+"/default","type",{type: __schemaValue4});
 }
-if(errors === _errs9){
+{
 if((typeof data4 == "number") && (isFinite(data4))){
 if(!(formats0.validate(data4))){
 return __fail(validate106, instancePath+"/default","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate106, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3691,62 +3531,40 @@ else {
 return __fail(validate106, instancePath,"type",{type: "object"});
 }
 }
-validate106.errors = vErrors;
-return errors === 0;
+validate106.errors = null;
+return true;
 }
 
 
 function validate108(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate108, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data1 = data.description;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate108, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.default !== undefined && func0.call(data, "default")){
 let data2 = data.default;
-const _errs5 = errors;
 if((typeof data2 !== "boolean") && (data2 !== null)){
 return __fail(validate108, instancePath+"/default","type",{type: __schemaValue5});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate108, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3756,16 +3574,14 @@ else {
 return __fail(validate108, instancePath,"type",{type: "object"});
 }
 }
-validate108.errors = vErrors;
-return errors === 0;
+validate108.errors = null;
+return true;
 }
 
 const formats16 = __formats.uint64;
 
 function validate112(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.enum === undefined) || (!(func0.call(data, "enum")))) && (missing0 = "enum")){
@@ -3774,8 +3590,7 @@ return __fail(validate112, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.enum !== undefined && func0.call(data, "enum")){
 let data0 = data.enum;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(Array.isArray(data0)){
 if(data0.length < 1){
 return __fail(validate112, instancePath+"/enum","minItems",{limit: 1});
@@ -3784,11 +3599,10 @@ else {
 var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
 if(typeof data0[i0] !== "string"){
 return __fail(validate112, instancePath+"/enum/" + i0,"type",{type: "string"});
 }
-var valid1 = _errs3 === errors;
+var valid1 = true;
 if(!valid1){
 break;
 }
@@ -3799,22 +3613,13 @@ else {
 return __fail(validate112, instancePath+"/enum","type",{type: "array"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate112, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -3823,8 +3628,8 @@ else {
 return __fail(validate112, instancePath,"type",{type: "object"});
 }
 }
-validate112.errors = vErrors;
-return errors === 0;
+validate112.errors = null;
+return true;
 }
 
 
@@ -5066,9 +4871,7 @@ return errors === 0;
 
 
 function validate129(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
@@ -5076,26 +4879,16 @@ return __fail(validate129, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
-const _errs1 = errors;
 if(typeof data.serverId !== "string"){
 return __fail(validate129, instancePath+"/serverId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate129, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5104,15 +4897,13 @@ else {
 return __fail(validate129, instancePath,"type",{type: "object"});
 }
 }
-validate129.errors = vErrors;
-return errors === 0;
+validate129.errors = null;
+return true;
 }
 
 
 function validate131(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
@@ -5120,49 +4911,29 @@ return __fail(validate131, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate131, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs5 = errors;
 if(typeof data.method !== "string"){
 return __fail(validate131, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate131, instancePath+"/params","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate131, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5173,15 +4944,13 @@ else {
 return __fail(validate131, instancePath,"type",{type: "object"});
 }
 }
-validate131.errors = vErrors;
-return errors === 0;
+validate131.errors = null;
+return true;
 }
 
 
 function validate133(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
@@ -5189,26 +4958,16 @@ return __fail(validate133, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate133, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5217,8 +4976,8 @@ else {
 return __fail(validate133, instancePath,"type",{type: "object"});
 }
 }
-validate133.errors = vErrors;
-return errors === 0;
+validate133.errors = null;
+return true;
 }
 
 
@@ -5356,13 +5115,11 @@ export const vRequestPermissionRequest = validate28;
 export const vSessionId = validate135;
 
 function validate135(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate135, instancePath,"type",{type: "string"});
 }
-validate135.errors = vErrors;
-return errors === 0;
+validate135.errors = null;
+return true;
 }
 
 export const vRequestPermissionSubject = validate29;
@@ -5372,25 +5129,21 @@ export const vToolCallUpdate = validate31;
 export const vToolKind = validate136;
 
 function validate136(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate136, instancePath,"type",{type: "string"});
 }
-validate136.errors = vErrors;
-return errors === 0;
+validate136.errors = null;
+return true;
 }
 
 export const vToolCallStatus = validate137;
 
 function validate137(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate137, instancePath,"type",{type: "string"});
 }
-validate137.errors = vErrors;
-return errors === 0;
+validate137.errors = null;
+return true;
 }
 
 export const vToolCallContent = validate32;
@@ -5466,13 +5219,11 @@ export const vConnectMcpRequest = validate129;
 export const vMcpServerAcpId = validate138;
 
 function validate138(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate138, instancePath,"type",{type: "string"});
 }
-validate138.errors = vErrors;
-return errors === 0;
+validate138.errors = null;
+return true;
 }
 
 export const vMessageMcpRequest = validate131;
@@ -5480,13 +5231,11 @@ export const vMessageMcpRequest = validate131;
 export const vMcpConnectionId = validate139;
 
 function validate139(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate139, instancePath,"type",{type: "string"});
 }
-validate139.errors = vErrors;
-return errors === 0;
+validate139.errors = null;
+return true;
 }
 
 export const vDisconnectMcpRequest = validate133;
@@ -5504,9 +5253,7 @@ const formats20 = __formats.uint16;
 
 
 function validate146(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))){
@@ -5514,49 +5261,29 @@ return __fail(validate146, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate146, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate146, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.version !== undefined && func0.call(data, "version")){
-const _errs5 = errors;
 if(typeof data.version !== "string"){
 return __fail(validate146, instancePath+"/version","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -5567,15 +5294,13 @@ else {
 return __fail(validate146, instancePath,"type",{type: "object"});
 }
 }
-validate146.errors = vErrors;
-return errors === 0;
+validate146.errors = null;
+return true;
 }
 
 
 function validate151(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5588,15 +5313,13 @@ else {
 return __fail(validate151, instancePath,"type",{type: "object"});
 }
 }
-validate151.errors = vErrors;
-return errors === 0;
+validate151.errors = null;
+return true;
 }
 
 
 function validate153(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5609,15 +5332,13 @@ else {
 return __fail(validate153, instancePath,"type",{type: "object"});
 }
 }
-validate153.errors = vErrors;
-return errors === 0;
+validate153.errors = null;
+return true;
 }
 
 
 function validate155(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5630,8 +5351,8 @@ else {
 return __fail(validate155, instancePath,"type",{type: "object"});
 }
 }
-validate155.errors = vErrors;
-return errors === 0;
+validate155.errors = null;
+return true;
 }
 
 
@@ -5773,9 +5494,7 @@ return errors === 0;
 
 
 function validate159(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5788,15 +5507,13 @@ else {
 return __fail(validate159, instancePath,"type",{type: "object"});
 }
 }
-validate159.errors = vErrors;
-return errors === 0;
+validate159.errors = null;
+return true;
 }
 
 
 function validate161(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5809,15 +5526,13 @@ else {
 return __fail(validate161, instancePath,"type",{type: "object"});
 }
 }
-validate161.errors = vErrors;
-return errors === 0;
+validate161.errors = null;
+return true;
 }
 
 
 function validate163(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5830,8 +5545,8 @@ else {
 return __fail(validate163, instancePath,"type",{type: "object"});
 }
 }
-validate163.errors = vErrors;
-return errors === 0;
+validate163.errors = null;
+return true;
 }
 
 
@@ -5973,9 +5688,7 @@ return errors === 0;
 
 
 function validate166(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -5988,15 +5701,13 @@ else {
 return __fail(validate166, instancePath,"type",{type: "object"});
 }
 }
-validate166.errors = vErrors;
-return errors === 0;
+validate166.errors = null;
+return true;
 }
 
 
 function validate168(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6009,15 +5720,13 @@ else {
 return __fail(validate168, instancePath,"type",{type: "object"});
 }
 }
-validate168.errors = vErrors;
-return errors === 0;
+validate168.errors = null;
+return true;
 }
 
 
 function validate170(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6030,8 +5739,8 @@ else {
 return __fail(validate170, instancePath,"type",{type: "object"});
 }
 }
-validate170.errors = vErrors;
-return errors === 0;
+validate170.errors = null;
+return true;
 }
 
 
@@ -6247,9 +5956,7 @@ return errors === 0;
 
 
 function validate173(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6262,15 +5969,13 @@ else {
 return __fail(validate173, instancePath,"type",{type: "object"});
 }
 }
-validate173.errors = vErrors;
-return errors === 0;
+validate173.errors = null;
+return true;
 }
 
 
 function validate175(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6283,15 +5988,13 @@ else {
 return __fail(validate175, instancePath,"type",{type: "object"});
 }
 }
-validate175.errors = vErrors;
-return errors === 0;
+validate175.errors = null;
+return true;
 }
 
 
 function validate180(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6304,15 +6007,13 @@ else {
 return __fail(validate180, instancePath,"type",{type: "object"});
 }
 }
-validate180.errors = vErrors;
-return errors === 0;
+validate180.errors = null;
+return true;
 }
 
 
 function validate182(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
@@ -6321,26 +6022,16 @@ return __fail(validate182, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.syncKind !== undefined && func0.call(data, "syncKind")){
 let data0 = data.syncKind;
-const _errs1 = errors;
 if(!((data0 === "full") || (data0 === "incremental"))){
 return __fail(validate182, instancePath+"/syncKind","enum",{allowedValues: __schemaValue6});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs4 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6349,15 +6040,13 @@ else {
 return __fail(validate182, instancePath,"type",{type: "object"});
 }
 }
-validate182.errors = vErrors;
-return errors === 0;
+validate182.errors = null;
+return true;
 }
 
 
 function validate184(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6370,15 +6059,13 @@ else {
 return __fail(validate184, instancePath,"type",{type: "object"});
 }
 }
-validate184.errors = vErrors;
-return errors === 0;
+validate184.errors = null;
+return true;
 }
 
 
 function validate186(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6391,15 +6078,13 @@ else {
 return __fail(validate186, instancePath,"type",{type: "object"});
 }
 }
-validate186.errors = vErrors;
-return errors === 0;
+validate186.errors = null;
+return true;
 }
 
 
 function validate188(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6412,8 +6097,8 @@ else {
 return __fail(validate188, instancePath,"type",{type: "object"});
 }
 }
-validate188.errors = vErrors;
-return errors === 0;
+validate188.errors = null;
+return true;
 }
 
 
@@ -6692,17 +6377,14 @@ return errors === 0;
 
 
 function validate193(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate193, instancePath+"/maxCount","type",{type: __schemaValue4});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate193, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -6714,22 +6396,13 @@ return __fail(validate193, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate193, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6737,15 +6410,13 @@ else {
 return __fail(validate193, instancePath,"type",{type: "object"});
 }
 }
-validate193.errors = vErrors;
-return errors === 0;
+validate193.errors = null;
+return true;
 }
 
 
 function validate195(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6758,23 +6429,20 @@ else {
 return __fail(validate195, instancePath,"type",{type: "object"});
 }
 }
-validate195.errors = vErrors;
-return errors === 0;
+validate195.errors = null;
+return true;
 }
 
 
 function validate197(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate197, instancePath+"/maxCount","type",{type: __schemaValue4});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate197, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -6786,22 +6454,13 @@ return __fail(validate197, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6809,23 +6468,20 @@ else {
 return __fail(validate197, instancePath,"type",{type: "object"});
 }
 }
-validate197.errors = vErrors;
-return errors === 0;
+validate197.errors = null;
+return true;
 }
 
 
 function validate199(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.maxCount !== undefined && func0.call(data, "maxCount")){
 let data0 = data.maxCount;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate199, instancePath+"/maxCount","type",{type: __schemaValue4});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate199, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
@@ -6837,22 +6493,13 @@ return __fail(validate199, instancePath+"/maxCount","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate199, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -6860,15 +6507,13 @@ else {
 return __fail(validate199, instancePath,"type",{type: "object"});
 }
 }
-validate199.errors = vErrors;
-return errors === 0;
+validate199.errors = null;
+return true;
 }
 
 
 function validate201(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6881,15 +6526,13 @@ else {
 return __fail(validate201, instancePath,"type",{type: "object"});
 }
 }
-validate201.errors = vErrors;
-return errors === 0;
+validate201.errors = null;
+return true;
 }
 
 
 function validate203(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -6902,8 +6545,8 @@ else {
 return __fail(validate203, instancePath,"type",{type: "object"});
 }
 }
-validate203.errors = vErrors;
-return errors === 0;
+validate203.errors = null;
+return true;
 }
 
 
@@ -7468,9 +7111,7 @@ return errors === 0;
 
 
 function validate210(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -7478,37 +7119,22 @@ return __fail(validate210, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate210, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate210, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate210, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7518,8 +7144,8 @@ else {
 return __fail(validate210, instancePath,"type",{type: "object"});
 }
 }
-validate210.errors = vErrors;
-return errors === 0;
+validate210.errors = null;
+return true;
 }
 
 
@@ -7651,9 +7277,7 @@ return errors === 0;
 
 
 function validate213(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -7661,49 +7285,29 @@ return __fail(validate213, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.methodId !== undefined && func0.call(data, "methodId")){
-const _errs1 = errors;
 if(typeof data.methodId !== "string"){
 return __fail(validate213, instancePath+"/methodId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate213, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate213, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate213, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -7714,8 +7318,8 @@ else {
 return __fail(validate213, instancePath,"type",{type: "object"});
 }
 }
-validate213.errors = vErrors;
-return errors === 0;
+validate213.errors = null;
+return true;
 }
 
 
@@ -8069,9 +7673,7 @@ return errors === 0;
 
 
 function validate217(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8084,15 +7686,13 @@ else {
 return __fail(validate217, instancePath,"type",{type: "object"});
 }
 }
-validate217.errors = vErrors;
-return errors === 0;
+validate217.errors = null;
+return true;
 }
 
 
 function validate221(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
@@ -8100,41 +7700,26 @@ return __fail(validate221, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
-const _errs1 = errors;
 if(typeof data.apiType !== "string"){
 return __fail(validate221, instancePath+"/apiType","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.baseUrl === "string")){
 return __fail(validate221, instancePath+"/baseUrl","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate221, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8144,8 +7729,8 @@ else {
 return __fail(validate221, instancePath,"type",{type: "object"});
 }
 }
-validate221.errors = vErrors;
-return errors === 0;
+validate221.errors = null;
+return true;
 }
 
 
@@ -8333,9 +7918,7 @@ return errors === 0;
 
 
 function validate225(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8348,15 +7931,13 @@ else {
 return __fail(validate225, instancePath,"type",{type: "object"});
 }
 }
-validate225.errors = vErrors;
-return errors === 0;
+validate225.errors = null;
+return true;
 }
 
 
 function validate227(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8369,15 +7950,13 @@ else {
 return __fail(validate227, instancePath,"type",{type: "object"});
 }
 }
-validate227.errors = vErrors;
-return errors === 0;
+validate227.errors = null;
+return true;
 }
 
 
 function validate229(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -8390,15 +7969,13 @@ else {
 return __fail(validate229, instancePath,"type",{type: "object"});
 }
 }
-validate229.errors = vErrors;
-return errors === 0;
+validate229.errors = null;
+return true;
 }
 
 
 function validate235(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -8406,49 +7983,29 @@ return __fail(validate235, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs1 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate235, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs5 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate235, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate235, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate235, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8459,8 +8016,8 @@ else {
 return __fail(validate235, instancePath,"type",{type: "object"});
 }
 }
-validate235.errors = vErrors;
-return errors === 0;
+validate235.errors = null;
+return true;
 }
 
 
@@ -9028,9 +8585,7 @@ return errors === 0;
 
 
 function validate247(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
@@ -9038,40 +8593,28 @@ return __fail(validate247, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate247, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __fail(validate247, instancePath+"/cwd","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
-const _errs9 = errors;
-if(errors === _errs9){
+{
 if(Array.isArray(data2)){
 var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
-const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
 return __fail(validate247, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
-var valid5 = _errs11 === errors;
+var valid5 = true;
 if(!valid5){
 break;
 }
@@ -9081,46 +8624,27 @@ else {
 return __fail(validate247, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
-const _errs14 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __fail(validate247, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs14 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
-const _errs16 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __fail(validate247, instancePath+"/updatedAt","type",{type: __schemaValue1});
 }
-var valid0 = _errs16 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-const _errs18 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 return __fail(validate247, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9133,8 +8657,8 @@ else {
 return __fail(validate247, instancePath,"type",{type: "object"});
 }
 }
-validate247.errors = vErrors;
-return errors === 0;
+validate247.errors = null;
+return true;
 }
 
 
@@ -9238,9 +8762,7 @@ return errors === 0;
 
 
 function validate250(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9253,8 +8775,8 @@ else {
 return __fail(validate250, instancePath,"type",{type: "object"});
 }
 }
-validate250.errors = vErrors;
-return errors === 0;
+validate250.errors = null;
+return true;
 }
 
 
@@ -9387,9 +8909,7 @@ return errors === 0;
 
 
 function validate258(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9402,8 +8922,8 @@ else {
 return __fail(validate258, instancePath,"type",{type: "object"});
 }
 }
-validate258.errors = vErrors;
-return errors === 0;
+validate258.errors = null;
+return true;
 }
 
 
@@ -9469,9 +8989,7 @@ return errors === 0;
 
 
 function validate263(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -9484,15 +9002,13 @@ else {
 return __fail(validate263, instancePath,"type",{type: "object"});
 }
 }
-validate263.errors = vErrors;
-return errors === 0;
+validate263.errors = null;
+return true;
 }
 
 
 function validate265(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -9500,26 +9016,16 @@ return __fail(validate265, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate265, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate265, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9528,15 +9034,13 @@ else {
 return __fail(validate265, instancePath,"type",{type: "object"});
 }
 }
-validate265.errors = vErrors;
-return errors === 0;
+validate265.errors = null;
+return true;
 }
 
 
 function validate272(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
@@ -9545,11 +9049,10 @@ return __fail(validate272, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.line !== undefined && func0.call(data, "line")){
 let data0 = data.line;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate272, instancePath+"/line","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate272, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
@@ -9561,19 +9064,14 @@ return __fail(validate272, instancePath+"/line","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.character !== undefined && func0.call(data, "character")){
 let data1 = data.character;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate272, instancePath+"/character","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate272, instancePath+"/character","minimum",{comparison: ">=", limit: 0});
@@ -9585,22 +9083,13 @@ return __fail(validate272, instancePath+"/character","format",{format: "uint32"}
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate272, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9610,8 +9099,8 @@ else {
 return __fail(validate272, instancePath,"type",{type: "object"});
 }
 }
-validate272.errors = vErrors;
-return errors === 0;
+validate272.errors = null;
+return true;
 }
 
 
@@ -10015,9 +9504,7 @@ return errors === 0;
 
 
 function validate285(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
@@ -10025,75 +9512,45 @@ return __fail(validate285, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
-const _errs1 = errors;
 if(typeof data.suggestionId !== "string"){
 return __fail(validate285, instancePath+"/suggestionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate285, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.search !== undefined && func0.call(data, "search")){
-const _errs7 = errors;
 if(typeof data.search !== "string"){
 return __fail(validate285, instancePath+"/search","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.replace !== undefined && func0.call(data, "replace")){
-const _errs9 = errors;
 if(typeof data.replace !== "string"){
 return __fail(validate285, instancePath+"/replace","type",{type: "string"});
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.isRegex !== undefined && func0.call(data, "isRegex")){
 let data4 = data.isRegex;
-const _errs11 = errors;
 if((typeof data4 !== "boolean") && (data4 !== null)){
 return __fail(validate285, instancePath+"/isRegex","type",{type: __schemaValue5});
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate285, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10106,8 +9563,8 @@ else {
 return __fail(validate285, instancePath,"type",{type: "object"});
 }
 }
-validate285.errors = vErrors;
-return errors === 0;
+validate285.errors = null;
+return true;
 }
 
 
@@ -10514,9 +9971,7 @@ return errors === 0;
 
 
 function validate289(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -10529,8 +9984,8 @@ else {
 return __fail(validate289, instancePath,"type",{type: "object"});
 }
 }
-validate289.errors = vErrors;
-return errors === 0;
+validate289.errors = null;
+return true;
 }
 
 const formats32 = __formats.int32;
@@ -10839,13 +10294,11 @@ export const vNesDocumentDidChangeCapabilities = validate182;
 export const vTextDocumentSyncKind = validate296;
 
 function validate296(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!((data === "full") || (data === "incremental"))){
 return __fail(validate296, instancePath,"enum",{allowedValues: __schemaValue6});
 }
-validate296.errors = vErrors;
-return errors === 0;
+validate296.errors = null;
+return true;
 }
 
 export const vNesDocumentDidCloseCapabilities = validate184;
@@ -10871,13 +10324,11 @@ export const vNesDiagnosticsCapabilities = validate203;
 export const vPositionEncodingKind = validate297;
 
 function validate297(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(!(((data === "utf-16") || (data === "utf-32")) || (data === "utf-8"))){
 return __fail(validate297, instancePath,"enum",{allowedValues: __schemaValue7});
 }
-validate297.errors = vErrors;
-return errors === 0;
+validate297.errors = null;
+return true;
 }
 
 export const vAuthMethod = validate208;
@@ -10897,25 +10348,21 @@ export const vProviderInfo = validate220;
 export const vProviderId = validate298;
 
 function validate298(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate298, instancePath,"type",{type: "string"});
 }
-validate298.errors = vErrors;
-return errors === 0;
+validate298.errors = null;
+return true;
 }
 
 export const vLlmProtocol = validate299;
 
 function validate299(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate299, instancePath,"type",{type: "string"});
 }
-validate299.errors = vErrors;
-return errors === 0;
+validate299.errors = null;
+return true;
 }
 
 export const vProviderCurrentConfig = validate221;
@@ -10963,13 +10410,11 @@ export const vNesSuggestion = validate268;
 export const vNesSuggestionId = validate300;
 
 function validate300(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate300, instancePath,"type",{type: "string"});
 }
-validate300.errors = vErrors;
-return errors === 0;
+validate300.errors = null;
+return true;
 }
 
 export const vNesTextEdit = validate270;
@@ -11280,9 +10725,7 @@ return errors === 0;
 
 
 function validate321(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -11295,15 +10738,13 @@ else {
 return __fail(validate321, instancePath,"type",{type: "object"});
 }
 }
-validate321.errors = vErrors;
-return errors === 0;
+validate321.errors = null;
+return true;
 }
 
 
 function validate324(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
@@ -11312,11 +10753,10 @@ return __fail(validate324, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate324, instancePath+"/totalTokens","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate324, instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0});
@@ -11328,19 +10768,14 @@ return __fail(validate324, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate324, instancePath+"/inputTokens","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate324, instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0});
@@ -11352,19 +10787,14 @@ return __fail(validate324, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
-const _errs5 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 return __fail(validate324, instancePath+"/outputTokens","type",{type: "integer"});
 }
-if(errors === _errs5){
+{
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
 return __fail(validate324, instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0});
@@ -11376,19 +10806,14 @@ return __fail(validate324, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
-const _errs7 = errors;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __fail(validate324, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
 }
-if(errors === _errs7){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
 return __fail(validate324, instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0});
@@ -11400,19 +10825,14 @@ return __fail(validate324, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
-const _errs9 = errors;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __fail(validate324, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
 }
-if(errors === _errs9){
+{
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
 return __fail(validate324, instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
@@ -11424,19 +10844,14 @@ return __fail(validate324, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
-const _errs11 = errors;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
 return __fail(validate324, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
 }
-if(errors === _errs11){
+{
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
 return __fail(validate324, instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
@@ -11448,22 +10863,13 @@ return __fail(validate324, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-const _errs13 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
 return __fail(validate324, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11477,8 +10883,8 @@ else {
 return __fail(validate324, instancePath,"type",{type: "object"});
 }
 }
-validate324.errors = vErrors;
-return errors === 0;
+validate324.errors = null;
+return true;
 }
 
 
@@ -11584,9 +10990,7 @@ return errors === 0;
 
 
 function validate327(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -11599,8 +11003,8 @@ else {
 return __fail(validate327, instancePath,"type",{type: "object"});
 }
 }
-validate327.errors = vErrors;
-return errors === 0;
+validate327.errors = null;
+return true;
 }
 
 
@@ -11919,9 +11323,7 @@ return errors === 0;
 
 
 function validate335(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data")){
@@ -11929,26 +11331,16 @@ return __fail(validate335, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.data !== undefined && func0.call(data, "data")){
-const _errs1 = errors;
 if(typeof data.data !== "string"){
 return __fail(validate335, instancePath+"/data","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate335, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -11957,23 +11349,20 @@ else {
 return __fail(validate335, instancePath,"type",{type: "object"});
 }
 }
-validate335.errors = vErrors;
-return errors === 0;
+validate335.errors = null;
+return true;
 }
 
 
 function validate337(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.exitCode !== undefined && func0.call(data, "exitCode")){
 let data0 = data.exitCode;
-const _errs1 = errors;
 if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
 return __fail(validate337, instancePath+"/exitCode","type",{type: __schemaValue4});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate337, instancePath+"/exitCode","minimum",{comparison: ">=", limit: 0});
@@ -11985,34 +11374,20 @@ return __fail(validate337, instancePath+"/exitCode","format",{format: "uint32"})
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.signal !== undefined && func0.call(data, "signal")){
 let data1 = data.signal;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate337, instancePath+"/signal","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate337, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12021,8 +11396,8 @@ else {
 return __fail(validate337, instancePath,"type",{type: "object"});
 }
 }
-validate337.errors = vErrors;
-return errors === 0;
+validate337.errors = null;
+return true;
 }
 
 
@@ -12196,9 +11571,7 @@ return errors === 0;
 
 
 function validate340(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.terminalId === undefined) || (!(func0.call(data, "terminalId")))) && (missing0 = "terminalId")) || (((data.data === undefined) || (!(func0.call(data, "data")))) && (missing0 = "data"))){
@@ -12206,37 +11579,22 @@ return __fail(validate340, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.terminalId !== undefined && func0.call(data, "terminalId")){
-const _errs1 = errors;
 if(typeof data.terminalId !== "string"){
 return __fail(validate340, instancePath+"/terminalId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.data !== undefined && func0.call(data, "data")){
-const _errs5 = errors;
 if(typeof data.data !== "string"){
 return __fail(validate340, instancePath+"/data","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate340, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12246,15 +11604,13 @@ else {
 return __fail(validate340, instancePath,"type",{type: "object"});
 }
 }
-validate340.errors = vErrors;
-return errors === 0;
+validate340.errors = null;
+return true;
 }
 
 
 function validate345(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")) || (((data.priority === undefined) || (!(func0.call(data, "priority")))) && (missing0 = "priority"))) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
@@ -12262,48 +11618,28 @@ return __fail(validate345, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs1 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate345, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.priority !== undefined && func0.call(data, "priority")){
-const _errs3 = errors;
 if(typeof data.priority !== "string"){
 return __fail(validate345, instancePath+"/priority","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.status !== undefined && func0.call(data, "status")){
-const _errs7 = errors;
 if(typeof data.status !== "string"){
 return __fail(validate345, instancePath+"/status","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs11 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate345, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12314,8 +11650,8 @@ else {
 return __fail(validate345, instancePath,"type",{type: "object"});
 }
 }
-validate345.errors = vErrors;
-return errors === 0;
+validate345.errors = null;
+return true;
 }
 
 
@@ -12393,9 +11729,7 @@ return errors === 0;
 
 
 function validate348(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -12403,41 +11737,26 @@ return __fail(validate348, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate348, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate348, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate348, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12447,15 +11766,13 @@ else {
 return __fail(validate348, instancePath,"type",{type: "object"});
 }
 }
-validate348.errors = vErrors;
-return errors === 0;
+validate348.errors = null;
+return true;
 }
 
 
 function validate350(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
@@ -12463,37 +11780,22 @@ return __fail(validate350, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate350, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.content !== undefined && func0.call(data, "content")){
-const _errs5 = errors;
 if(typeof data.content !== "string"){
 return __fail(validate350, instancePath+"/content","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12503,8 +11805,8 @@ else {
 return __fail(validate350, instancePath,"type",{type: "object"});
 }
 }
-validate350.errors = vErrors;
-return errors === 0;
+validate350.errors = null;
+return true;
 }
 
 
@@ -12829,9 +12131,7 @@ return errors === 0;
 
 
 function validate354(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
@@ -12839,26 +12139,16 @@ return __fail(validate354, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
-const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __fail(validate354, instancePath+"/planId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate354, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12867,15 +12157,13 @@ else {
 return __fail(validate354, instancePath,"type",{type: "object"});
 }
 }
-validate354.errors = vErrors;
-return errors === 0;
+validate354.errors = null;
+return true;
 }
 
 
 function validate359(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.hint === undefined) || (!(func0.call(data, "hint")))) && (missing0 = "hint")){
@@ -12883,26 +12171,16 @@ return __fail(validate359, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.hint !== undefined && func0.call(data, "hint")){
-const _errs1 = errors;
 if(typeof data.hint !== "string"){
 return __fail(validate359, instancePath+"/hint","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate359, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -12911,8 +12189,8 @@ else {
 return __fail(validate359, instancePath,"type",{type: "object"});
 }
 }
-validate359.errors = vErrors;
-return errors === 0;
+validate359.errors = null;
+return true;
 }
 
 
@@ -13260,44 +12538,27 @@ return errors === 0;
 
 
 function validate367(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined && func0.call(data, "title")){
 let data0 = data.title;
-const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __fail(validate367, instancePath+"/title","type",{type: __schemaValue1});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data1 = data.updatedAt;
-const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __fail(validate367, instancePath+"/updatedAt","type",{type: __schemaValue1});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate367, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -13306,16 +12567,14 @@ else {
 return __fail(validate367, instancePath,"type",{type: "object"});
 }
 }
-validate367.errors = vErrors;
-return errors === 0;
+validate367.errors = null;
+return true;
 }
 
 const pattern4 = new RegExp("^[A-Z]{3}$", "u");
 
 function validate370(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.amount === undefined) || (!(func0.call(data, "amount")))) && (missing0 = "amount")) || (((data.currency === undefined) || (!(func0.call(data, "currency")))) && (missing0 = "currency"))){
@@ -13324,22 +12583,16 @@ return __fail(validate370, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.amount !== undefined && func0.call(data, "amount")){
 let data0 = data.amount;
-const _errs1 = errors;
-if(errors === _errs1){
+{
 if(!((typeof data0 == "number") && (isFinite(data0)))){
 return __fail(validate370, instancePath+"/amount","type",{type: "number"});
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.currency !== undefined && func0.call(data, "currency")){
 let data1 = data.currency;
-const _errs3 = errors;
-if(errors === _errs3){
+{
 if(typeof data1 === "string"){
 if(!pattern4.test(data1)){
 return __fail(validate370, instancePath+"/currency","pattern",{pattern: "^[A-Z]{3}$"});
@@ -13349,22 +12602,13 @@ else {
 return __fail(validate370, instancePath+"/currency","type",{type: "string"});
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate370, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -13374,8 +12618,8 @@ else {
 return __fail(validate370, instancePath,"type",{type: "object"});
 }
 }
-validate370.errors = vErrors;
-return errors === 0;
+validate370.errors = null;
+return true;
 }
 
 
@@ -13500,9 +12744,7 @@ return errors === 0;
 const func841 = __ucs2length;
 
 function validate373(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
@@ -13510,20 +12752,14 @@ return __fail(validate373, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.severity !== undefined && func0.call(data, "severity")){
-const _errs1 = errors;
 if(typeof data.severity !== "string"){
 return __fail(validate373, instancePath+"/severity","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
-const _errs5 = errors;
-if(errors === _errs5){
+{
 if(typeof data1 === "string"){
 if(func841(data1) < 1){
 return __fail(validate373, instancePath+"/title","minLength",{limit: 1});
@@ -13533,34 +12769,20 @@ else {
 return __fail(validate373, instancePath+"/title","type",{type: "string"});
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
-const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __fail(validate373, instancePath+"/description","type",{type: __schemaValue1});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs9 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate373, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -13571,8 +12793,8 @@ else {
 return __fail(validate373, instancePath,"type",{type: "object"});
 }
 }
-validate373.errors = vErrors;
-return errors === 0;
+validate373.errors = null;
+return true;
 }
 
 
@@ -15150,9 +14372,7 @@ return errors === 0;
 
 
 function validate383(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.elicitationId === undefined) || (!(func0.call(data, "elicitationId")))) && (missing0 = "elicitationId")){
@@ -15160,26 +14380,16 @@ return __fail(validate383, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.elicitationId !== undefined && func0.call(data, "elicitationId")){
-const _errs1 = errors;
 if(typeof data.elicitationId !== "string"){
 return __fail(validate383, instancePath+"/elicitationId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate383, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -15188,15 +14398,13 @@ else {
 return __fail(validate383, instancePath,"type",{type: "object"});
 }
 }
-validate383.errors = vErrors;
-return errors === 0;
+validate383.errors = null;
+return true;
 }
 
 
 function validate385(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
@@ -15204,49 +14412,29 @@ return __fail(validate385, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate385, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.method !== undefined && func0.call(data, "method")){
-const _errs5 = errors;
 if(typeof data.method !== "string"){
 return __fail(validate385, instancePath+"/method","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate385, instancePath+"/params","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate385, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -15257,8 +14445,8 @@ else {
 return __fail(validate385, instancePath,"type",{type: "object"});
 }
 }
-validate385.errors = vErrors;
-return errors === 0;
+validate385.errors = null;
+return true;
 }
 
 
@@ -15380,13 +14568,11 @@ export const vRunningStateUpdate = validate321;
 export const vStopReason = validate387;
 
 function validate387(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate387, instancePath,"type",{type: "string"});
 }
-validate387.errors = vErrors;
-return errors === 0;
+validate387.errors = null;
+return true;
 }
 
 export const vUsage = validate324;
@@ -15414,25 +14600,21 @@ export const vPlanEntry = validate345;
 export const vPlanEntryPriority = validate388;
 
 function validate388(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate388, instancePath,"type",{type: "string"});
 }
-validate388.errors = vErrors;
-return errors === 0;
+validate388.errors = null;
+return true;
 }
 
 export const vPlanEntryStatus = validate389;
 
 function validate389(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate389, instancePath,"type",{type: "string"});
 }
-validate389.errors = vErrors;
-return errors === 0;
+validate389.errors = null;
+return true;
 }
 
 export const vPlanItems = validate344;
@@ -15464,13 +14646,11 @@ export const vUsageUpdate = validate369;
 export const vNoticeSeverity = validate390;
 
 function validate390(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate390, instancePath,"type",{type: "string"});
 }
-validate390.errors = vErrors;
-return errors === 0;
+validate390.errors = null;
+return true;
 }
 
 export const vNotice = validate373;
@@ -15478,25 +14658,21 @@ export const vNotice = validate373;
 export const vCompactionId = validate391;
 
 function validate391(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate391, instancePath,"type",{type: "string"});
 }
-validate391.errors = vErrors;
-return errors === 0;
+validate391.errors = null;
+return true;
 }
 
 export const vCompactionStatus = validate392;
 
 function validate392(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate392, instancePath,"type",{type: "string"});
 }
-validate392.errors = vErrors;
-return errors === 0;
+validate392.errors = null;
+return true;
 }
 
 export const vCompactionUpdate = validate375;
@@ -15517,9 +14693,7 @@ return true;
 export const vClientRequest = validate394;
 
 function validate401(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15532,8 +14706,8 @@ else {
 return __fail(validate401, instancePath,"type",{type: "object"});
 }
 }
-validate401.errors = vErrors;
-return errors === 0;
+validate401.errors = null;
+return true;
 }
 
 
@@ -15601,9 +14775,7 @@ return errors === 0;
 
 
 function validate405(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15616,15 +14788,13 @@ else {
 return __fail(validate405, instancePath,"type",{type: "object"});
 }
 }
-validate405.errors = vErrors;
-return errors === 0;
+validate405.errors = null;
+return true;
 }
 
 
 function validate407(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15637,8 +14807,8 @@ else {
 return __fail(validate407, instancePath,"type",{type: "object"});
 }
 }
-validate407.errors = vErrors;
-return errors === 0;
+validate407.errors = null;
+return true;
 }
 
 
@@ -15743,9 +14913,7 @@ return errors === 0;
 
 
 function validate411(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15758,15 +14926,13 @@ else {
 return __fail(validate411, instancePath,"type",{type: "object"});
 }
 }
-validate411.errors = vErrors;
-return errors === 0;
+validate411.errors = null;
+return true;
 }
 
 
 function validate413(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15779,15 +14945,13 @@ else {
 return __fail(validate413, instancePath,"type",{type: "object"});
 }
 }
-validate413.errors = vErrors;
-return errors === 0;
+validate413.errors = null;
+return true;
 }
 
 
 function validate415(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -15800,8 +14964,8 @@ else {
 return __fail(validate415, instancePath,"type",{type: "object"});
 }
 }
-validate415.errors = vErrors;
-return errors === 0;
+validate415.errors = null;
+return true;
 }
 
 
@@ -16178,9 +15342,7 @@ return errors === 0;
 
 
 function validate420(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.methodId === undefined) || (!(func0.call(data, "methodId")))) && (missing0 = "methodId")){
@@ -16188,26 +15350,16 @@ return __fail(validate420, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.methodId !== undefined && func0.call(data, "methodId")){
-const _errs1 = errors;
 if(typeof data.methodId !== "string"){
 return __fail(validate420, instancePath+"/methodId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate420, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -16216,15 +15368,13 @@ else {
 return __fail(validate420, instancePath,"type",{type: "object"});
 }
 }
-validate420.errors = vErrors;
-return errors === 0;
+validate420.errors = null;
+return true;
 }
 
 
 function validate422(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -16237,15 +15387,13 @@ else {
 return __fail(validate422, instancePath,"type",{type: "object"});
 }
 }
-validate422.errors = vErrors;
-return errors === 0;
+validate422.errors = null;
+return true;
 }
 
 
 function validate424(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
@@ -16253,53 +15401,36 @@ return __fail(validate424, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
-const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __fail(validate424, instancePath+"/providerId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.apiType !== undefined && func0.call(data, "apiType")){
-const _errs5 = errors;
 if(typeof data.apiType !== "string"){
 return __fail(validate424, instancePath+"/apiType","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
-const _errs9 = errors;
-if(errors === _errs9){
-if(errors === _errs9){
+{
+{
 if(!(typeof data.baseUrl === "string")){
 return __fail(validate424, instancePath+"/baseUrl","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
-const _errs11 = errors;
-if(errors === _errs11){
+{
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 of Object.keys(data3)){
-const _errs14 = errors;
 if(typeof data3[key0] !== "string"){
 return __fail(validate424, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
-var valid5 = _errs14 === errors;
+var valid5 = true;
 if(!valid5){
 break;
 }
@@ -16309,22 +15440,13 @@ else {
 return __fail(validate424, instancePath+"/headers","type",{type: "object"});
 }
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs16 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate424, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -16336,15 +15458,13 @@ else {
 return __fail(validate424, instancePath,"type",{type: "object"});
 }
 }
-validate424.errors = vErrors;
-return errors === 0;
+validate424.errors = null;
+return true;
 }
 
 
 function validate426(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
@@ -16352,26 +15472,16 @@ return __fail(validate426, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
-const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __fail(validate426, instancePath+"/providerId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate426, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -16380,15 +15490,13 @@ else {
 return __fail(validate426, instancePath,"type",{type: "object"});
 }
 }
-validate426.errors = vErrors;
-return errors === 0;
+validate426.errors = null;
+return true;
 }
 
 
 function validate428(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -16401,15 +15509,13 @@ else {
 return __fail(validate428, instancePath,"type",{type: "object"});
 }
 }
-validate428.errors = vErrors;
-return errors === 0;
+validate428.errors = null;
+return true;
 }
 
 
 function validate433(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
@@ -16417,37 +15523,22 @@ return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate433, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.value !== undefined && func0.call(data, "value")){
-const _errs3 = errors;
 if(typeof data.value !== "string"){
 return __fail(validate433, instancePath+"/value","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -16457,8 +15548,8 @@ else {
 return __fail(validate433, instancePath,"type",{type: "object"});
 }
 }
-validate433.errors = vErrors;
-return errors === 0;
+validate433.errors = null;
+return true;
 }
 
 
@@ -16552,9 +15643,7 @@ return errors === 0;
 
 
 function validate436(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
@@ -16562,37 +15651,22 @@ return __fail(validate436, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate436, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.serverId !== undefined && func0.call(data, "serverId")){
-const _errs3 = errors;
 if(typeof data.serverId !== "string"){
 return __fail(validate436, instancePath+"/serverId","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate436, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -16602,8 +15676,8 @@ else {
 return __fail(validate436, instancePath,"type",{type: "object"});
 }
 }
-validate436.errors = vErrors;
-return errors === 0;
+validate436.errors = null;
+return true;
 }
 
 
@@ -17184,9 +16258,7 @@ return errors === 0;
 
 
 function validate445(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -17194,26 +16266,16 @@ return __fail(validate445, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate445, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate445, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -17222,8 +16284,8 @@ else {
 return __fail(validate445, instancePath,"type",{type: "object"});
 }
 }
-validate445.errors = vErrors;
-return errors === 0;
+validate445.errors = null;
+return true;
 }
 
 
@@ -17342,9 +16404,7 @@ return errors === 0;
 
 
 function validate453(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -17357,8 +16417,8 @@ else {
 return __fail(validate453, instancePath,"type",{type: "object"});
 }
 }
-validate453.errors = vErrors;
-return errors === 0;
+validate453.errors = null;
+return true;
 }
 
 
@@ -17661,9 +16721,7 @@ return errors === 0;
 
 
 function validate457(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -17671,26 +16729,16 @@ return __fail(validate457, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate457, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate457, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -17699,8 +16747,8 @@ else {
 return __fail(validate457, instancePath,"type",{type: "object"});
 }
 }
-validate457.errors = vErrors;
-return errors === 0;
+validate457.errors = null;
+return true;
 }
 
 
@@ -18049,9 +17097,7 @@ return errors === 0;
 
 
 function validate465(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
@@ -18059,41 +17105,26 @@ return __fail(validate465, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate465, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs3 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate465, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate465, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -18103,15 +17134,13 @@ else {
 return __fail(validate465, instancePath,"type",{type: "object"});
 }
 }
-validate465.errors = vErrors;
-return errors === 0;
+validate465.errors = null;
+return true;
 }
 
 
 function validate467(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
@@ -18119,48 +17148,28 @@ return __fail(validate467, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
-const _errs1 = errors;
 if(typeof data.name !== "string"){
 return __fail(validate467, instancePath+"/name","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.owner !== undefined && func0.call(data, "owner")){
-const _errs3 = errors;
 if(typeof data.owner !== "string"){
 return __fail(validate467, instancePath+"/owner","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
-const _errs5 = errors;
 if(typeof data.remoteUrl !== "string"){
 return __fail(validate467, instancePath+"/remoteUrl","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate467, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -18171,8 +17180,8 @@ else {
 return __fail(validate467, instancePath,"type",{type: "object"});
 }
 }
-validate467.errors = vErrors;
-return errors === 0;
+validate467.errors = null;
+return true;
 }
 
 
@@ -18282,9 +17291,7 @@ return errors === 0;
 
 
 function validate474(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -18292,52 +17299,32 @@ return __fail(validate474, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate474, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs3 = errors;
 if(typeof data.languageId !== "string"){
 return __fail(validate474, instancePath+"/languageId","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate474, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate474, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -18348,15 +17335,13 @@ else {
 return __fail(validate474, instancePath,"type",{type: "object"});
 }
 }
-validate474.errors = vErrors;
-return errors === 0;
+validate474.errors = null;
+return true;
 }
 
 
 function validate477(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -18365,11 +17350,10 @@ return __fail(validate477, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.startLine !== undefined && func0.call(data, "startLine")){
 let data0 = data.startLine;
-const _errs1 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __fail(validate477, instancePath+"/startLine","type",{type: "integer"});
 }
-if(errors === _errs1){
+{
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
 return __fail(validate477, instancePath+"/startLine","minimum",{comparison: ">=", limit: 0});
@@ -18381,19 +17365,14 @@ return __fail(validate477, instancePath+"/startLine","format",{format: "uint32"}
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.endLine !== undefined && func0.call(data, "endLine")){
 let data1 = data.endLine;
-const _errs3 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __fail(validate477, instancePath+"/endLine","type",{type: "integer"});
 }
-if(errors === _errs3){
+{
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
 return __fail(validate477, instancePath+"/endLine","minimum",{comparison: ">=", limit: 0});
@@ -18405,33 +17384,19 @@ return __fail(validate477, instancePath+"/endLine","format",{format: "uint32"});
 }
 }
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs5 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate477, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-const _errs7 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
 return __fail(validate477, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -18442,8 +17407,8 @@ else {
 return __fail(validate477, instancePath,"type",{type: "object"});
 }
 }
-validate477.errors = vErrors;
-return errors === 0;
+validate477.errors = null;
+return true;
 }
 
 
@@ -18525,9 +17490,7 @@ return errors === 0;
 
 
 function validate480(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
@@ -18535,41 +17498,26 @@ return __fail(validate480, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(errors === _errs1){
-if(errors === _errs1){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate480, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.diff !== undefined && func0.call(data, "diff")){
-const _errs3 = errors;
 if(typeof data.diff !== "string"){
 return __fail(validate480, instancePath+"/diff","type",{type: "string"});
 }
-var valid0 = _errs3 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate480, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -18579,8 +17527,8 @@ else {
 return __fail(validate480, instancePath,"type",{type: "object"});
 }
 }
-validate480.errors = vErrors;
-return errors === 0;
+validate480.errors = null;
+return true;
 }
 
 
@@ -19266,9 +18214,7 @@ return errors === 0;
 
 
 function validate493(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -19276,26 +18222,16 @@ return __fail(validate493, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate493, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate493, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -19304,8 +18240,8 @@ else {
 return __fail(validate493, instancePath,"type",{type: "object"});
 }
 }
-validate493.errors = vErrors;
-return errors === 0;
+validate493.errors = null;
+return true;
 }
 
 
@@ -19615,13 +18551,11 @@ export const vSuggestNesRequest = validate470;
 export const vNesTriggerKind = validate496;
 
 function validate496(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate496, instancePath,"type",{type: "string"});
 }
-validate496.errors = vErrors;
-return errors === 0;
+validate496.errors = null;
+return true;
 }
 
 export const vNesSuggestContext = validate473;
@@ -19643,13 +18577,11 @@ export const vNesDiagnostic = validate488;
 export const vNesDiagnosticSeverity = validate497;
 
 function validate497(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate497, instancePath,"type",{type: "string"});
 }
-validate497.errors = vErrors;
-return errors === 0;
+validate497.errors = null;
+return true;
 }
 
 export const vCloseNesRequest = validate493;
@@ -19657,9 +18589,7 @@ export const vCloseNesRequest = validate493;
 export const vClientResponse = validate498;
 
 function validate502(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.optionId === undefined) || (!(func0.call(data, "optionId")))) && (missing0 = "optionId")){
@@ -19667,26 +18597,16 @@ return __fail(validate502, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.optionId !== undefined && func0.call(data, "optionId")){
-const _errs1 = errors;
 if(typeof data.optionId !== "string"){
 return __fail(validate502, instancePath+"/optionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate502, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -19695,8 +18615,8 @@ else {
 return __fail(validate502, instancePath,"type",{type: "object"});
 }
 }
-validate502.errors = vErrors;
-return errors === 0;
+validate502.errors = null;
+return true;
 }
 
 
@@ -20204,9 +19124,7 @@ return errors === 0;
 
 
 function validate512(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
@@ -20214,26 +19132,16 @@ return __fail(validate512, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-const _errs1 = errors;
 if(typeof data.connectionId !== "string"){
 return __fail(validate512, instancePath+"/connectionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate512, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -20242,15 +19150,13 @@ else {
 return __fail(validate512, instancePath,"type",{type: "object"});
 }
 }
-validate512.errors = vErrors;
-return errors === 0;
+validate512.errors = null;
+return true;
 }
 
 
 function validate514(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
@@ -20263,8 +19169,8 @@ else {
 return __fail(validate514, instancePath,"type",{type: "object"});
 }
 }
-validate514.errors = vErrors;
-return errors === 0;
+validate514.errors = null;
+return true;
 }
 
 
@@ -20432,9 +19338,7 @@ export const vDisconnectMcpResponse = validate514;
 export const vClientNotification = validate518;
 
 function validate519(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
@@ -20442,26 +19346,16 @@ return __fail(validate519, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate519, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-const _errs5 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate519, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -20470,15 +19364,13 @@ else {
 return __fail(validate519, instancePath,"type",{type: "object"});
 }
 }
-validate519.errors = vErrors;
-return errors === 0;
+validate519.errors = null;
+return true;
 }
 
 
 function validate521(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
@@ -20486,82 +19378,52 @@ return __fail(validate521, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate521, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate521, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs7 = errors;
 if(typeof data.languageId !== "string"){
 return __fail(validate521, instancePath+"/languageId","type",{type: "string"});
 }
-var valid0 = _errs7 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.version !== undefined && func0.call(data, "version")){
 let data3 = data.version;
-const _errs9 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
 return __fail(validate521, instancePath+"/version","type",{type: "integer"});
 }
-if(errors === _errs9){
+{
 if((typeof data3 == "number") && (isFinite(data3))){
 if(!(formats0.validate(data3))){
 return __fail(validate521, instancePath+"/version","format",{format: "int64"});
 }
 }
 }
-var valid0 = _errs9 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.text !== undefined && func0.call(data, "text")){
-const _errs11 = errors;
 if(typeof data.text !== "string"){
 return __fail(validate521, instancePath+"/text","type",{type: "string"});
 }
-var valid0 = _errs11 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
 return __fail(validate521, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -20574,8 +19436,8 @@ else {
 return __fail(validate521, instancePath,"type",{type: "object"});
 }
 }
-validate521.errors = vErrors;
-return errors === 0;
+validate521.errors = null;
+return true;
 }
 
 
@@ -20770,9 +19632,7 @@ return errors === 0;
 
 
 function validate528(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -20780,41 +19640,26 @@ return __fail(validate528, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate528, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate528, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate528, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -20824,15 +19669,13 @@ else {
 return __fail(validate528, instancePath,"type",{type: "object"});
 }
 }
-validate528.errors = vErrors;
-return errors === 0;
+validate528.errors = null;
+return true;
 }
 
 
 function validate530(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
@@ -20840,41 +19683,26 @@ return __fail(validate530, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate530, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(errors === _errs5){
-if(errors === _errs5){
+{
+{
 if(!(typeof data.uri === "string")){
 return __fail(validate530, instancePath+"/uri","type",{type: "string"});
 }
 }
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate530, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -20884,8 +19712,8 @@ else {
 return __fail(validate530, instancePath,"type",{type: "object"});
 }
 }
-validate530.errors = vErrors;
-return errors === 0;
+validate530.errors = null;
+return true;
 }
 
 
@@ -20994,9 +19822,7 @@ return errors === 0;
 
 
 function validate536(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
+{
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.suggestionId === undefined) || (!(func0.call(data, "suggestionId")))) && (missing0 = "suggestionId"))){
@@ -21004,37 +19830,22 @@ return __fail(validate536, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __fail(validate536, instancePath+"/sessionId","type",{type: "string"});
 }
-var valid0 = _errs1 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data.suggestionId !== undefined && func0.call(data, "suggestionId")){
-const _errs5 = errors;
 if(typeof data.suggestionId !== "string"){
 return __fail(validate536, instancePath+"/suggestionId","type",{type: "string"});
 }
-var valid0 = _errs5 === errors;
 }
-else {
-var valid0 = true;
-}
-if(valid0){
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate536, instancePath+"/_meta","type",{type: __schemaValue3});
 }
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -21044,8 +19855,8 @@ else {
 return __fail(validate536, instancePath,"type",{type: "object"});
 }
 }
-validate536.errors = vErrors;
-return errors === 0;
+validate536.errors = null;
+return true;
 }
 
 
@@ -21313,13 +20124,11 @@ export const vRejectNesNotification = validate538;
 export const vNesRejectReason = validate541;
 
 function validate541(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
 if(typeof data !== "string"){
 return __fail(validate541, instancePath,"type",{type: "string"});
 }
-validate541.errors = vErrors;
-return errors === 0;
+validate541.errors = null;
+return true;
 }
 
 export const vProtocolLevelNotification = validate542;
