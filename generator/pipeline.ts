@@ -57,8 +57,9 @@ export async function render(
   ];
   for (const surface of model.surfaces) {
     const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
+    const beside = stable ? { surface: stable, names: symbols.of(stable) } : undefined;
     emitted.push(
-      ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, stable))),
+      ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, beside))),
     );
   }
   return { model, files: plan(model, options, emitted), diagnostics };

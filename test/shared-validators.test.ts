@@ -6,10 +6,37 @@ import { STABLE_UNSTABLE_PAIRS, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
 
 /**
- * An unstable entry point uses the stable one's validator for every definition that is the
- * same in both schemas, itself and everything it references; every other definition gets its
+ * An unstable entry point uses the stable one's validator, and guards, for every definition
+ * that validates the same in both schemas, itself and everything it references: equal once
+ * what no validator reads is left out (descriptions, titles, defaults and the other
+ * annotations JSON Schema 2020-12 lists, vendor `x-` keywords). Every other definition gets its
  * own, compiled from the unstable schema (the differential fuzz checks its verdicts).
  */
+
+/** JSON Schema 2020-12 keywords that never change validity (meta-data, content, comment). */
+const ANNOTATIONS = new Set([
+  ...["title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"],
+  ...["contentEncoding", "contentMediaType", "contentSchema", "$comment"],
+]);
+/** Keywords whose value maps names to subschemas: its keys are names, not keywords. */
+const NAMED = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+/** Keywords whose value is data, never a schema. */
+const DATA = new Set(["const", "enum", "required"]);
+
+/** `schema` as a validator reads it: annotations and vendor keywords dropped at every depth. */
+function asValidated(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(asValidated);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key) || (key.startsWith("x-") && !NAMED.has(key))) continue;
+    if (DATA.has(key)) out[key] = value;
+    else if (NAMED.has(key) && typeof value === "object" && value !== null)
+      out[key] = Object.fromEntries(Object.entries(value).map(([n, v]) => [n, asValidated(v)]));
+    else out[key] = asValidated(value);
+  }
+  return out;
+}
 
 /** `$ref` targets inside a schema, as `$defs` keys. */
 function refs(schema: unknown, found = new Set<string>()): Set<string> {
@@ -24,14 +51,16 @@ function refs(schema: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
-/** Keys whose definition, and every definition it reaches, is equal in both schemas. */
+/** Keys whose definition, and every definition it reaches, validates the same in both schemas. */
 function unchanged(
   stable: Record<string, unknown>,
   unstable: Record<string, unknown>,
 ): Set<string> {
   const same = new Set(
     Object.keys(unstable).filter(
-      (key) => Object.hasOwn(stable, key) && isDeepStrictEqual(stable[key], unstable[key]),
+      (key) =>
+        Object.hasOwn(stable, key) &&
+        isDeepStrictEqual(asValidated(stable[key]), asValidated(unstable[key])),
     ),
   );
   // Whatever reaches a changed definition is changed too, until nothing more drops out.
@@ -47,21 +76,27 @@ function unchanged(
   return same;
 }
 
-type Validators = Record<string, unknown>;
-const load = async (id: string): Promise<Validators> =>
-  (await import(pathToFileURL(join(TEST_PACKAGE, id, "validators.js")).href)) as Validators;
+type Module = Record<string, unknown>;
+const load = async (id: string, file: string): Promise<Module> =>
+  (await import(pathToFileURL(join(TEST_PACKAGE, id, file)).href)) as Module;
 
-describe("validators shared between a stable and an unstable entry point", () => {
+describe("validators and guards shared between a stable and an unstable entry point", () => {
   it.each(STABLE_UNSTABLE_PAIRS)("%s and its unstable surface", async (stable, unstable) => {
     const stableDefs = schemaOf(stable).$defs;
     const unstableDefs = schemaOf(unstable).$defs;
-    const [ours, theirs] = [await load(unstable.id), await load(stable.id)];
     const same = unchanged(stableDefs, unstableDefs);
-    for (const key of Object.keys(unstableDefs)) {
-      const validator = ours[`v${key}`];
-      expect(typeof validator, key).toBe("function");
-      if (same.has(key)) expect(validator, key).toBe(theirs[`v${key}`]);
-      else expect(validator, key).not.toBe(theirs[`v${key}`]);
+    for (const [file, prefixes] of [
+      ["validators.js", ["v"]],
+      ["guards.js", ["is", "validate", "assert"]],
+    ] as const) {
+      const [ours, theirs] = [await load(unstable.id, file), await load(stable.id, file)];
+      for (const key of Object.keys(unstableDefs))
+        for (const prefix of prefixes) {
+          const fn = ours[`${prefix}${key}`];
+          expect(typeof fn, `${file} ${prefix}${key}`).toBe("function");
+          if (same.has(key)) expect(fn, `${file} ${prefix}${key}`).toBe(theirs[`${prefix}${key}`]);
+          else expect(fn, `${file} ${prefix}${key}`).not.toBe(theirs[`${prefix}${key}`]);
+        }
     }
     // The comparison has both kinds to tell apart.
     expect(same.size).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import type { Diagnostics } from "../diagnostics.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
+import { sharedWithStable } from "./shared-code.js";
 
 /** What every per-surface emitter reads: the surface's model and names, and where it sits. */
 export interface EmitContext {
@@ -12,20 +13,28 @@ export interface EmitContext {
   diagnostics: Diagnostics;
   /** The stable surface beside an unstable one (`surface.stableSurface`). */
   stable?: SurfaceModel;
+  /** The stable surface's names, beside `stable`. */
+  stableNames?: SurfaceSymbols;
+  /**
+   * Definitions whose validators and guards are the stable surface's, imported from its
+   * folder (shared-code.ts); empty on a stable surface.
+   */
+  fromStable: ReadonlySet<string>;
 }
 
 export function emitContext(
   surface: SurfaceModel,
   names: SurfaceSymbols,
   diagnostics: Diagnostics,
-  stable?: SurfaceModel,
+  stable?: { surface: SurfaceModel; names: SurfaceSymbols },
 ): EmitContext {
   return {
     surface,
     names,
     runtime: runtimeFrom(surface.id),
     diagnostics,
-    ...(stable ? { stable } : {}),
+    ...(stable ? { stable: stable.surface, stableNames: stable.names } : {}),
+    fromStable: stable ? sharedWithStable(surface, stable.surface) : new Set(),
   };
 }
 

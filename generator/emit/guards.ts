@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { runtimeSpecifier } from "../symbols/exports.js";
 import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
@@ -32,15 +33,34 @@ export interface FunctionDeclarations {
  * from there, for a deep import of `guards.js`, and the entry point does not read it.
  */
 export function emitGuards(context: EmitContext): OutputFile[] {
-  const { surface, names, runtime: runtimePath } = context;
+  const { surface, names, runtime: runtimePath, stable, stableNames, fromStable } = context;
   const head = banner(surface.schemaFile.name);
+  const own = surface.definitions.filter((d) => !fromStable.has(d.key));
+  // A definition whose validator is the stable surface's (shared-code.ts) has its guards too.
+  const reexports = surface.definitions.flatMap((def) => {
+    const theirs = fromStable.has(def.key) ? stableNames?.definition(def.key) : undefined;
+    if (theirs === undefined) return [];
+    const mine = names.definition(def.key);
+    return ([["guard"], ["validate"], ["assert"]] as const).map(([role]) =>
+      theirs[role] === mine[role] ? mine[role] : `${theirs[role]} as ${mine[role]}`,
+    );
+  });
   const js = [
     head,
     `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`,
-    `import { ${names.definitions.map((d) => d.validator).join(", ")} } from "./validators.js";`,
+    ...(own.length
+      ? [
+          `import { ${own.map((d) => names.definition(d.key).validator).join(", ")} } from "./validators.js";`,
+        ]
+      : []),
+    ...(reexports.length && stable
+      ? [
+          `export { ${reexports.join(", ")} } from "${posix.relative(surface.id, stable.id) || "."}/guards.js";`,
+        ]
+      : []),
     "",
   ];
-  for (const def of surface.definitions) {
+  for (const def of own) {
     const { type, guard, validate, assert, validator: v } = names.definition(def.key);
     js.push(
       // A value nested deeper than the stack allows (only possible through recursive

@@ -17,20 +17,6 @@ import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 
-/** A surface's definitions as the validators see them; findings are dropped. */
-function prepared(surface: SurfaceModel): JsonObject {
-  const input: PrepareInput = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics: new Diagnostics(),
-  };
-  const defs: JsonObject = {};
-  for (const def of surface.definitions)
-    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
-  return defs;
-}
-
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
@@ -38,7 +24,15 @@ function prepared(surface: SurfaceModel): JsonObject {
  * ajv's output (ajv-output.ts); the tests compare the result with ajv's code without them.
  */
 export async function emitValidators(
-  { surface, names, diagnostics, runtime: runtimePath, stable }: EmitContext,
+  {
+    surface,
+    names,
+    diagnostics,
+    runtime: runtimePath,
+    stable,
+    stableNames,
+    fromStable,
+  }: EmitContext,
   compactions: readonly Compaction[] = COMPACTIONS,
 ): Promise<OutputFile> {
   const file = surface.schemaFile.display;
@@ -65,21 +59,19 @@ export async function emitValidators(
   }
 
   const ajv = createStandaloneAjv(formats, unknown, defs);
-  // An unchanged definition's validator is the stable surface's: compiled there, imported and
-  // re-exported here (and used by this surface's own validators that reach it).
-  // Only between surfaces whose validators take the same arguments: the bookkeeping
-  // createStandaloneAjv leaves out when it can adds some. The stable surface's findings were
-  // reported when it was emitted.
-  const sameCalls =
-    stable !== undefined && !needsEvaluation(defs) && !needsEvaluation(prepared(stable));
-  const fromStable = new Set(
-    sameCalls ? surface.definitions.filter((d) => d.experimental === false).map((d) => d.key) : [],
-  );
+  // A definition the stable surface compiles the same (shared-code.ts) is validated by its
+  // code: imported and re-exported here, and used by this surface's own validators that reach
+  // it. Its name there is the stable surface's.
   const exports: Record<string, string> = {};
   const shared = new Map<string, string>();
+  const reexports: string[] = [];
   for (const def of names.definitions) {
-    if (fromStable.has(def.key)) shared.set(`${DEFINITION_ID}${def.key}`, def.validator);
-    else exports[def.validator] = `${DEFINITION_ID}${def.key}`;
+    const theirs = fromStable.has(def.key) ? stableNames?.definition(def.key).validator : undefined;
+    if (theirs === undefined) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
+    else {
+      shared.set(`${DEFINITION_ID}${def.key}`, theirs);
+      reexports.push(theirs === def.validator ? theirs : `${theirs} as ${def.validator}`);
+    }
   }
   const stableModule = stable
     ? `${posix.relative(surface.id, stable.id) || "."}/validators.js`
@@ -96,8 +88,8 @@ export async function emitValidators(
       imports: { from: stableModule, validators: shared },
       compactions,
     });
-    if (shared.size)
-      code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
+    if (reexports.length)
+      code = `export {\n${reexports.map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
   } catch (error) {
     throw new InputError(
       file,

@@ -11,13 +11,18 @@ export function sameDefinitions(
   stable: Record<string, Json>,
   unstable: Record<string, Json>,
   defsKeyword: string,
+  /**
+   * Where each definition's references are read: `unstable` itself, unless its schemas were
+   * prepared for a backend whose rules rewrite `$ref` (then the schemas as written).
+   */
+  references: Record<string, Json> = unstable,
 ): Set<string> {
   const same = new Set(
     Object.keys(unstable).filter(
       (k) => Object.hasOwn(stable, k) && jsonEqual(stable[k] as Json, unstable[k] as Json),
     ),
   );
-  const refs = new Map([...same].map((k) => [k, directRefs(unstable[k] as Json, defsKeyword)]));
+  const refs = new Map([...same].map((k) => [k, directRefs(references[k] ?? null, defsKeyword)]));
   let changed = true;
   while (changed) {
     changed = false;

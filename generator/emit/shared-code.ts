@@ -1,0 +1,38 @@
+import { Diagnostics } from "../diagnostics.js";
+import type { SurfaceModel } from "../model/protocol.js";
+import { sameDefinitions } from "../model/stability.js";
+import { prepareDefinitions } from "../prepare/backends.js";
+import type { Json } from "../schema/json.js";
+import { needsEvaluation } from "./ajv.js";
+
+/** A surface's definitions as the validators see them; findings are dropped (reported when emitted). */
+export function validatorSchemas(surface: SurfaceModel): Record<string, Json> {
+  return prepareDefinitions("validators", {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics: new Diagnostics(),
+  });
+}
+
+/**
+ * The definitions of an unstable surface whose compiled code is the stable surface's: their
+ * validators (and the guards over them) are emitted once, in the stable folder, and imported.
+ *
+ * Judged on the schemas as the validators see them, prose and other annotations stripped
+ * (prepare/backends.ts), not as written: upstream rewords a description in the unstable schema
+ * for most definitions (137 of v1's 178 differ as written, 20 once prepared), and no line of
+ * a validator reads one. A definition counts only if everything it references counts too
+ * (model/stability.ts), so a changed definition deep down is never reached through stable
+ * code. Only between surfaces whose validators take the same arguments: the bookkeeping
+ * emit/ajv.ts `createStandaloneAjv` leaves out when it can would add some.
+ *
+ * Types are not shared this way: their documentation is the descriptions, which differ.
+ */
+export function sharedWithStable(surface: SurfaceModel, stable: SurfaceModel): Set<string> {
+  const mine = validatorSchemas(surface);
+  const theirs = validatorSchemas(stable);
+  if (needsEvaluation(mine) || needsEvaluation(theirs)) return new Set();
+  const written = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
+  return sameDefinitions(theirs, mine, surface.defsKeyword, written);
+}
