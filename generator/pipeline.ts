@@ -57,8 +57,11 @@ export async function render(
   ];
   for (const surface of model.surfaces) {
     const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
+    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
     emitted.push(
-      ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, stable))),
+      ...(await emitSurface(
+        emitContext(surface, symbols.of(surface), diagnostics, stable, unstable),
+      )),
     );
   }
   return { model, files: plan(model, options, emitted), diagnostics };
@@ -69,7 +72,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
   return [
     await emitTypes(context),
     ...emitMethods(context),
-    await emitValidators(context),
+    ...(await emitValidators(context)),
     ...emitGuards(context),
     ...(await emitParsers(context)),
     await emitReceived(context),

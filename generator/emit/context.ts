@@ -12,6 +12,8 @@ export interface EmitContext {
   diagnostics: Diagnostics;
   /** The stable surface beside an unstable one (`surface.stableSurface`). */
   stable?: SurfaceModel;
+  /** The unstable surface beside a stable one (the one whose `stableSurface` is this). */
+  unstable?: SurfaceModel;
 }
 
 export function emitContext(
@@ -19,6 +21,7 @@ export function emitContext(
   names: SurfaceSymbols,
   diagnostics: Diagnostics,
   stable?: SurfaceModel,
+  unstable?: SurfaceModel,
 ): EmitContext {
   return {
     surface,
@@ -26,6 +29,7 @@ export function emitContext(
     runtime: runtimeFrom(surface.id),
     diagnostics,
     ...(stable ? { stable } : {}),
+    ...(unstable ? { unstable } : {}),
   };
 }
 

@@ -31,16 +31,36 @@ function prepared(surface: SurfaceModel): JsonObject {
   return defs;
 }
 
+/** The module, in a stable surface's folder, of the validators it shares with its unstable one. */
+export const SHARED_VALIDATORS = "shared-validators.js";
+
+/**
+ * Keys of the definitions whose validator an unstable surface takes from the stable one
+ * beside it: those the model marks unchanged (the definition and everything it reaches are
+ * the stable schema's, byte for byte). Only between surfaces whose validators take the same
+ * arguments: the bookkeeping createStandaloneAjv leaves out when it can adds some.
+ */
+function sharedDefinitions(stable: SurfaceModel, unstable: SurfaceModel): Set<string> {
+  if (needsEvaluation(prepared(stable)) || needsEvaluation(prepared(unstable))) return new Set();
+  return new Set(unstable.definitions.filter((d) => d.experimental === false).map((d) => d.key));
+}
+
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
  * Exports `v<Name>` per definition; guards.js wraps them. `compactions`: the rewrites of
  * ajv's output (ajv-output.ts); the tests compare the result with ajv's code without them.
+ *
+ * The validators of the definitions a stable and an unstable surface share are compiled once,
+ * into the stable surface's `shared-validators.js`, which both surfaces' validators.js import
+ * and re-export: an unstable entry point then loads the stable code it uses and no more (its
+ * import compiles every byte of every module it reaches; the stable validators.js is mostly
+ * definitions the unstable surface has changed).
  */
 export async function emitValidators(
-  { surface, names, diagnostics, runtime: runtimePath, stable }: EmitContext,
+  { surface, names, diagnostics, runtime: runtimePath, stable, unstable }: EmitContext,
   compactions: readonly Compaction[] = COMPACTIONS,
-): Promise<OutputFile> {
+): Promise<OutputFile[]> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
   const unknown = new Set<string>();
@@ -64,40 +84,57 @@ export async function emitValidators(
     }
   }
 
-  const ajv = createStandaloneAjv(formats, unknown, defs);
-  // An unchanged definition's validator is the stable surface's: compiled there, imported and
-  // re-exported here (and used by this surface's own validators that reach it).
-  // Only between surfaces whose validators take the same arguments: the bookkeeping
-  // createStandaloneAjv leaves out when it can adds some. The stable surface's findings were
-  // reported when it was emitted.
-  const sameCalls =
-    stable !== undefined && !needsEvaluation(defs) && !needsEvaluation(prepared(stable));
-  const fromStable = new Set(
-    sameCalls ? surface.definitions.filter((d) => d.experimental === false).map((d) => d.key) : [],
-  );
+  // An unchanged definition's validator is compiled once, in the stable surface's
+  // shared-validators.js; this surface's validators.js imports and re-exports it, and its own
+  // validators that reach it call it. The stable surface's findings were reported when it was
+  // emitted.
+  const sharedKeys = stable
+    ? sharedDefinitions(stable, surface)
+    : unstable
+      ? sharedDefinitions(surface, unstable)
+      : new Set<string>();
+  const sharedModule = stable
+    ? `${posix.relative(surface.id, stable.id) || "."}/${SHARED_VALIDATORS}`
+    : `./${SHARED_VALIDATORS}`;
   const exports: Record<string, string> = {};
+  const sharedExports: Record<string, string> = {};
   const shared = new Map<string, string>();
   for (const def of names.definitions) {
-    if (fromStable.has(def.key)) shared.set(`${DEFINITION_ID}${def.key}`, def.validator);
-    else exports[def.validator] = `${DEFINITION_ID}${def.key}`;
+    const id = `${DEFINITION_ID}${def.key}`;
+    if (sharedKeys.has(def.key)) {
+      shared.set(id, def.validator);
+      sharedExports[def.validator] = id;
+    } else exports[def.validator] = id;
   }
-  const stableModule = stable
-    ? `${posix.relative(surface.id, stable.id) || "."}/validators.js`
-    : "";
 
-  let code: string;
-  try {
+  /** ajv standalone code for `exported`, every definition of the surface added. */
+  const compile = (exported: Record<string, string>, what: string, imports?: typeof shared) => {
+    const ajv = createStandaloneAjv(formats, unknown, defs);
     for (const def of surface.definitions) {
       const schema = defs[def.key];
       const body: JsonObject = isObject(schema) ? schema : schema === false ? { not: {} } : {};
       ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
     }
-    code = standaloneModule(ajv, exports, runtimePath, "validators.js", {
-      imports: { from: stableModule, validators: shared },
+    return standaloneModule(ajv, exported, runtimePath, what, {
+      ...(imports?.size ? { imports: { from: sharedModule, validators: imports } } : {}),
       compactions,
     });
+  };
+
+  const files: OutputFile[] = [];
+  try {
+    let code = compile(exports, "validators.js", shared);
     if (shared.size)
-      code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
+      code = `export {\n${[...shared.values()].map((n) => `  ${n},\n`).join("")}} from "${sharedModule}";\n${code}`;
+    files.push({
+      path: `${surface.id}/validators.js`,
+      content: `${banner(surface.schemaFile.name)}${code}`,
+    });
+    if (unstable && shared.size)
+      files.push({
+        path: `${surface.id}/${SHARED_VALIDATORS}`,
+        content: `${banner(surface.schemaFile.name)}${compile(sharedExports, SHARED_VALIDATORS)}`,
+      });
   } catch (error) {
     throw new InputError(
       file,
@@ -105,8 +142,5 @@ export async function emitValidators(
       `cannot compile validators: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return {
-    path: `${surface.id}/validators.js`,
-    content: `${banner(surface.schemaFile.name)}${code}`,
-  };
+  return files;
 }
