@@ -33,7 +33,7 @@ export {
   vPlanId,
   vElicitationContentValue,
   vElicitationAcceptAction,
-} from "../validators.js";
+} from "../shared-validators.js";
 import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
@@ -50,7 +50,7 @@ import {
   vError as validate292,
   vElicitationContentValue as validate508,
   vElicitationAcceptAction as validate507,
-} from "../validators.js";
+} from "../shared-validators.js";
 
 export const vAgentRequest = validate25;
 const __schemaValue0 = ["array","null"];
