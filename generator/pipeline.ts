@@ -57,7 +57,11 @@ export async function render(
   ];
   for (const surface of model.surfaces) {
     const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
-    const beside = stable ? { surface: stable, names: symbols.of(stable) } : undefined;
+    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
+    const beside = {
+      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
+      ...(unstable ? { unstable } : {}),
+    };
     emitted.push(
       ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, beside))),
     );
@@ -70,7 +74,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
   return [
     await emitTypes(context),
     ...emitMethods(context),
-    await emitValidators(context),
+    ...(await emitValidators(context)),
     ...emitGuards(context),
     ...(await emitParsers(context)),
     await emitReceived(context),

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,9 @@ import { TEST_PACKAGE } from "./support/test-package.js";
  * that validates the same in both schemas, itself and everything it references: equal once
  * what no validator reads is left out (descriptions, titles, defaults and the other
  * annotations JSON Schema 2020-12 lists, vendor `x-` keywords). Every other definition gets its
- * own, compiled from the unstable schema (the differential fuzz checks its verdicts).
+ * own, compiled from the unstable schema (the differential fuzz checks its verdicts). The
+ * shared ones live in modules of their own beside the stable validators.js and guards.js, so
+ * importing the unstable entry point loads none of the stable code it does not use.
  */
 
 /** JSON Schema 2020-12 keywords that never change validity (meta-data, content, comment). */
@@ -80,6 +83,16 @@ type Module = Record<string, unknown>;
 const load = async (id: string, file: string): Promise<Module> =>
   (await import(pathToFileURL(join(TEST_PACKAGE, id, file)).href)) as Module;
 
+/** The module specifiers a generated module imports or re-exports from, resolved to package paths. */
+function importedFiles(id: string, file: string): Set<string> {
+  const code = readFileSync(join(TEST_PACKAGE, id, file), "utf8");
+  return new Set(
+    [...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^"]+)";$/gms)].map((m) =>
+      posix.join(id, m[1] ?? ""),
+    ),
+  );
+}
+
 describe("validators and guards shared between a stable and an unstable entry point", () => {
   it.each(STABLE_UNSTABLE_PAIRS)("%s and its unstable surface", async (stable, unstable) => {
     const stableDefs = schemaOf(stable).$defs;
@@ -102,4 +115,32 @@ describe("validators and guards shared between a stable and an unstable entry po
     expect(same.size).toBeGreaterThan(0);
     expect(same.size).toBeLessThan(Object.keys(unstableDefs).length);
   });
+
+  it.each(
+    STABLE_UNSTABLE_PAIRS.flatMap(([stable, unstable]) => [
+      { stable, unstable, file: "validators.js", shared: "shared-validators.js", prefixes: ["v"] },
+      {
+        stable,
+        unstable,
+        file: "guards.js",
+        shared: "shared-guards.js",
+        prefixes: ["is", "validate", "assert"],
+      },
+    ]),
+  )(
+    "$stable.id: the shared $file code is a module of its own, the only stable one the unstable $file loads",
+    async ({ stable, unstable, file, shared: sharedFile, prefixes }) => {
+      const same = unchanged(schemaOf(stable).$defs, schemaOf(unstable).$defs);
+      const shared = await load(stable.id, sharedFile);
+      expect(new Set(Object.keys(shared))).toEqual(
+        new Set([...same].flatMap((key) => prefixes.map((p) => `${p}${key}`))),
+      );
+      const imported = importedFiles(unstable.id, file);
+      expect(imported).toContain(`${stable.id}/${sharedFile}`);
+      expect(imported).not.toContain(`${stable.id}/${file}`);
+      // The stable entry point uses the same functions.
+      const theirs = await load(stable.id, file);
+      for (const name of Object.keys(shared)) expect(theirs[name], name).toBe(shared[name]);
+    },
+  );
 });

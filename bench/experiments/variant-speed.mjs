@@ -9,9 +9,10 @@
 // on the same machine state. Reported per variant and run: the median over messages of
 // zod ÷ variant (the benchmark's figure), of the first variant ÷ this one (the paired ratio,
 // the figure to judge a change by), and the whole corpus's time as the first variant's ÷ this
-// one's. Each run loads the variants in a rotated order, so none is always first.
+// one's. Each run loads the variants in a rotated order, so none is always first. With
+// `parsing`, the same for `parse<Name>` against zod's `parse` (the benchmark's lenient-parse row).
 //
-//   node bench/experiments/variant-speed.mjs --child DIR,DIR,… --out FILE   (the child)
+//   node bench/experiments/variant-speed.mjs --child DIR,DIR,… --out FILE [--parsing]  (the child)
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,18 +32,21 @@ const SELF = join(REPO, "bench", "experiments", "variant-speed.mjs");
  * Speed of the packages in `dirs` (generated from the SDK 2.4.0 schema), `runs` children
  * one after another; one entry per package, each figure once per run. `rejecting`: timed on
  * the corpus's invalid variants (which every side must reject) instead of its messages.
+ * `parsing`: `parse<Name>` timed against zod's `parse` (the benchmark's lenient-parse row)
+ * instead of `is<Name>` against `safeParse`.
  * @param {string[]} dirs
- * @param {{ runs: number, tmp: string, rejecting?: boolean, log?: (line: string) => void }} options
+ * @param {{ runs: number, tmp: string, rejecting?: boolean, parsing?: boolean, log?: (line: string) => void }} options
  * @returns {VariantSpeed[]}
  */
-export function variantSpeed(dirs, { runs, tmp, rejecting = false, log }) {
+export function variantSpeed(dirs, { runs, tmp, rejecting = false, parsing = false, log }) {
   /** @type {VariantSpeed[]} */
   const speed = dirs.map(() => ({ vsZod: [], vsFirst: [], corpusVsFirst: [] }));
   for (let run = 0; run < runs; run++) {
     const out = join(tmp, `variant-speed-${run}.json`);
     const order = dirs.map((_d, i) => (i + run) % dirs.length);
     const child = ["--child", order.map((i) => dirs[i]).join(","), "--out", out];
-    const t = runNode([SELF, ...child, ...(rejecting ? ["--rejecting"] : [])], { cwd: REPO });
+    const flags = [...(rejecting ? ["--rejecting"] : []), ...(parsing ? ["--parsing"] : [])];
+    const t = runNode([SELF, ...child, ...flags], { cwd: REPO });
     if (t.status !== 0) throw new Error(t.stderr);
     /** @type {{ zodNs: number, ns: number[] }[]} */
     const measured = JSON.parse(readFileSync(out, "utf8"));
@@ -62,7 +66,7 @@ export function variantSpeed(dirs, { runs, tmp, rejecting = false, log }) {
 }
 
 // Run as a script (the child): the experiments import this module for `variantSpeed` only.
-/** @type {{ child?: string, out?: string, rejecting?: boolean }} */
+/** @type {{ child?: string, out?: string, rejecting?: boolean, parsing?: boolean }} */
 const args =
   process.argv[1] === SELF
     ? parseArgs({
@@ -70,6 +74,7 @@ const args =
           child: { type: "string" },
           out: { type: "string" },
           rejecting: { type: "boolean", default: false },
+          parsing: { type: "boolean", default: false },
         },
       }).values
     : {};
@@ -93,24 +98,36 @@ if (args.child) {
   const items = accept ? messages : invalidItems(messages, schema);
   /** @type {{ label: string, zodNs: number, ns: number[] }[]} */
   const rows = [];
+  /** True when `f(value)` returns rather than throws: how a parse judges a value. */
+  const returns = (/** @type {(v: unknown) => unknown} */ f, /** @type {unknown} */ value) => {
+    try {
+      f(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   for (const item of items) {
     const z = zod[`z${item.definition}`];
-    const guards = packages.map((p) => p[`is${item.definition}`]);
-    if (!z || guards.some((g) => typeof g !== "function")) continue;
+    const functions = packages.map((p) => p[`${args.parsing ? "parse" : "is"}${item.definition}`]);
+    if (!z || functions.some((g) => typeof g !== "function")) continue;
     const value = item.value;
+    /** @type {(f: (v: unknown) => unknown) => () => unknown} */
+    const judge = args.parsing ? (f) => () => returns(f, value) : (f) => () => f(value);
+    const zodJudge = args.parsing ? judge((v) => z.parse(v)) : () => z.safeParse(value).success;
     // As the benchmark does: only values every side judges as the corpus expects are timed.
-    if (z.safeParse(value).success !== accept || guards.some((g) => g(value) !== accept)) continue;
+    if (zodJudge() !== accept || functions.some((g) => judge(g)() !== accept)) continue;
     const result = compare(
       [
-        { name: "zod", fn: () => z.safeParse(value).success },
-        ...guards.map((g, i) => ({ name: `v${i}`, fn: () => g(value) })),
+        { name: "zod", fn: zodJudge },
+        ...functions.map((g, i) => ({ name: `v${i}`, fn: judge(g) })),
       ],
       { targetMs: 4, rounds: 9 },
     );
     rows.push({
       label: item.label,
       zodNs: result.zod?.nsPerOp ?? Number.NaN,
-      ns: guards.map((_g, i) => result[`v${i}`]?.nsPerOp ?? Number.NaN),
+      ns: functions.map((_g, i) => result[`v${i}`]?.nsPerOp ?? Number.NaN),
     });
   }
   writeFileSync(args.out ?? "", JSON.stringify(rows));

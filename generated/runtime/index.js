@@ -2039,7 +2039,8 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     }
     return first;
   }
-  const shapes = shapeNodes.map(shapeOf);
+  const shapes = new Array(shapeNodes.length);
+  const shapeAt = (index) => shapes[index] ?? (shapes[index] = shapeOf(shapeNodes[index]));
   let picked;
   let reportUnknown;
   const fits = (v, value, open) => {
@@ -2101,7 +2102,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
   function shape(value, index, open) {
     if (typeof value !== "object" || value === null)
       return value;
-    const at = shapes[index];
+    const at = shapeAt(index);
     if (at.passThrough) {
       const variant = pick(at.unions[0], value, open);
       if (variant === null || variant === UNKNOWN)
@@ -2147,7 +2148,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
       return walk(value, indices[0], open);
     if (typeof value !== "object" || value === null)
       return value;
-    return shapeFacets(value, indices.map((i) => shapes[i]), open);
+    return shapeFacets(value, indices.map(shapeAt), open);
   }
   function collect(value, at, open, into) {
     if (!at.passThrough)
@@ -2158,7 +2159,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
         return false;
       if (picked !== value)
         throw new Repaired(picked);
-      if (variant.node !== NONE && !collect(value, shapes[variant.node], open, into))
+      if (variant.node !== NONE && !collect(value, shapeAt(variant.node), open, into))
         return false;
     }
     return true;

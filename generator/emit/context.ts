@@ -15,18 +15,26 @@ export interface EmitContext {
   stable?: SurfaceModel;
   /** The stable surface's names, beside `stable`. */
   stableNames?: SurfaceSymbols;
+  /** The unstable surface beside a stable one (the one whose `stableSurface` is this). */
+  unstable?: SurfaceModel;
   /**
-   * Definitions whose validators and guards are the stable surface's, imported from its
-   * folder (shared-code.ts); empty on a stable surface.
+   * Definitions this surface shares with the one beside it: their validators and guards are
+   * compiled once, into the stable folder's shared modules (shared-code.ts). Empty without one.
    */
-  fromStable: ReadonlySet<string>;
+  shared: ReadonlySet<string>;
+}
+
+/** The surfaces beside one: its stable surface (with its names), or its unstable one. */
+export interface Beside {
+  stable?: { surface: SurfaceModel; names: SurfaceSymbols };
+  unstable?: SurfaceModel;
 }
 
 export function emitContext(
   surface: SurfaceModel,
   names: SurfaceSymbols,
   diagnostics: Diagnostics,
-  stable?: { surface: SurfaceModel; names: SurfaceSymbols },
+  { stable, unstable }: Beside = {},
 ): EmitContext {
   return {
     surface,
@@ -34,7 +42,12 @@ export function emitContext(
     runtime: runtimeFrom(surface.id),
     diagnostics,
     ...(stable ? { stable: stable.surface, stableNames: stable.names } : {}),
-    fromStable: stable ? sharedWithStable(surface, stable.surface) : new Set(),
+    ...(unstable ? { unstable } : {}),
+    shared: stable
+      ? sharedWithStable(surface, stable.surface)
+      : unstable
+        ? sharedWithStable(unstable, surface)
+        : new Set(),
   };
 }
 

@@ -1,8 +1,9 @@
-import { posix } from "node:path";
 import { runtimeSpecifier } from "../symbols/exports.js";
+import type { DefinitionSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { SHARED_GUARDS, SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
 
 /** Before the functions of a definition only the unstable schema has (its type says so too). */
 export const EXPERIMENTAL =
@@ -31,52 +32,72 @@ export interface FunctionDeclarations {
  * Each is a one-liner over its own compiled validator, so a bundler keeps only what is used.
  * They are declared in `types.d.ts` (`guardDeclarations`); `guards.d.ts` only re-exports them
  * from there, for a deep import of `guards.js`, and the entry point does not read it.
+ *
+ * The guards of the definitions a stable and an unstable surface share (shared-code.ts) are
+ * written once, into the stable folder's `shared-guards.js` over its shared validators, and
+ * both surfaces' guards.js re-export them: `is<Name>` is then one function in both entry points.
  */
 export function emitGuards(context: EmitContext): OutputFile[] {
-  const { surface, names, runtime: runtimePath, stable, stableNames, fromStable } = context;
+  const { surface, names, runtime: runtimePath, stable, stableNames, shared } = context;
   const head = banner(surface.schemaFile.name);
-  const own = surface.definitions.filter((d) => !fromStable.has(d.key));
-  // A definition whose validator is the stable surface's (shared-code.ts) has its guards too.
-  const reexports = surface.definitions.flatMap((def) => {
-    const theirs = fromStable.has(def.key) ? stableNames?.definition(def.key) : undefined;
-    if (theirs === undefined) return [];
-    const mine = names.definition(def.key);
-    return ([["guard"], ["validate"], ["assert"]] as const).map(([role]) =>
-      theirs[role] === mine[role] ? mine[role] : `${theirs[role]} as ${mine[role]}`,
+  const runtime = `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`;
+  const sharedDefs = surface.definitions.filter((d) => shared.has(d.key));
+  const own = surface.definitions.filter((d) => !shared.has(d.key));
+  // The shared guards' names are the stable surface's (the shared module is compiled there).
+  const theirs = (key: string) =>
+    (stable ? stableNames?.definition(key) : undefined) ?? names.definition(key);
+  const reexports = sharedDefs.flatMap((def) => {
+    const [mine, other] = [names.definition(def.key), theirs(def.key)];
+    return (["guard", "validate", "assert"] as const).map((role) =>
+      other[role] === mine[role] ? mine[role] : `${other[role]} as ${mine[role]}`,
     );
   });
   const js = [
     head,
-    `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`,
+    ...(own.length ? [runtime] : []),
     ...(own.length
       ? [
           `import { ${own.map((d) => names.definition(d.key).validator).join(", ")} } from "./validators.js";`,
         ]
       : []),
-    ...(reexports.length && stable
+    ...(reexports.length
       ? [
-          `export { ${reexports.join(", ")} } from "${posix.relative(surface.id, stable.id) || "."}/guards.js";`,
+          `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_GUARDS)}";`,
         ]
       : []),
     "",
+    ...guardFunctions(own.map((d) => names.definition(d.key))),
   ];
-  for (const def of own) {
-    const { type, guard, validate, assert, validator: v } = names.definition(def.key);
-    js.push(
-      // A value nested deeper than the stack allows (only possible through recursive
-      // definitions) makes the validator throw RangeError: that is "not valid", never a crash.
-      `export function ${guard}(value) { try { return ${v}(value); } catch { return false; } }`,
-      `export function ${validate}(value) { return validateWith(${v}, value); }`,
-      `export function ${assert}(value) { return assertWith(${v}, ${literal(type)}, value); }`,
-    );
-  }
-  return [
+  const files: OutputFile[] = [
     { path: `${surface.id}/guards.js`, content: `${js.join("\n")}\n` },
     {
       path: `${surface.id}/guards.d.ts`,
       content: reexportFromTypes(head, guardDeclarations(context).exported),
     },
   ];
+  if (!stable && sharedDefs.length) {
+    const defs = sharedDefs.map((d) => names.definition(d.key));
+    const lines = [
+      head,
+      runtime,
+      `import { ${defs.map((d) => d.validator).join(", ")} } from "./${SHARED_VALIDATORS}";`,
+      "",
+      ...guardFunctions(defs),
+    ];
+    files.push({ path: `${surface.id}/${SHARED_GUARDS}`, content: `${lines.join("\n")}\n` });
+  }
+  return files;
+}
+
+/** The three guard functions of each definition, over its validator. */
+function guardFunctions(defs: readonly DefinitionSymbols[]): string[] {
+  return defs.flatMap(({ type, guard, validate, assert, validator: v }) => [
+    // A value nested deeper than the stack allows (only possible through recursive
+    // definitions) makes the validator throw RangeError: that is "not valid", never a crash.
+    `export function ${guard}(value) { try { return ${v}(value); } catch { return false; } }`,
+    `export function ${validate}(value) { return validateWith(${v}, value); }`,
+    `export function ${assert}(value) { return assertWith(${v}, ${literal(type)}, value); }`,
+  ]);
 }
 
 /** `is<Name>`, `validate<Name>` and `assert<Name>` of every definition, as constants of the shared signatures. */

@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { Diagnostics } from "../diagnostics.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { sameDefinitions } from "../model/stability.js";
@@ -15,9 +16,27 @@ export function validatorSchemas(surface: SurfaceModel): Record<string, Json> {
   });
 }
 
+/** The modules, in a stable surface's folder, of the code it shares with its unstable one. */
+export const SHARED_VALIDATORS = "shared-validators.js";
+export const SHARED_GUARDS = "shared-guards.js";
+
+/**
+ * The specifier, from `surface`'s folder, of the shared module `file`: in the stable folder,
+ * which is `surface`'s own when it has no stable surface beside it.
+ */
+export function sharedModuleFrom(
+  surface: SurfaceModel,
+  stable: SurfaceModel | undefined,
+  file: string,
+): string {
+  return stable ? `${posix.relative(surface.id, stable.id) || "."}/${file}` : `./${file}`;
+}
+
 /**
  * The definitions of an unstable surface whose compiled code is the stable surface's: their
- * validators (and the guards over them) are emitted once, in the stable folder, and imported.
+ * validators and the guards over them are emitted once, into the stable folder's shared
+ * modules, which both surfaces import (an unstable entry point then loads no stable code it
+ * does not use).
  *
  * Judged on the schemas as the validators see them, prose and other annotations stripped
  * (prepare/backends.ts), not as written: upstream rewords a description in the unstable schema

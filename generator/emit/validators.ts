@@ -1,7 +1,4 @@
-import { posix } from "node:path";
-import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
-import type { SurfaceModel } from "../model/protocol.js";
 import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type JsonObject } from "../schema/json.js";
@@ -16,12 +13,18 @@ import {
 import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
+import { SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
 
 /**
  * `validators.js`: ajv standalone code for every definition, compiled now so nothing is
  * compiled at import time, each definition as a schema of its own (`DEFINITION_ID`).
  * Exports `v<Name>` per definition; guards.js wraps them. `compactions`: the rewrites of
  * ajv's output (ajv-output.ts); the tests compare the result with ajv's code without them.
+ *
+ * The validators of the definitions a stable and an unstable surface share (shared-code.ts)
+ * are compiled once, into the stable surface's `shared-validators.js`, which both surfaces'
+ * validators.js import and re-export: an unstable entry point then loads the stable code it
+ * uses and no more (its import compiles every byte of every module it reaches).
  */
 export async function emitValidators(
   {
@@ -31,10 +34,10 @@ export async function emitValidators(
     runtime: runtimePath,
     stable,
     stableNames,
-    fromStable,
+    shared: sharedKeys,
   }: EmitContext,
   compactions: readonly Compaction[] = COMPACTIONS,
-): Promise<OutputFile> {
+): Promise<OutputFile[]> {
   const file = surface.schemaFile.display;
   const defs: JsonObject = {};
   const unknown = new Set<string>();
@@ -58,38 +61,55 @@ export async function emitValidators(
     }
   }
 
-  const ajv = createStandaloneAjv(formats, unknown, defs);
-  // A definition the stable surface compiles the same (shared-code.ts) is validated by its
-  // code: imported and re-exported here, and used by this surface's own validators that reach
-  // it. Its name there is the stable surface's.
+  // A shared definition's validator is compiled once, in the stable surface's
+  // shared-validators.js, under the stable surface's name for it; this surface's validators.js
+  // imports and re-exports it, and its own validators that reach it call it. The stable
+  // surface's findings were reported when it was emitted.
+  const sharedModule = sharedModuleFrom(surface, stable, SHARED_VALIDATORS);
   const exports: Record<string, string> = {};
+  const sharedExports: Record<string, string> = {};
   const shared = new Map<string, string>();
   const reexports: string[] = [];
   for (const def of names.definitions) {
-    const theirs = fromStable.has(def.key) ? stableNames?.definition(def.key).validator : undefined;
-    if (theirs === undefined) exports[def.validator] = `${DEFINITION_ID}${def.key}`;
-    else {
-      shared.set(`${DEFINITION_ID}${def.key}`, theirs);
-      reexports.push(theirs === def.validator ? theirs : `${theirs} as ${def.validator}`);
+    const id = `${DEFINITION_ID}${def.key}`;
+    if (!sharedKeys.has(def.key)) {
+      exports[def.validator] = id;
+      continue;
     }
+    const theirs = (stable ? stableNames?.definition(def.key) : def)?.validator ?? def.validator;
+    shared.set(id, theirs);
+    sharedExports[theirs] = id;
+    reexports.push(theirs === def.validator ? theirs : `${theirs} as ${def.validator}`);
   }
-  const stableModule = stable
-    ? `${posix.relative(surface.id, stable.id) || "."}/validators.js`
-    : "";
 
-  let code: string;
-  try {
+  /** ajv standalone code for `exported`, every definition of the surface added. */
+  const compile = (exported: Record<string, string>, what: string, imports?: typeof shared) => {
+    const ajv = createStandaloneAjv(formats, unknown, defs);
     for (const def of surface.definitions) {
       const schema = defs[def.key];
       const body: JsonObject = isObject(schema) ? schema : schema === false ? { not: {} } : {};
       ajv.addSchema({ ...body, $id: `${DEFINITION_ID}${def.key}` });
     }
-    code = standaloneModule(ajv, exports, runtimePath, "validators.js", {
-      imports: { from: stableModule, validators: shared },
+    return standaloneModule(ajv, exported, runtimePath, what, {
+      ...(imports?.size ? { imports: { from: sharedModule, validators: imports } } : {}),
       compactions,
     });
+  };
+
+  const files: OutputFile[] = [];
+  try {
+    let code = compile(exports, "validators.js", shared);
     if (reexports.length)
-      code = `export {\n${reexports.map((n) => `  ${n},\n`).join("")}} from "${stableModule}";\n${code}`;
+      code = `export {\n${reexports.map((n) => `  ${n},\n`).join("")}} from "${sharedModule}";\n${code}`;
+    files.push({
+      path: `${surface.id}/validators.js`,
+      content: `${banner(surface.schemaFile.name)}${code}`,
+    });
+    if (!stable && shared.size)
+      files.push({
+        path: `${surface.id}/${SHARED_VALIDATORS}`,
+        content: `${banner(surface.schemaFile.name)}${compile(sharedExports, SHARED_VALIDATORS)}`,
+      });
   } catch (error) {
     throw new InputError(
       file,
@@ -97,8 +117,5 @@ export async function emitValidators(
       `cannot compile validators: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  return {
-    path: `${surface.id}/validators.js`,
-    content: `${banner(surface.schemaFile.name)}${code}`,
-  };
+  return files;
 }

@@ -507,7 +507,12 @@ export function createParsePlan(
 
   /* ---- shape: a valid value as serde keeps it ---- */
 
-  const shapes: readonly Shape[] = shapeNodes.map(shapeOf);
+  // Each node is turned into its Shape (maps, sorted variants) the first time a value needs
+  // it, not all at import: most never are, and building them all was most of what importing
+  // an entry point's parsers.js did beyond compiling it (bench/experiments/cold-import.mjs).
+  const shapes = new Array<Shape | undefined>(shapeNodes.length);
+  const shapeAt = (index: number): Shape =>
+    (shapes[index] ??= shapeOf(shapeNodes[index] as ShapeNode));
 
   /** What the variant `pick` chose reads: the value itself, or the value repaired for it. */
   let picked: unknown;
@@ -580,7 +585,7 @@ export function createParsePlan(
   /** The interpreter for node `index`; its children go through their fast walks. */
   function shape(value: unknown, index: number, open: boolean): unknown {
     if (typeof value !== "object" || value === null) return value;
-    const at = shapes[index] as Shape;
+    const at = shapeAt(index);
     if (at.passThrough) {
       // Nullable references and root unions: the value takes its variant's shape.
       const variant = pick((at.unions as readonly Picker[])[0] as Picker, value, open);
@@ -628,11 +633,7 @@ export function createParsePlan(
   function shapeAll(value: unknown, indices: readonly number[], open: boolean): unknown {
     if (indices.length === 1) return walk(value, indices[0] as number, open);
     if (typeof value !== "object" || value === null) return value;
-    return shapeFacets(
-      value,
-      indices.map((i) => shapes[i] as Shape),
-      open,
-    );
+    return shapeFacets(value, indices.map(shapeAt), open);
   }
 
   /**
@@ -646,8 +647,7 @@ export function createParsePlan(
       if (variant === null || variant === UNKNOWN) return false;
       // Repaired to fit the variant: the whole object is that repaired value now.
       if (picked !== value) throw new Repaired(picked);
-      if (variant.node !== NONE && !collect(value, shapes[variant.node] as Shape, open, into))
-        return false;
+      if (variant.node !== NONE && !collect(value, shapeAt(variant.node), open, into)) return false;
     }
     return true;
   }

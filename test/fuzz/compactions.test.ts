@@ -35,20 +35,38 @@ const scratch = mkdtempSync(join(tmpdir(), "acp-compactions-"));
 cpSync(join(TEST_PACKAGE, "runtime"), join(scratch, "runtime"), { recursive: true });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The surface's validators.js written to the scratch package, with or without the rewrites. */
-async function load(surfaceId: string, rewritten: boolean): Promise<Record<string, Validator>> {
+/**
+ * The surface's validators.js (and the shared-validators.js it imports, emitted beside it as
+ * the pipeline does) written to the scratch package, with or without the rewrites; their
+ * relative paths are returned too.
+ */
+async function load(
+  surfaceId: string,
+  rewritten: boolean,
+): Promise<{ validators: Record<string, Validator>; files: string[] }> {
   const surface = model.surfaces.find((s) => s.id === surfaceId);
   if (!surface) throw new Error(`no surface ${surfaceId}`);
-  const context = emitContext(surface, symbols.of(surface), diagnostics);
-  const file = await emitValidators(context, rewritten ? undefined : []);
+  const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
+  const context = emitContext(
+    surface,
+    symbols.of(surface),
+    diagnostics,
+    unstable ? { unstable } : {},
+  );
+  const emitted = await emitValidators(context, rewritten ? undefined : []);
   const dir = join(scratch, rewritten ? "rewritten" : "ajv", surfaceId);
   mkdirSync(dir, { recursive: true });
   // One level deeper than in the package: the runtime is found one folder further up.
-  writeFileSync(join(dir, "validators.js"), file.content.replaceAll('"../', '"../../'));
-  return (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<
+  for (const file of emitted)
+    writeFileSync(
+      join(scratch, rewritten ? "rewritten" : "ajv", file.path),
+      file.content.replaceAll('"../', '"../../'),
+    );
+  const validators = (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<
     string,
     Validator
   >;
+  return { validators, files: emitted.map((f) => f.path) };
 }
 
 const report = (v: Validator, value: unknown) =>
@@ -57,17 +75,13 @@ const report = (v: Validator, value: unknown) =>
 describe("the rewrites of ajv's output keep ajv's verdicts and errors", () => {
   // Unstable surfaces import the stable one's validators: the stable ones hold the same code.
   it.each(SURFACES.filter((s) => s.stable))("$id", async (surface) => {
-    const ajv = await load(surface.id, false);
-    const rewritten = await load(surface.id, true);
-    expect(
-      readFileSync(join(TEST_PACKAGE, surface.id, "validators.js"), "utf8"),
-      "the rewritten module is the package's",
-    ).toBe(
-      readFileSync(join(scratch, "rewritten", surface.id, "validators.js"), "utf8").replaceAll(
-        '"../../',
-        '"../',
-      ),
-    );
+    const { validators: ajv } = await load(surface.id, false);
+    const { validators: rewritten, files } = await load(surface.id, true);
+    for (const file of files)
+      expect(
+        readFileSync(join(TEST_PACKAGE, file), "utf8"),
+        `the rewritten ${file} is the package's`,
+      ).toBe(readFileSync(join(scratch, "rewritten", file), "utf8").replaceAll('"../../', '"../'));
     const defs = schemaOf(surface).$defs;
     const differences: string[] = [];
     let valid = 0;

@@ -51,7 +51,7 @@ export async function buildParsePackage(
   for (const surface of model.surfaces) {
     const context = emitContext(surface, symbols.of(surface), new Diagnostics());
     files.push(
-      await emitValidators(context),
+      ...(await emitValidators(context)),
       ...emitGuards(context),
       ...(await emitParsers(context)),
     );

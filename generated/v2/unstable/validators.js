@@ -150,7 +150,7 @@ export {
   vCancelSessionNotification,
   vProtocolLevelNotification,
   vCancelRequestNotification,
-} from "../validators.js";
+} from "../shared-validators.js";
 import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
@@ -273,7 +273,7 @@ import {
   vElicitationAcceptAction as validate498,
   vCreateElicitationResponse as validate497,
   vCancelSessionNotification as validate510,
-} from "../validators.js";
+} from "../shared-validators.js";
 
 export const vAgentRequest = validate25;
 const __schemaValue0 = ["string","null"];
