@@ -55,18 +55,20 @@ export class LineFramer {
     }
     frames.push(this.finish(chunk.subarray(0, first)));
     let start = first + 1;
-    const last = chunk.lastIndexOf(LF);
-    if (last > first && last - start <= this.maxLineBytes && chunk.indexOf(LF, start) < last) {
-      frames.push({ kind: "lines", bytes: chunk.subarray(start, last) });
-      start = last + 1;
-    }
-    for (
-      let newline = chunk.indexOf(LF, start);
-      newline !== -1;
-      newline = chunk.indexOf(LF, start)
-    ) {
-      frames.push(this.finish(chunk.subarray(start, newline)));
-      start = newline + 1;
+    // No byte is scanned twice: forward to the end of the next line (to the chunk's end when
+    // there is none, as in the middle of a long message), then back over the unfinished tail.
+    const second = chunk.indexOf(LF, start);
+    if (second !== -1) {
+      const last = chunk.lastIndexOf(LF);
+      if (second < last && last - start <= this.maxLineBytes) {
+        frames.push({ kind: "lines", bytes: chunk.subarray(start, last) });
+        start = last + 1;
+      } else {
+        for (let newline = second; newline !== -1; newline = chunk.indexOf(LF, start)) {
+          frames.push(this.finish(chunk.subarray(start, newline)));
+          start = newline + 1;
+        }
+      }
     }
     this.hold(chunk.subarray(start));
     return frames;
