@@ -41,6 +41,8 @@ export declare class Connection {
     /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
     private malformedLines;
     private readonly lifetime;
+    /** `lifetime.signal.aborted`, kept as a field: it is read several times for every message. */
+    private isClosed;
     private readonly pending;
     /** How many pending calls are `awaitable`. */
     private awaitable;
@@ -81,7 +83,6 @@ export declare class Connection {
      */
     close(reason?: unknown): void;
     private shutDown;
-    private get isClosed();
     private closedError;
     private readLoop;
     private receive;
@@ -94,6 +95,8 @@ export declare class Connection {
     private tooLarge;
     private answerWithError;
     private onRequest;
+    /** Starts a queued call (see {@link ArrivalQueue}): a promise while later calls must wait. */
+    private start;
     private answer;
     private runRequest;
     private notFound;
@@ -105,8 +108,12 @@ export declare class Connection {
      */
     private runNotification;
     private readonly countHandled;
-    /** The handler call for one notification, or undefined (logged) when it is dropped. */
-    private notificationCall;
+    private notificationFailed;
+    /**
+     * Calls the handler of one notification: what it returned, what it threw (as a `Threw`),
+     * or DROPPED when the notification does not reach a handler (logged).
+     */
+    private callNotificationHandler;
     private onCancelRequest;
     /**
      * Hands an answer to its call once every notification received before it has been
@@ -116,6 +123,7 @@ export declare class Connection {
      * answer (a handler that calls the peer), so it is delivered at once rather than never.
      */
     private onResponse;
+    private deliver;
     private onResult;
     private onErrorResponse;
     private unmatched;
@@ -136,6 +144,8 @@ export declare class Connection {
      * refuses (it cannot be encoded, or is over the size limit) fails only its own call.
      */
     private send;
+    /** Why a send failed, as its caller sees it (one function for every message sent). */
+    private readonly sendFailed;
     /**
      * Params as the handler receives them: read with the entry's parser (the open reading
      * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.

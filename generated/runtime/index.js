@@ -118,9 +118,15 @@ var Fifo = class {
 var HIGH_WATER = 1024;
 var LOW_WATER = 256;
 var ArrivalQueue = class {
-  constructor() {
+  /** `start` begins one call; it returns a promise when later calls must wait for it, and must not reject. */
+  constructor(start) {
+    this.start = start;
     this.waiting = new Fifo();
     this.busy = false;
+    this.resume = () => {
+      this.busy = false;
+      this.drain();
+    };
   }
   /** True while a call holds the queue or calls wait to start. */
   get idle() {
@@ -130,9 +136,9 @@ var ArrivalQueue = class {
   get length() {
     return this.waiting.length;
   }
-  /** `start` runs now or after the calls queued before it; it must not reject. */
-  push(start) {
-    this.waiting.push(start);
+  /** `call` starts now or after the calls queued before it. */
+  push(call) {
+    this.waiting.push(call);
     if (!this.busy)
       this.drain();
   }
@@ -161,12 +167,9 @@ var ArrivalQueue = class {
   drain() {
     while (!this.busy && this.waiting.length > 0) {
       this.busy = true;
-      const running = this.waiting.shift()();
+      const running = this.start(this.waiting.shift());
       if (running) {
-        void running.then(() => {
-          this.busy = false;
-          this.drain();
-        });
+        void running.then(this.resume);
       } else {
         this.busy = false;
       }
@@ -414,34 +417,49 @@ function invalidParams(entry, params) {
   return new ValidationError(entry.params, issuesOf(validator));
 }
 function receive(parse, validator, type, value, unknownVariants = "reject") {
-  const unknown = [];
   if (parse) {
-    const open = {
-      unknownVariants: "keep",
-      onUnknownVariant: (variant) => unknown.push(variant)
-    };
     try {
       if (unknownVariants === "keep")
-        return { value: parse(value, open), unknown };
-      return { value: parse(value), unknown };
+        return readOpen(parse, value);
+      return { value: parse(value), unknown: NONE };
     } catch (error) {
       if (!(error instanceof ValidationError))
         throw error;
-      const only = unknownVariants === "reject" && accepts(() => parse(value, open));
-      return { invalid: error, unknown: only ? unknown : [] };
+      const open = unknownVariants === "reject" ? acceptsOpen(parse, value) : void 0;
+      return { invalid: error, unknown: open ?? NONE };
     }
   }
   if (!validator || validator(value))
-    return { value, unknown };
-  return { invalid: new ValidationError(type, issuesOf(validator)), unknown };
+    return { value, unknown: NONE };
+  return { invalid: new ValidationError(type, issuesOf(validator)), unknown: NONE };
 }
-function accepts(read) {
+var NONE = Object.freeze([]);
+var collected;
+var OPEN = {
+  unknownVariants: "keep",
+  onUnknownVariant: (variant) => {
+    if (collected)
+      collected.push(variant);
+    else
+      collected = [variant];
+  }
+};
+function readOpen(parse, value) {
+  const outer = collected;
+  collected = void 0;
   try {
-    read();
-    return true;
+    const read = parse(value, OPEN);
+    return { value: read, unknown: collected ?? NONE };
+  } finally {
+    collected = outer;
+  }
+}
+function acceptsOpen(parse, value) {
+  try {
+    return readOpen(parse, value).unknown;
   } catch (error) {
     if (error instanceof ValidationError)
-      return false;
+      return void 0;
     throw error;
   }
 }
@@ -549,7 +567,7 @@ var Negotiation = class {
       return void 0;
     if (!this.done)
       return this.refuse(notInitialized(this.role, method), method, "not-initialized");
-    for (const gate of this.outgoing.get(`${kind} ${method}`) ?? []) {
+    for (const gate of this.outgoing[kind].get(method) ?? []) {
       if (declared(this.peer, gate.capability))
         continue;
       const problem = gate.content ? contentRefusal(this.spec, gate, params) : methodRefusal(this.spec, gate);
@@ -608,7 +626,7 @@ var Negotiation = class {
   refuses(method, kind) {
     if (this.received === "off")
       return false;
-    const gates = this.incoming.get(`${kind} ${method}`);
+    const gates = this.incoming[kind].get(method);
     if (!gates)
       return false;
     const missing2 = gates.find((g) => !declared(this.own, g.capability));
@@ -688,12 +706,15 @@ function frozen(value) {
   return value;
 }
 function byCall(gates) {
-  const map = /* @__PURE__ */ new Map();
+  const byKind = {
+    request: /* @__PURE__ */ new Map(),
+    notification: /* @__PURE__ */ new Map()
+  };
   for (const gate of gates) {
-    const key = `${gate.kind} ${gate.method}`;
-    map.set(key, [...map.get(key) ?? [], gate]);
+    const map = byKind[gate.kind];
+    map.set(gate.method, [...map.get(gate.method) ?? [], gate]);
   }
-  return map;
+  return byKind;
 }
 function declared(capabilities, path) {
   let node = capabilities;
@@ -787,11 +808,11 @@ function newAbortController() {
     throw missing("AbortController");
   return new Controller();
 }
-function strictUtf8Decoder() {
+function strictUtf8Decoder(keepBOM = false) {
   const Decoder = platform.TextDecoder;
   if (!Decoder)
     throw missing("TextDecoder");
-  return new Decoder("utf-8", { fatal: true });
+  return new Decoder("utf-8", { fatal: true, ignoreBOM: keepBOM });
 }
 function lossyUtf8Decoder() {
   const Decoder = platform.TextDecoder;
@@ -812,11 +833,18 @@ function consoleError(...values2) {
 // dist/runtime/connection.js
 var CANCEL_REQUEST_METHOD = "$/cancel_request";
 var ABANDONED_MEMORY = 1024;
+var DROPPED = /* @__PURE__ */ Symbol("dropped");
+var Threw = class {
+  constructor(error) {
+    this.error = error;
+  }
+};
 var Connection = class {
   constructor(tables, stream, options = {}) {
     this.stream = stream;
     this.malformedLines = 0;
     this.lifetime = newAbortController();
+    this.isClosed = false;
     this.pending = /* @__PURE__ */ new Map();
     this.awaitable = 0;
     this.notificationsReceived = 0;
@@ -824,11 +852,17 @@ var Connection = class {
     this.abandoned = /* @__PURE__ */ new Set();
     this.inFlight = /* @__PURE__ */ new Map();
     this.nextId = 0;
-    this.arrivals = new ArrivalQueue();
+    this.arrivals = new ArrivalQueue((arrival) => this.start(arrival));
     this.resolveClosed = () => {
     };
     this.countHandled = () => {
       this.notificationsHandled++;
+    };
+    this.sendFailed = (error) => {
+      if (isRefusedMessage(error))
+        throw error;
+      this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
+      throw this.closedError();
     };
     this.served = routesOf(tables.serves);
     this.called = routesOf(tables.calls);
@@ -929,6 +963,7 @@ var Connection = class {
     if (this.isClosed)
       return;
     const reason = error.reason;
+    this.isClosed = true;
     this.lifetime.abort(error);
     for (const call of this.pending.values()) {
       call.release();
@@ -942,9 +977,6 @@ var Connection = class {
     this.arrivals.clear();
     this.reader?.cancel(reason).catch(ignore);
     attempt(() => this.writer.close()).catch(ignore).then(() => this.resolveClosed());
-  }
-  get isClosed() {
-    return this.lifetime.signal.aborted;
   }
   closedError() {
     const reason = this.lifetime.signal.reason;
@@ -987,13 +1019,11 @@ var Connection = class {
         this.onRequest(message.id, message.method, message.params);
         break;
       case "notification":
-        this.onNotification(message.method, message.params);
+        this.onNotification(message);
         break;
       case "result":
-        this.onResponse(message.id, () => this.onResult(message.id, message.result));
-        break;
       case "error":
-        this.onResponse(message.id, () => this.onErrorResponse(message.id, message.error));
+        this.onResponse(message);
         break;
       case "invalid":
         this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
@@ -1052,10 +1082,20 @@ var Connection = class {
     const controller = newAbortController();
     this.inFlight.set(id, controller);
     const context = { method, requestId: id, signal: controller.signal };
-    this.arrivals.push(() => {
-      void this.answer(context, params, controller);
-      return void 0;
-    });
+    this.arrivals.push({ kind: "request", context, params, controller });
+  }
+  /** Starts a queued call (see {@link ArrivalQueue}): a promise while later calls must wait. */
+  start(arrival) {
+    switch (arrival.kind) {
+      case "notification":
+        return this.runNotification(arrival.method, arrival.params);
+      case "request":
+        void this.answer(arrival.context, arrival.params, arrival.controller);
+        return void 0;
+      default:
+        this.deliver(arrival);
+        return void 0;
+    }
   }
   async answer(context, params, controller) {
     const { requestId: id, method } = context;
@@ -1148,63 +1188,64 @@ var Connection = class {
     return wireErrors.internalError({ message: describe(error) }).toErrorObject();
   }
   // --- incoming notifications ----------------------------------------------------------------
-  onNotification(method, params) {
-    if (this.cancelEntry && method === this.cancelEntry.method) {
-      this.onCancelRequest(this.cancelEntry, params);
+  onNotification(message) {
+    if (this.cancelEntry && message.method === this.cancelEntry.method) {
+      this.onCancelRequest(this.cancelEntry, message.params);
       return;
     }
     this.notificationsReceived++;
-    this.arrivals.push(() => this.runNotification(method, params));
+    this.arrivals.push(message);
   }
   /**
    * Calls the handler; a promise when it is asynchronous. Never rejects: the queue must go
    * on. Counts the notification handled once the handler has returned or settled.
    */
   runNotification(method, params) {
-    const call = this.isClosed ? void 0 : this.notificationCall(method, params);
-    if (!call) {
-      this.notificationsHandled++;
+    const result = this.isClosed ? DROPPED : this.callNotificationHandler(method, params);
+    if (result instanceof Threw) {
+      this.notificationFailed(method, result.error);
       return void 0;
     }
-    const context = { method, signal: this.lifetime.signal };
-    const failed = (error) => {
-      this.notificationsHandled++;
-      this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
-        method,
-        error
-      });
-    };
-    try {
-      const result = call(context);
-      if (isThenable(result))
-        return Promise.resolve(result).then(this.countHandled, failed);
-      this.notificationsHandled++;
-      return void 0;
-    } catch (error) {
-      failed(error);
-      return void 0;
-    }
+    if (result !== DROPPED && isThenable(result))
+      return Promise.resolve(result).then(this.countHandled, (error) => this.notificationFailed(method, error));
+    this.notificationsHandled++;
+    return void 0;
   }
-  /** The handler call for one notification, or undefined (logged) when it is dropped. */
-  notificationCall(method, params) {
+  notificationFailed(method, error) {
+    this.notificationsHandled++;
+    this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+      method,
+      error
+    });
+  }
+  /**
+   * Calls the handler of one notification: what it returned, what it threw (as a `Threw`),
+   * or DROPPED when the notification does not reach a handler (logged).
+   */
+  callNotificationHandler(method, params) {
+    const context = { method, signal: this.lifetime.signal };
     if (method.startsWith("_") && !this.served.notification.has(method)) {
       const ext = this.handler("extNotification");
       if (!ext) {
         this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
           method
         });
-        return void 0;
+        return DROPPED;
       }
-      return (context) => ext.call(this.handlers, method, params, context);
+      try {
+        return ext.call(this.handlers, method, params, context);
+      } catch (error) {
+        return new Threw(error);
+      }
     }
     const entry = this.served.notification.get(method);
     if (entry && this.negotiation?.refuses(method, "notification"))
-      return void 0;
+      return DROPPED;
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) {
       const level = method.startsWith("$/") ? "debug" : "warn";
       this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
-      return void 0;
+      return DROPPED;
     }
     const received = this.receiveParams(entry, params);
     if ("invalid" in received) {
@@ -1215,9 +1256,13 @@ var Connection = class {
           method,
           issues: received.invalid.issues
         });
-      return void 0;
+      return DROPPED;
     }
-    return (context) => handler.call(this.handlers, received.value, context);
+    try {
+      return handler.call(this.handlers, received.value, context);
+    } catch (error) {
+      return new Threw(error);
+    }
   }
   onCancelRequest(entry, params) {
     const invalid = this.checkReceived ? invalidParams(entry, params) : void 0;
@@ -1245,16 +1290,19 @@ var Connection = class {
    * the request was sent is still being handled, that handler may be waiting for this very
    * answer (a handler that calls the peer), so it is delivered at once rather than never.
    */
-  onResponse(id, deliver) {
-    const call = this.pending.get(id);
+  onResponse(message) {
+    const call = this.pending.get(message.id);
     if (!call || this.notificationsHandled === this.notificationsReceived || this.notificationsHandled < call.sentAfter) {
-      deliver();
+      this.deliver(message);
       return;
     }
-    this.arrivals.push(() => {
-      deliver();
-      return void 0;
-    });
+    this.arrivals.push(message);
+  }
+  deliver(message) {
+    if (message.kind === "result")
+      this.onResult(message.id, message.result);
+    else
+      this.onErrorResponse(message.id, message.error);
   }
   onResult(id, value) {
     const call = this.settle(id);
@@ -1360,14 +1408,14 @@ var Connection = class {
   send(message) {
     if (this.isClosed)
       return Promise.reject(this.closedError());
-    const written = attempt(() => this.writer.write(message));
+    let written;
+    try {
+      written = this.writer.write(message);
+    } catch (error) {
+      written = Promise.reject(error);
+    }
     const trace = this.trace;
-    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch((error) => {
-      if (isRefusedMessage(error))
-        throw error;
-      this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
-      throw this.closedError();
-    });
+    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).then(void 0, this.sendFailed);
   }
   /**
    * Params as the handler receives them: read with the entry's parser (the open reading
@@ -1474,13 +1522,33 @@ var LineFramer = class {
     }
     this.maxLineBytes = maxLineBytes;
   }
-  /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
+  /**
+   * The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. The
+   * first completes what earlier chunks left; the ones after it lie wholly in `chunk`, and
+   * come as one `lines` frame when there are several and together they are within the cap
+   * (then each one is).
+   */
   push(chunk) {
     const frames = [];
-    let start = 0;
-    for (let newline = chunk.indexOf(LF); newline !== -1; newline = chunk.indexOf(LF, start)) {
-      frames.push(this.finish(chunk.subarray(start, newline)));
-      start = newline + 1;
+    const first = chunk.indexOf(LF);
+    if (first === -1) {
+      this.hold(chunk);
+      return frames;
+    }
+    frames.push(this.finish(chunk.subarray(0, first)));
+    let start = first + 1;
+    const second = chunk.indexOf(LF, start);
+    if (second !== -1) {
+      const last = chunk.lastIndexOf(LF);
+      if (second < last && last - start <= this.maxLineBytes) {
+        frames.push({ kind: "lines", bytes: chunk.subarray(start, last) });
+        start = last + 1;
+      } else {
+        for (let newline = second; newline !== -1; newline = chunk.indexOf(LF, start)) {
+          frames.push(this.finish(chunk.subarray(start, newline)));
+          start = newline + 1;
+        }
+      }
     }
     this.hold(chunk.subarray(start));
     return frames;
@@ -1548,6 +1616,16 @@ var LineFramer = class {
     return line;
   }
 };
+function splitLines(bytes) {
+  const frames = [];
+  let start = 0;
+  for (let newline = bytes.indexOf(LF); newline !== -1; newline = bytes.indexOf(LF, start)) {
+    frames.push({ kind: "line", bytes: bytes.subarray(start, newline) });
+    start = newline + 1;
+  }
+  frames.push({ kind: "line", bytes: bytes.subarray(start) });
+  return frames;
+}
 
 // dist/runtime/peek.js
 function peek(head) {
@@ -1646,6 +1724,7 @@ function peek(head) {
 // dist/runtime/ndjson-stream.js
 var DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 var CR = 13;
+var BOM = 65279;
 var SKIP = /* @__PURE__ */ Symbol("blank line");
 function ndJsonStream(output, input, options = {}) {
   const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -1654,6 +1733,8 @@ function ndJsonStream(output, input, options = {}) {
 }
 function lineReadable(input, framer, limit) {
   const decoder = strictUtf8Decoder();
+  const runDecoder = strictUtf8Decoder(true);
+  const encoder = utf8Encoder();
   let locked = false;
   return {
     getReader() {
@@ -1663,14 +1744,36 @@ function lineReadable(input, framer, limit) {
       const source = input.getReader();
       let frames = [];
       let next = 0;
+      let run2;
+      let at = 0;
       let ended = false;
       return {
         async read() {
           for (; ; ) {
-            while (next < frames.length) {
-              const value = toValue(frames[next++], decoder, limit);
+            while (run2 !== void 0) {
+              const end = run2.indexOf("\n", at);
+              const line = end === -1 ? run2.slice(at) : run2.slice(at, end);
+              if (end === -1)
+                run2 = void 0;
+              else
+                at = end + 1;
+              const value = textValue(line, encoder);
               if (value !== SKIP)
                 return { done: false, value };
+            }
+            if (next < frames.length) {
+              const frame = frames[next++];
+              if (frame.kind === "lines") {
+                at = 0;
+                run2 = decodeRun(frame.bytes, runDecoder);
+                if (run2 === void 0)
+                  frames.splice(next, 0, ...splitLines(frame.bytes));
+                continue;
+              }
+              const value = toValue(frame, decoder, limit);
+              if (value !== SKIP)
+                return { done: false, value };
+              continue;
             }
             frames = [];
             next = 0;
@@ -1692,11 +1795,33 @@ function lineReadable(input, framer, limit) {
         cancel(reason) {
           ended = true;
           frames = [];
+          run2 = void 0;
           return source.cancel(reason);
         }
       };
     }
   };
+}
+function decodeRun(bytes, decoder) {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return void 0;
+  }
+}
+function textValue(line, encoder) {
+  let text = line;
+  if (text.charCodeAt(text.length - 1) === CR)
+    text = text.slice(0, -1);
+  if (text.charCodeAt(0) === BOM)
+    text = text.slice(1);
+  if (text.trim() === "")
+    return SKIP;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new MalformedFrame("parse-error", encoder.encode(line).length, { text });
+  }
 }
 function toValue(frame, decoder, limit) {
   if (frame.kind === "oversize") {
@@ -1845,7 +1970,7 @@ function holdsProto(value) {
   }
   return false;
 }
-var NONE = -2;
+var NONE2 = -2;
 var NO_OBJECT = -1;
 var Shape = class {
   constructor(keys, others, fills, unions, items2, free2, passThrough) {
@@ -1881,9 +2006,9 @@ var Repaired = class {
     this.value = value;
   }
 };
-var UNKNOWN = new Variant(NONE, NONE, NONE, NONE);
+var UNKNOWN = new Variant(NONE2, NONE2, NONE2, NONE2);
 function variantOf(v) {
-  return new Variant(v.node ?? NONE, v.check ?? NONE, v.open ?? v.check ?? NONE, v.repair ?? NONE);
+  return new Variant(v.node ?? NONE2, v.check ?? NONE2, v.open ?? v.check ?? NONE2, v.repair ?? NONE2);
 }
 function pickerOf(union) {
   const byTag = /* @__PURE__ */ new Map();
@@ -1909,7 +2034,7 @@ function shapeOf(node) {
   const keys = new Map((node.keys ?? []).filter(([key]) => key !== PROTO));
   const unions = node.unions?.map(pickerOf) ?? null;
   const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
-  return new Shape(keys, node.others ?? NONE, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE, node.free === true, passThrough);
+  return new Shape(keys, node.others ?? NONE2, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE2, node.free === true, passThrough);
 }
 function createParsePlan(nodes, shapeNodes, checks, walks) {
   const passes = (check, value) => check === void 0 || checks[check](value);
@@ -2046,9 +2171,9 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
   const fits = (v, value, open) => {
     const check = open ? v.open : v.check;
     picked = value;
-    if (check === NONE || checks[check](value))
+    if (check === NONE2 || checks[check](value))
       return true;
-    if (v.repair === NONE)
+    if (v.repair === NONE2)
       return false;
     const fixed = repair(value, v.repair);
     if (fixed === value || !checks[check](fixed))
@@ -2108,7 +2233,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
       if (variant === null || variant === UNKNOWN)
         return free(value);
       const chosen = picked;
-      return variant.node === NONE ? chosen : walk(chosen, variant.node, open);
+      return variant.node === NONE2 ? chosen : walk(chosen, variant.node, open);
     }
     if (at.unions === null && !at.free)
       return Array.isArray(value) ? shapeItems(value, at.items, open) : shapeObject(value, at, open);
@@ -2128,9 +2253,9 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     if (facets.some((f) => f.free))
       return free(value);
     if (Array.isArray(value)) {
-      const items2 = facets.flatMap((f) => f.items === NONE ? [] : [f.items]);
+      const items2 = facets.flatMap((f) => f.items === NONE2 ? [] : [f.items]);
       if (items2.length <= 1)
-        return shapeItems(value, items2[0] ?? NONE, open);
+        return shapeItems(value, items2[0] ?? NONE2, open);
       let out;
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
@@ -2159,13 +2284,13 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
         return false;
       if (picked !== value)
         throw new Repaired(picked);
-      if (variant.node !== NONE && !collect(value, shapeAt(variant.node), open, into))
+      if (variant.node !== NONE2 && !collect(value, shapeAt(variant.node), open, into))
         return false;
     }
     return true;
   }
   function shapeItems(items2, node, open) {
-    if (node === NONE)
+    if (node === NONE2)
       return free(items2);
     let out;
     for (let i = 0; i < items2.length; i++) {
@@ -2182,8 +2307,8 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      const child = key === PROTO ? NONE : at.keys.get(key) ?? at.others;
-      if (child === NONE) {
+      const child = key === PROTO ? NONE2 : at.keys.get(key) ?? at.others;
+      if (child === NONE2) {
         if (!out)
           out = partialCopy(object, keys, i);
         continue;
@@ -2215,7 +2340,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
         }
         if (!admitted) {
           for (const f of facets)
-            if (f.others !== NONE) {
+            if (f.others !== NONE2) {
               admitted = true;
               if (f.others !== NO_OBJECT)
                 children.push(f.others);
@@ -2643,6 +2768,7 @@ export {
   receive,
   remoteMethods,
   routesOf,
+  splitLines,
   strictUtf8Decoder,
   tag,
   truncateIssues,

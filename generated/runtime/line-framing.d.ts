@@ -12,6 +12,14 @@ export type Frame = {
     readonly bytes: Uint8Array;
 }
 /**
+ * Several whole lines that arrived in one chunk, none over the cap: `bytes` holds them with
+ * the newlines between them (not the last one), so a reader can decode them in one call.
+ */
+ | {
+    readonly kind: "lines";
+    readonly bytes: Uint8Array;
+}
+/**
  * A line longer than the cap; its bytes were discarded as they arrived, never buffered,
  * except the first {@link OVERSIZE_HEAD_BYTES}.
  */
@@ -30,7 +38,12 @@ export declare class LineFramer {
     /** The start of the over-size line being skipped. */
     private head;
     constructor(maxLineBytes: number);
-    /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
+    /**
+     * The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. The
+     * first completes what earlier chunks left; the ones after it lie wholly in `chunk`, and
+     * come as one `lines` frame when there are several and together they are within the cap
+     * (then each one is).
+     */
     push(chunk: Uint8Array): Frame[];
     /** End of input: a last line without its newline still counts. */
     end(): Frame[];
@@ -40,3 +53,5 @@ export declare class LineFramer {
     private headOf;
     private join;
 }
+/** The `line` frames of a `lines` frame's bytes: for a reader that cannot take them in one piece. */
+export declare function splitLines(bytes: Uint8Array): Frame[];

@@ -16,8 +16,11 @@ interface TextEncoderLike {
     encode(text: string): Uint8Array;
 }
 export declare function newAbortController(): AbortControllerLike;
-/** A decoder that throws on malformed UTF-8 instead of inserting U+FFFD silently. */
-export declare function strictUtf8Decoder(): TextDecoderLike;
+/**
+ * A decoder that throws on malformed UTF-8 instead of inserting U+FFFD silently. It drops a
+ * byte order mark at the start of what it decodes, unless `keepBOM`.
+ */
+export declare function strictUtf8Decoder(keepBOM?: boolean): TextDecoderLike;
 /** A decoder that replaces malformed UTF-8 with U+FFFD: for showing input, never for reading it. */
 export declare function lossyUtf8Decoder(): TextDecoderLike;
 export declare function utf8Encoder(): TextEncoderLike;

@@ -5,8 +5,6 @@ export const HIGH_WATER = 1024;
 /** ...and how few must be left waiting before it reads on. */
 export const LOW_WATER = 256;
 
-type Start = () => Promise<void> | undefined;
-
 /**
  * Starts incoming calls in arrival order. A call starts synchronously when nothing waits,
  * so a synchronous `session/update` handler has run before the message after it is looked
@@ -16,11 +14,17 @@ type Start = () => Promise<void> | undefined;
  *
  * Taking a call out costs O(1) however long the queue (see {@link Fifo}), and the queue is
  * bounded from outside: the connection stops reading while {@link whenRoom} says so.
+ *
+ * The queue holds the calls as data (`T`, the message itself) and starts each with the one
+ * `start` function it was made with: nothing is allocated per message to queue it.
  */
-export class ArrivalQueue {
-  private readonly waiting = new Fifo<Start>();
+export class ArrivalQueue<T> {
+  private readonly waiting = new Fifo<T>();
   private busy = false;
   private room: { resolve: () => void } | undefined;
+
+  /** `start` begins one call; it returns a promise when later calls must wait for it, and must not reject. */
+  constructor(private readonly start: (call: T) => Promise<void> | undefined) {}
 
   /** True while a call holds the queue or calls wait to start. */
   get idle(): boolean {
@@ -32,9 +36,9 @@ export class ArrivalQueue {
     return this.waiting.length;
   }
 
-  /** `start` runs now or after the calls queued before it; it must not reject. */
-  push(start: Start): void {
-    this.waiting.push(start);
+  /** `call` starts now or after the calls queued before it. */
+  push(call: T): void {
+    this.waiting.push(call);
     if (!this.busy) this.drain();
   }
 
@@ -62,17 +66,19 @@ export class ArrivalQueue {
     this.wake();
   }
 
+  private readonly resume = (): void => {
+    this.busy = false;
+    this.drain();
+  };
+
   private drain(): void {
     while (!this.busy && this.waiting.length > 0) {
       // Busy while the call starts, too: a request its handler sends now counts as sent
       // from a running handler.
       this.busy = true;
-      const running = (this.waiting.shift() as Start)();
+      const running = this.start(this.waiting.shift() as T);
       if (running) {
-        void running.then(() => {
-          this.busy = false;
-          this.drain();
-        });
+        void running.then(this.resume);
       } else {
         this.busy = false;
       }

@@ -12,6 +12,7 @@ import type {
 import {
   classify,
   type ErrorObject,
+  type Incoming,
   isJsonRpcId,
   type JsonRpcId,
   type JsonRpcMessage,
@@ -45,6 +46,27 @@ export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 const ABANDONED_MEMORY = 1024;
 
 type HandlerFunction = (...args: unknown[]) => unknown;
+
+/**
+ * An incoming call waiting for its turn in the arrival queue: a notification or an answer as
+ * classified (queued as is), or a request with what its handler will get.
+ */
+type Arrival =
+  | Extract<Incoming, { kind: "notification" | "result" | "error" }>
+  | {
+      readonly kind: "request";
+      readonly context: RequestContext;
+      readonly params: unknown;
+      readonly controller: AbortControllerLike;
+    };
+
+/** A notification handler that was not called: the notification was dropped (and logged). */
+const DROPPED: unique symbol = Symbol("dropped");
+
+/** What a notification handler threw, for the caller to count and log. */
+class Threw {
+  constructor(readonly error: unknown) {}
+}
 
 interface Pending {
   readonly entry: MethodEntry | undefined;
@@ -97,6 +119,8 @@ export class Connection {
   /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
   private malformedLines = 0;
   private readonly lifetime: AbortControllerLike = newAbortController();
+  /** `lifetime.signal.aborted`, kept as a field: it is read several times for every message. */
+  private isClosed = false;
   private readonly pending = new Map<JsonRpcId, Pending>();
   /** How many pending calls are `awaitable`. */
   private awaitable = 0;
@@ -111,7 +135,7 @@ export class Connection {
   private reader: StreamReader<unknown> | undefined;
   private readonly writer: StreamWriter<JsonRpcMessage>;
   /** Incoming calls, started in arrival order (see the class comment). */
-  private readonly arrivals = new ArrivalQueue();
+  private readonly arrivals = new ArrivalQueue<Arrival>((arrival) => this.start(arrival));
   private readonly closedPromise: Promise<void>;
   private resolveClosed: () => void = () => {};
 
@@ -243,6 +267,7 @@ export class Connection {
   private shutDown(error: ConnectionClosedError): void {
     if (this.isClosed) return;
     const reason = error.reason;
+    this.isClosed = true;
     this.lifetime.abort(error);
     for (const call of this.pending.values()) {
       call.release();
@@ -261,10 +286,6 @@ export class Connection {
     attempt(() => this.writer.close())
       .catch(ignore)
       .then(() => this.resolveClosed());
-  }
-
-  private get isClosed(): boolean {
-    return this.lifetime.signal.aborted;
   }
 
   private closedError(): ConnectionClosedError {
@@ -312,13 +333,11 @@ export class Connection {
         this.onRequest(message.id, message.method, message.params);
         break;
       case "notification":
-        this.onNotification(message.method, message.params);
+        this.onNotification(message);
         break;
       case "result":
-        this.onResponse(message.id, () => this.onResult(message.id, message.result));
-        break;
       case "error":
-        this.onResponse(message.id, () => this.onErrorResponse(message.id, message.error));
+        this.onResponse(message);
         break;
       case "invalid":
         this.note("warn", "invalid-message", `invalid JSON-RPC message: ${message.reason}`, {
@@ -391,10 +410,21 @@ export class Connection {
     const controller = newAbortController();
     this.inFlight.set(id, controller);
     const context: RequestContext = { method, requestId: id, signal: controller.signal };
-    this.arrivals.push(() => {
-      void this.answer(context, params, controller);
-      return undefined;
-    });
+    this.arrivals.push({ kind: "request", context, params, controller });
+  }
+
+  /** Starts a queued call (see {@link ArrivalQueue}): a promise while later calls must wait. */
+  private start(arrival: Arrival): Promise<void> | undefined {
+    switch (arrival.kind) {
+      case "notification":
+        return this.runNotification(arrival.method, arrival.params);
+      case "request":
+        void this.answer(arrival.context, arrival.params, arrival.controller);
+        return undefined;
+      default:
+        this.deliver(arrival);
+        return undefined;
+    }
   }
 
   private async answer(
@@ -521,14 +551,14 @@ export class Connection {
 
   // --- incoming notifications ----------------------------------------------------------------
 
-  private onNotification(method: string, params: unknown): void {
+  private onNotification(message: Extract<Incoming, { kind: "notification" }>): void {
     // Handled at once, outside the queue: a cancellation must overtake queued work.
-    if (this.cancelEntry && method === this.cancelEntry.method) {
-      this.onCancelRequest(this.cancelEntry, params);
+    if (this.cancelEntry && message.method === this.cancelEntry.method) {
+      this.onCancelRequest(this.cancelEntry, message.params);
       return;
     }
     this.notificationsReceived++;
-    this.arrivals.push(() => this.runNotification(method, params));
+    this.arrivals.push(message);
   }
 
   /**
@@ -536,57 +566,59 @@ export class Connection {
    * on. Counts the notification handled once the handler has returned or settled.
    */
   private runNotification(method: string, params: unknown): Promise<void> | undefined {
-    const call = this.isClosed ? undefined : this.notificationCall(method, params);
-    if (!call) {
-      this.notificationsHandled++;
+    const result = this.isClosed ? DROPPED : this.callNotificationHandler(method, params);
+    if (result instanceof Threw) {
+      this.notificationFailed(method, result.error);
       return undefined;
     }
-    const context: NotificationContext = { method, signal: this.lifetime.signal };
-    const failed = (error: unknown) => {
-      this.notificationsHandled++;
-      this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
-        method,
-        error,
-      });
-    };
-    try {
-      const result = call(context);
-      if (isThenable(result)) return Promise.resolve(result).then(this.countHandled, failed);
-      this.notificationsHandled++;
-      return undefined;
-    } catch (error) {
-      failed(error);
-      return undefined;
-    }
+    if (result !== DROPPED && isThenable(result))
+      return Promise.resolve(result).then(this.countHandled, (error: unknown) =>
+        this.notificationFailed(method, error),
+      );
+    this.notificationsHandled++;
+    return undefined;
   }
 
   private readonly countHandled = (): void => {
     this.notificationsHandled++;
   };
 
-  /** The handler call for one notification, or undefined (logged) when it is dropped. */
-  private notificationCall(
-    method: string,
-    params: unknown,
-  ): ((context: NotificationContext) => unknown) | undefined {
+  private notificationFailed(method: string, error: unknown): void {
+    this.notificationsHandled++;
+    this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
+      method,
+      error,
+    });
+  }
+
+  /**
+   * Calls the handler of one notification: what it returned, what it threw (as a `Threw`),
+   * or DROPPED when the notification does not reach a handler (logged).
+   */
+  private callNotificationHandler(method: string, params: unknown): unknown {
+    const context: NotificationContext = { method, signal: this.lifetime.signal };
     if (method.startsWith("_") && !this.served.notification.has(method)) {
       const ext = this.handler("extNotification");
       if (!ext) {
         this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
           method,
         });
-        return undefined;
+        return DROPPED;
       }
-      return (context) => ext.call(this.handlers, method, params, context);
+      try {
+        return ext.call(this.handlers, method, params, context);
+      } catch (error) {
+        return new Threw(error);
+      }
     }
     const entry = this.served.notification.get(method);
-    if (entry && this.negotiation?.refuses(method, "notification")) return undefined;
+    if (entry && this.negotiation?.refuses(method, "notification")) return DROPPED;
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler) {
       // `$/` notifications are optional by JSON-RPC convention: ignoring one is normal.
       const level = method.startsWith("$/") ? "debug" : "warn";
       this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
-      return undefined;
+      return DROPPED;
     }
     const received = this.receiveParams(entry, params);
     if ("invalid" in received) {
@@ -602,9 +634,13 @@ export class Connection {
           method,
           issues: received.invalid.issues,
         });
-      return undefined;
+      return DROPPED;
     }
-    return (context) => handler.call(this.handlers, received.value, context);
+    try {
+      return handler.call(this.handlers, received.value, context);
+    } catch (error) {
+      return new Threw(error);
+    }
   }
 
   private onCancelRequest(entry: MethodEntry, params: unknown): void {
@@ -643,20 +679,22 @@ export class Connection {
    * the request was sent is still being handled, that handler may be waiting for this very
    * answer (a handler that calls the peer), so it is delivered at once rather than never.
    */
-  private onResponse(id: JsonRpcId, deliver: () => void): void {
-    const call = this.pending.get(id);
+  private onResponse(message: Extract<Incoming, { kind: "result" | "error" }>): void {
+    const call = this.pending.get(message.id);
     if (
       !call ||
       this.notificationsHandled === this.notificationsReceived ||
       this.notificationsHandled < call.sentAfter
     ) {
-      deliver();
+      this.deliver(message);
       return;
     }
-    this.arrivals.push(() => {
-      deliver();
-      return undefined;
-    });
+    this.arrivals.push(message);
+  }
+
+  private deliver(message: Extract<Incoming, { kind: "result" | "error" }>): void {
+    if (message.kind === "result") this.onResult(message.id, message.result);
+    else this.onErrorResponse(message.id, message.error);
   }
 
   private onResult(id: JsonRpcId, value: unknown): void {
@@ -791,18 +829,27 @@ export class Connection {
    */
   private send(message: JsonRpcMessage): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
-    const written = attempt(() => this.writer.write(message));
+    let written: Promise<void>;
+    try {
+      written = this.writer.write(message);
+    } catch (error) {
+      written = Promise.reject(error);
+    }
     const trace = this.trace;
-    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).catch(
-      (error: unknown) => {
-        if (isRefusedMessage(error)) throw error;
-        this.shutDown(
-          new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"),
-        );
-        throw this.closedError();
-      },
+    return (trace ? written.then(() => trace({ direction: "sent", message })) : written).then(
+      undefined,
+      this.sendFailed,
     );
   }
+
+  /** Why a send failed, as its caller sees it (one function for every message sent). */
+  private readonly sendFailed = (error: unknown): never => {
+    if (isRefusedMessage(error)) throw error;
+    this.shutDown(
+      new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"),
+    );
+    throw this.closedError();
+  };
 
   /**
    * Params as the handler receives them: read with the entry's parser (the open reading

@@ -13,6 +13,11 @@ export const OVERSIZE_HEAD_BYTES = 512;
 export type Frame =
   | { readonly kind: "line"; readonly bytes: Uint8Array }
   /**
+   * Several whole lines that arrived in one chunk, none over the cap: `bytes` holds them with
+   * the newlines between them (not the last one), so a reader can decode them in one call.
+   */
+  | { readonly kind: "lines"; readonly bytes: Uint8Array }
+  /**
    * A line longer than the cap; its bytes were discarded as they arrived, never buffered,
    * except the first {@link OVERSIZE_HEAD_BYTES}.
    */
@@ -35,13 +40,35 @@ export class LineFramer {
     this.maxLineBytes = maxLineBytes;
   }
 
-  /** The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. */
+  /**
+   * The lines `chunk` completes, in order; the rest waits for a later chunk or `end()`. The
+   * first completes what earlier chunks left; the ones after it lie wholly in `chunk`, and
+   * come as one `lines` frame when there are several and together they are within the cap
+   * (then each one is).
+   */
   push(chunk: Uint8Array): Frame[] {
     const frames: Frame[] = [];
-    let start = 0;
-    for (let newline = chunk.indexOf(LF); newline !== -1; newline = chunk.indexOf(LF, start)) {
-      frames.push(this.finish(chunk.subarray(start, newline)));
-      start = newline + 1;
+    const first = chunk.indexOf(LF);
+    if (first === -1) {
+      this.hold(chunk);
+      return frames;
+    }
+    frames.push(this.finish(chunk.subarray(0, first)));
+    let start = first + 1;
+    // No byte is scanned twice: forward to the end of the next line (to the chunk's end when
+    // there is none, as in the middle of a long message), then back over the unfinished tail.
+    const second = chunk.indexOf(LF, start);
+    if (second !== -1) {
+      const last = chunk.lastIndexOf(LF);
+      if (second < last && last - start <= this.maxLineBytes) {
+        frames.push({ kind: "lines", bytes: chunk.subarray(start, last) });
+        start = last + 1;
+      } else {
+        for (let newline = second; newline !== -1; newline = chunk.indexOf(LF, start)) {
+          frames.push(this.finish(chunk.subarray(start, newline)));
+          start = newline + 1;
+        }
+      }
     }
     this.hold(chunk.subarray(start));
     return frames;
@@ -106,4 +133,16 @@ export class LineFramer {
     line.set(tail, offset);
     return line;
   }
+}
+
+/** The `line` frames of a `lines` frame's bytes: for a reader that cannot take them in one piece. */
+export function splitLines(bytes: Uint8Array): Frame[] {
+  const frames: Frame[] = [];
+  let start = 0;
+  for (let newline = bytes.indexOf(LF); newline !== -1; newline = bytes.indexOf(LF, start)) {
+    frames.push({ kind: "line", bytes: bytes.subarray(start, newline) });
+    start = newline + 1;
+  }
+  frames.push({ kind: "line", bytes: bytes.subarray(start) });
+  return frames;
 }

@@ -43,33 +43,64 @@ export function receive(
 ):
   | { value: unknown; unknown: readonly UnknownVariant[] }
   | { invalid: ValidationError; unknown: readonly UnknownVariant[] } {
-  const unknown: UnknownVariant[] = [];
   if (parse) {
-    const open: ParseOptions = {
-      unknownVariants: "keep",
-      onUnknownVariant: (variant) => unknown.push(variant),
-    };
     try {
-      if (unknownVariants === "keep") return { value: parse(value, open), unknown };
-      return { value: parse(value), unknown };
+      if (unknownVariants === "keep") return readOpen(parse, value);
+      return { value: parse(value), unknown: NONE };
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       // Refused: when the open reading accepts the value, the variants it kept are the only
       // reason, and the refusal names them. Otherwise the issues speak for themselves.
-      const only = unknownVariants === "reject" && accepts(() => parse(value, open));
-      return { invalid: error, unknown: only ? unknown : [] };
+      const open = unknownVariants === "reject" ? acceptsOpen(parse, value) : undefined;
+      return { invalid: error, unknown: open ?? NONE };
     }
   }
-  if (!validator || validator(value)) return { value, unknown };
-  return { invalid: new ValidationError(type, issuesOf(validator)), unknown };
+  if (!validator || validator(value)) return { value, unknown: NONE };
+  return { invalid: new ValidationError(type, issuesOf(validator)), unknown: NONE };
 }
 
-function accepts(read: () => unknown): boolean {
+const NONE: readonly UnknownVariant[] = Object.freeze([]);
+
+/**
+ * The unknown variants of the open reading under way. Parsing is synchronous and calls
+ * nothing outside the parser, so one collector (and one options object) serves every
+ * message, instead of a fresh pair per message received.
+ */
+let collected: UnknownVariant[] | undefined;
+const OPEN: ParseOptions = {
+  unknownVariants: "keep",
+  onUnknownVariant: (variant) => {
+    if (collected) collected.push(variant);
+    else collected = [variant];
+  },
+};
+
+/** The open reading of `value`, with the unknown variants it kept. */
+function readOpen(
+  parse: (value: unknown, options?: ParseOptions) => unknown,
+  value: unknown,
+): { value: unknown; unknown: readonly UnknownVariant[] } {
+  // Saved and restored, should a value's getters (from a transport other than ndJsonStream)
+  // ever start a reading of their own.
+  const outer = collected;
+  collected = undefined;
   try {
-    read();
-    return true;
+    const read = parse(value, OPEN);
+    return { value: read, unknown: collected ?? NONE };
+  } finally {
+    collected = outer;
+  }
+}
+
+/** The variants the open reading kept when it accepts `value`; undefined when it refuses it too. */
+function acceptsOpen(
+  parse: (value: unknown, options?: ParseOptions) => unknown,
+  value: unknown,
+): readonly UnknownVariant[] | undefined {
+  try {
+    return readOpen(parse, value).unknown;
   } catch (error) {
-    if (error instanceof ValidationError) return false;
+    if (error instanceof ValidationError) return undefined;
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from "./json-rpc.js";
-import { type Frame, LineFramer } from "./line-framing.js";
+import { type Frame, LineFramer, splitLines } from "./line-framing.js";
 import {
   MalformedFrame,
   MessageEncodingError,
@@ -31,6 +31,7 @@ export interface NdJsonStreamOptions {
 }
 
 const CR = 0x0d;
+const BOM = 0xfeff;
 const SKIP: unique symbol = Symbol("blank line");
 
 /**
@@ -56,6 +57,10 @@ function lineReadable(
   limit: number,
 ): ReadableLike<unknown> {
   const decoder = strictUtf8Decoder();
+  // For `lines` frames: several lines decoded in one call, each line's BOM dropped as
+  // `decoder` drops it from a line of its own (see textValue).
+  const runDecoder = strictUtf8Decoder(true);
+  const encoder = utf8Encoder();
   let locked = false;
   return {
     getReader(): StreamReader<unknown> {
@@ -66,13 +71,33 @@ function lineReadable(
       // The frames of the last chunk, taken in order by index: O(1) per message.
       let frames: Frame[] = [];
       let next = 0;
+      // The text of the `lines` frame being read, and where its next line starts.
+      let run: string | undefined;
+      let at = 0;
       let ended = false;
       return {
         async read(): Promise<StreamReadResult<unknown>> {
           for (;;) {
-            while (next < frames.length) {
-              const value = toValue(frames[next++] as Frame, decoder, limit);
+            while (run !== undefined) {
+              const end = run.indexOf("\n", at);
+              const line = end === -1 ? run.slice(at) : run.slice(at, end);
+              if (end === -1) run = undefined;
+              else at = end + 1;
+              const value = textValue(line, encoder);
               if (value !== SKIP) return { done: false, value };
+            }
+            if (next < frames.length) {
+              const frame = frames[next++] as Frame;
+              if (frame.kind === "lines") {
+                at = 0;
+                run = decodeRun(frame.bytes, runDecoder);
+                // Not valid UTF-8 somewhere: line by line, so only the bad line is refused.
+                if (run === undefined) frames.splice(next, 0, ...splitLines(frame.bytes));
+                continue;
+              }
+              const value = toValue(frame, decoder, limit);
+              if (value !== SKIP) return { done: false, value };
+              continue;
             }
             frames = [];
             next = 0;
@@ -93,6 +118,7 @@ function lineReadable(
         cancel(reason?: unknown): Promise<void> {
           ended = true;
           frames = [];
+          run = undefined;
           return source.cancel(reason);
         },
       };
@@ -100,9 +126,35 @@ function lineReadable(
   };
 }
 
+/** Whole lines decoded in one call; undefined when they are not all valid UTF-8. */
+function decodeRun(bytes: Uint8Array, decoder: { decode(bytes: Uint8Array): string }) {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One line of a decoded `lines` frame (BOM kept) to what {@link toValue} makes of the same
+ * line on its own: the `\r` before the newline and a leading BOM dropped, blank skipped, and
+ * the size of a line that is not JSON counted in bytes as received.
+ */
+function textValue(line: string, encoder: { encode(text: string): Uint8Array }): unknown {
+  let text = line;
+  if (text.charCodeAt(text.length - 1) === CR) text = text.slice(0, -1);
+  if (text.charCodeAt(0) === BOM) text = text.slice(1);
+  if (text.trim() === "") return SKIP;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return new MalformedFrame("parse-error", encoder.encode(line).length, { text });
+  }
+}
+
 /** One line to a JSON value, a {@link MalformedFrame}, or SKIP for a blank line. */
 function toValue(
-  frame: Frame,
+  frame: Exclude<Frame, { kind: "lines" }>,
   decoder: { decode(bytes: Uint8Array): string },
   limit: number,
 ): unknown {

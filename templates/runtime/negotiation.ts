@@ -101,8 +101,8 @@ export class Negotiation {
   private readonly sent: CapabilityMode;
   private readonly received: CapabilityMode;
   /** Gates on what this side sends (the peer's capabilities) and receives (its own), by kind and method. */
-  private readonly outgoing: ReadonlyMap<string, readonly CapabilityGate[]>;
-  private readonly incoming: ReadonlyMap<string, readonly CapabilityGate[]>;
+  private readonly outgoing: GatesByCall;
+  private readonly incoming: GatesByCall;
   /** This side's capabilities, once declared: the client's when it sends initialize, the agent's when it answers. */
   private own: unknown;
   private peer: unknown;
@@ -153,7 +153,7 @@ export class Negotiation {
     if (method.startsWith("$/")) return undefined;
     if (!this.done)
       return this.refuse(notInitialized(this.role, method), method, "not-initialized");
-    for (const gate of this.outgoing.get(`${kind} ${method}`) ?? []) {
+    for (const gate of this.outgoing[kind].get(method) ?? []) {
       if (declared(this.peer, gate.capability)) continue;
       const problem = gate.content
         ? contentRefusal(this.spec, gate, params)
@@ -226,7 +226,7 @@ export class Negotiation {
    */
   refuses(method: string, kind: "request" | "notification"): boolean {
     if (this.received === "off") return false;
-    const gates = this.incoming.get(`${kind} ${method}`);
+    const gates = this.incoming[kind].get(method);
     if (!gates) return false;
     const missing = gates.find((g) => !declared(this.own, g.capability));
     if (!missing) return false;
@@ -332,13 +332,24 @@ export function frozen<T>(value: T): T {
   return value;
 }
 
-function byCall(gates: readonly CapabilityGate[]): Map<string, CapabilityGate[]> {
-  const map = new Map<string, CapabilityGate[]>();
+/**
+ * Gates by kind, then wire name: looked up for every message sent and received, so the key
+ * is the method string as it comes (no key built per message).
+ */
+type GatesByCall = Readonly<
+  Record<CapabilityGate["kind"], ReadonlyMap<string, readonly CapabilityGate[]>>
+>;
+
+function byCall(gates: readonly CapabilityGate[]): GatesByCall {
+  const byKind = {
+    request: new Map<string, CapabilityGate[]>(),
+    notification: new Map<string, CapabilityGate[]>(),
+  };
   for (const gate of gates) {
-    const key = `${gate.kind} ${gate.method}`;
-    map.set(key, [...(map.get(key) ?? []), gate]);
+    const map = byKind[gate.kind];
+    map.set(gate.method, [...(map.get(gate.method) ?? []), gate]);
   }
-  return map;
+  return byKind;
 }
 
 /** Whether the capability at `path` is declared: `true`, or an object (`{}` declares it). */

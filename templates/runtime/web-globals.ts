@@ -22,7 +22,10 @@ interface TextEncoderLike {
 
 interface Platform {
   AbortController?: new () => AbortControllerLike;
-  TextDecoder?: new (label: string, options: { fatal: boolean }) => TextDecoderLike;
+  TextDecoder?: new (
+    label: string,
+    options: { fatal: boolean; ignoreBOM?: boolean },
+  ) => TextDecoderLike;
   TextEncoder?: new () => TextEncoderLike;
   console?: { error(...values: unknown[]): void };
 }
@@ -39,11 +42,14 @@ export function newAbortController(): AbortControllerLike {
   return new Controller();
 }
 
-/** A decoder that throws on malformed UTF-8 instead of inserting U+FFFD silently. */
-export function strictUtf8Decoder(): TextDecoderLike {
+/**
+ * A decoder that throws on malformed UTF-8 instead of inserting U+FFFD silently. It drops a
+ * byte order mark at the start of what it decodes, unless `keepBOM`.
+ */
+export function strictUtf8Decoder(keepBOM = false): TextDecoderLike {
   const Decoder = platform.TextDecoder;
   if (!Decoder) throw missing("TextDecoder");
-  return new Decoder("utf-8", { fatal: true });
+  return new Decoder("utf-8", { fatal: true, ignoreBOM: keepBOM });
 }
 
 /** A decoder that replaces malformed UTF-8 with U+FFFD: for showing input, never for reading it. */

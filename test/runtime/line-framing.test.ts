@@ -23,7 +23,13 @@ function frame(chunks: Uint8Array[], max: number): Frame[] {
 }
 
 const lines = (frames: Frame[]) =>
-  frames.map((f) => (f.kind === "line" ? decoder.decode(f.bytes) : `<oversize ${f.size}>`));
+  frames.flatMap((f) =>
+    f.kind === "oversize"
+      ? [`<oversize ${f.size}>`]
+      : f.kind === "lines"
+        ? decoder.decode(f.bytes).split("\n")
+        : [decoder.decode(f.bytes)],
+  );
 
 describe("LineFramer", () => {
   it("yields the same lines however the input is chunked (multi-byte characters included)", () => {
@@ -38,6 +44,21 @@ describe("LineFramer", () => {
         },
       ),
     );
+  });
+
+  it("hands the whole lines after a chunk's first as one run, only while the run is within the cap", () => {
+    const kinds = (frames: Frame[]) => frames.map((f) => f.kind);
+    const roomy = new LineFramer(100);
+    const frames = roomy.push(encoder.encode("a\nbb\nccc\ndd"));
+    expect(kinds(frames)).toEqual(["line", "lines"]);
+    expect(lines(frames)).toEqual(["a", "bb", "ccc"]);
+    expect(lines(roomy.push(encoder.encode("d\n")))).toEqual(["dddd".slice(1)]);
+    // A single line after the first is a line of its own; a run over the cap is split, so
+    // no line in a run can be over it.
+    expect(kinds(new LineFramer(100).push(encoder.encode("a\nbb\n")))).toEqual(["line", "line"]);
+    const tight = new LineFramer(4).push(encoder.encode("a\nbb\nccc\nddddd\n"));
+    expect(kinds(tight)).toEqual(["line", "line", "line", "oversize"]);
+    expect(lines(tight)).toEqual(["a", "bb", "ccc", "<oversize 5>"]);
   });
 
   it("keeps a last line that has no newline at end of input", () => {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MalformedFrame, MessageEncodingError } from "../../templates/runtime/message-stream.js";
 import { ndJsonStream } from "../../templates/runtime/ndjson-stream.js";
@@ -66,6 +67,44 @@ describe("ndJsonStream: reading", () => {
     const values = await readAll([big.slice(0, 100), big.slice(100), '{"small":1}\n'], 64);
     expect(values[0]).toMatchObject({ problem: "too-large", size: big.length - 1 });
     expect(values[1]).toEqual({ small: 1 });
+  });
+
+  it("reads several lines of one chunk as it reads each line alone: CR, BOM, blank, bad JSON", async () => {
+    // The first line completes what came before; the ones after it are decoded together.
+    const chunk = '{"a":1}\r\n\uFEFF{"b":2}\n\r\nnot jsön\r\n\uFEFF\n{"c":3}\n{"d"';
+    const values = await readAll([chunk, ":4}\n"]);
+    expect(values).toHaveLength(5);
+    expect(values.slice(0, 2)).toEqual([{ a: 1 }, { b: 2 }]);
+    // 8 characters, one of them two bytes, and the \r: the size counts bytes as received.
+    expect(values[2]).toBeInstanceOf(MalformedFrame);
+    expect(values[2]).toMatchObject({ problem: "parse-error", size: 10, text: "not jsön" });
+    expect(values.slice(3)).toEqual([{ c: 3 }, { d: 4 }]);
+  });
+
+  it("refuses only the line with invalid UTF-8 among lines that came in one chunk", async () => {
+    const bad = [...encoder.encode('{"a":"'), 0xc3, 0x28, ...encoder.encode('"}\n')];
+    const chunk = [...encoder.encode('{"x":0}\n{"y":1}\n'), ...bad, ...encoder.encode('{"z":2}\n')];
+    const values = await readAll([chunk]);
+    expect(values).toHaveLength(4);
+    expect(values[2]).toMatchObject({ problem: "invalid-utf8", size: bad.length - 1 });
+    expect([values[0], values[1], values[3]]).toEqual([{ x: 0 }, { y: 1 }, { z: 2 }]);
+  });
+
+  it("yields the same values for lines in one chunk as for each line in a chunk of its own", async () => {
+    const piece = fc.oneof(
+      fc.jsonValue().map((v) => [...encoder.encode(JSON.stringify(v))]),
+      fc.string({ unit: "grapheme" }).map((t) => [...encoder.encode(t.replace(/\n/g, ""))]),
+      fc.constantFrom([0xef, 0xbb, 0xbf], [0x0d], [0xc3], [0xff], [0x20]),
+    );
+    const line = fc.array(piece, { maxLength: 3 }).map((parts) => parts.flat());
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 8 }), async (lines) => {
+        const alone = await readAll(lines.map((l) => [...l, 0x0a]));
+        const together = await readAll([lines.flatMap((l) => [...l, 0x0a])]);
+        expect(together).toEqual(alone);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("ends when the input ends", async () => {
