@@ -135,7 +135,9 @@ function runClient(impl, workload, count, pkg, extra = []) {
  *   `pkg`: a generated package folder (its `v1` entry point is what "ours" runs).
  */
 export function benchRuntime({ pkg, quick = false, log = () => {} }) {
-  const rounds = quick ? 1 : 3;
+  // Five: single runs of a row spread by about ±20% on this 2-core machine, so a median of three
+  // could not tell 0.81× from 0.85× of the floor (docs/performance.md).
+  const rounds = quick ? 1 : 5;
   const scale = quick ? 0.25 : 1;
   const workloads = [];
   for (const workload of WORKLOADS) {
