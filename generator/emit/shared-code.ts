@@ -7,7 +7,7 @@ import type { Json } from "../schema/json.js";
 import { needsEvaluation } from "./ajv.js";
 
 /** A surface's definitions as the validators see them; findings are dropped (reported when emitted). */
-export function validatorSchemas(surface: SurfaceModel): Record<string, Json> {
+function validatorSchemas(surface: SurfaceModel): Record<string, Json> {
   return prepareDefinitions("validators", {
     defsKeyword: surface.defsKeyword,
     definitions: surface.definitions,
@@ -48,7 +48,18 @@ export function sharedModuleFrom(
  *
  * Types are not shared this way: their documentation is the descriptions, which differ.
  */
-export function sharedWithStable(surface: SurfaceModel, stable: SurfaceModel): Set<string> {
+export function sharedWithStable(surface: SurfaceModel, stable: SurfaceModel): ReadonlySet<string> {
+  // Asked once for each surface of the pair (each emits its side of the shared modules).
+  const known = computed.get(surface);
+  if (known?.stable === stable) return known.shared;
+  const shared = compute(surface, stable);
+  computed.set(surface, { stable, shared });
+  return shared;
+}
+
+const computed = new WeakMap<SurfaceModel, { stable: SurfaceModel; shared: Set<string> }>();
+
+function compute(surface: SurfaceModel, stable: SurfaceModel): Set<string> {
   const mine = validatorSchemas(surface);
   const theirs = validatorSchemas(stable);
   if (needsEvaluation(mine) || needsEvaluation(theirs)) return new Set();
