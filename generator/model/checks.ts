@@ -236,3 +236,22 @@ function tagTest(schema: JsonObject): CheckSpec | undefined {
     return { kind: "otherTag", property, known };
   return undefined;
 }
+
+/** A check spec with each reference to another check of its table passed through `f`. */
+export function mapCheckRefs(spec: CheckSpec, f: (index: number) => number): CheckSpec {
+  switch (spec.kind) {
+    case "all":
+    case "any":
+    case "one":
+      return { kind: spec.kind, of: spec.of.map(f) };
+    case "not":
+    case "items":
+      return { kind: spec.kind, of: f(spec.of) };
+    case "props":
+      return { kind: spec.kind, of: spec.of.map(([name, c]) => [name, f(c)]) };
+    case "values":
+      return { kind: spec.kind, of: f(spec.of), declared: spec.declared };
+    default:
+      return spec;
+  }
+}

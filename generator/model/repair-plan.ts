@@ -99,7 +99,7 @@ class PlanBuilder {
     // Built per subschema path, both plans repeat themselves (a definition reached through
     // many references, an inline `_meta` in every definition): equal nodes become one.
     // The shape plan refers to repair nodes, so the repair plan is merged first.
-    const merged = mergeEqualNodes(this.nodes, mapRepairRefs);
+    const merged = mergeEqualNodes(this.nodes, (node, f) => mapRepairRefs(node, f));
     return {
       nodes: merged.nodes,
       where: merged.representatives.map((i) => this.where[i] as string),
@@ -345,22 +345,36 @@ function openSchema(def: Definition): Json {
   return def.union && isObject(def.schema) ? withUnknownVariant(def.schema, def.union) : def.schema;
 }
 
-/** A repair node with each reference to another repair node passed through `f`. */
-function mapRepairRefs(node: PlanNode, f: (index: number) => number): PlanNode {
+/**
+ * A repair node with each reference to another repair node passed through `f`, and each
+ * reference to a check through `check` (model/plan-link.ts renumbers both).
+ */
+export function mapRepairRefs(
+  node: PlanNode,
+  f: (index: number) => number,
+  check: (index: number) => number = (i) => i,
+): PlanNode {
   const out: Draft<PlanNode> = { ...node };
   if (node.properties)
-    out.properties = node.properties.map((p) =>
-      p.node === undefined ? p : { ...p, node: f(p.node) },
-    );
+    out.properties = node.properties.map((p) => {
+      const plan: Draft<PropertyPlan> = { ...p };
+      if (p.node !== undefined) plan.node = f(p.node);
+      if (p.onError !== undefined) plan.onError = check(p.onError);
+      return plan;
+    });
   if (node.allOf) out.allOf = node.allOf.map(f);
   if (node.union)
     out.union = {
       ...node.union,
-      variants: node.union.variants.map((v) =>
-        v.node === undefined ? v : { ...v, node: f(v.node) },
-      ),
+      variants: node.union.variants.map((v) => {
+        const plan: Draft<VariantPlan> = { ...v };
+        if (v.node !== undefined) plan.node = f(v.node);
+        if (v.check !== undefined) plan.check = check(v.check);
+        return plan;
+      }),
     };
   if (node.items !== undefined) out.items = f(node.items);
+  if (node.skipInvalid !== undefined) out.skipInvalid = check(node.skipInvalid);
   if (node.values !== undefined) out.values = f(node.values);
   return out;
 }

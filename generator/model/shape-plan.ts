@@ -412,11 +412,15 @@ export function mergeShapes(plan: ShapePlan, repairIndex: (old: number) => numbe
   };
 }
 
-/** A shape node with each reference to another shape node through `f`, to a repair node through `repair`. */
-function mapShapeRefs(
+/**
+ * A shape node with each reference to another shape node through `f`, to a repair node
+ * through `repair`, and to a check through `check` (model/plan-link.ts renumbers all three).
+ */
+export function mapShapeRefs(
   node: ShapeNode,
   f: (index: number) => number,
   repair: (index: number) => number,
+  check: (index: number) => number = (i) => i,
 ): ShapeNode {
   const out: Draft<ShapeNode> = { ...node };
   const child = (index: number): number => (index === NO_OBJECT ? index : f(index));
@@ -430,6 +434,8 @@ function mapShapeRefs(
         const variant: Draft<ShapeVariant> = { ...v };
         if (v.node !== undefined) variant.node = f(v.node);
         if (v.repair !== undefined) variant.repair = repair(v.repair);
+        if (v.check !== undefined) variant.check = check(v.check);
+        if (v.open !== undefined) variant.open = check(v.open);
         return variant;
       }),
     }));
