@@ -373,6 +373,13 @@ function shapeOf(node: ShapeNode): Shape {
   );
 }
 
+/**
+ * Told of the unknown variants the open reading keeps, while one runs. One for every plan: a
+ * surface's plan hands the records it shares with the surface beside it to the shared
+ * module's walks (model/plan-link.ts), whose own plan then meets the unknown variants.
+ */
+let reportUnknown: ParseOptions["onUnknownVariant"];
+
 export function createParsePlan(
   nodes: readonly PlanNode[],
   shapeNodes: readonly ShapeNode[],
@@ -516,8 +523,6 @@ export function createParsePlan(
 
   /** What the variant `pick` chose reads: the value itself, or the value repaired for it. */
   let picked: unknown;
-  /** Told of the unknown variants the open reading keeps, while one runs. */
-  let reportUnknown: ParseOptions["onUnknownVariant"];
 
   /** Whether `v` deserializes `value`: as it is, or once repaired by the variant's own rules. */
   const fits = (v: Variant, value: unknown, open: boolean): boolean => {
@@ -761,11 +766,13 @@ export function createParsePlan(
           return root === undefined ? fixed : root(fixed, false);
         if (keep && open !== undefined && (checks[open] as Check)(fixed)) {
           if (root === undefined) return fixed;
+          // Restored, not cleared: a reader the callback starts ends inside this one.
+          const outer = reportUnknown;
           reportUnknown = options?.onUnknownVariant;
           try {
             return root(fixed, true);
           } finally {
-            reportUnknown = undefined;
+            reportUnknown = outer;
           }
         }
         // Again, for this value's issues: checks during the walk may have run this validator.
