@@ -13,7 +13,9 @@ import { TEST_PACKAGE } from "./support/test-package.js";
  * annotations JSON Schema 2020-12 lists, vendor `x-` keywords). Every other definition gets its
  * own, compiled from the unstable schema (the differential fuzz checks its verdicts). The
  * shared ones live in modules of their own beside the stable validators.js and guards.js, so
- * importing the unstable entry point loads none of the stable code it does not use.
+ * importing the unstable entry point loads none of the stable code it does not use. The parse
+ * plans' shared records do likewise (shared-parsers.js; test/model/plan-link.test.ts checks
+ * what goes there).
  */
 
 /** JSON Schema 2020-12 keywords that never change validity (meta-data, content, comment). */
@@ -141,6 +143,30 @@ describe("validators and guards shared between a stable and an unstable entry po
       // The stable entry point uses the same functions.
       const theirs = await load(stable.id, file);
       for (const name of Object.keys(shared)) expect(theirs[name], name).toBe(shared[name]);
+    },
+  );
+
+  it.each(STABLE_UNSTABLE_PAIRS)(
+    "%s: the shared parse plan is a module of its own, built on the shared validators only",
+    async (stable, unstable) => {
+      const sharedFile = `${stable.id}/shared-parsers.js`;
+      const own = importedFiles(unstable.id, "parsers.js");
+      expect(own).toContain(sharedFile);
+      for (const file of ["parsers.js", "validators.js", "parsers-validators.js"])
+        expect(own).not.toContain(`${stable.id}/${file}`);
+      expect(importedFiles(stable.id, "parsers.js")).toContain(sharedFile);
+      // What the shared module reads: the runtime, the shared validators and its own checks.
+      const reads = [...importedFiles(stable.id, "shared-parsers.js")].filter(
+        (f) => !f.startsWith("runtime/"),
+      );
+      expect(reads.sort()).toEqual(
+        [`${stable.id}/shared-parsers-validators.js`, `${stable.id}/shared-validators.js`].sort(),
+      );
+      // Its records reach both plans as one object (model/plan-link.ts lays them out).
+      const shared = await load(stable.id, "shared-parsers.js");
+      const base = shared.base as Record<string, unknown[]>;
+      expect(Object.keys(shared)).toEqual(["base"]);
+      expect(base.shapes?.length).toBeGreaterThan(0);
     },
   );
 });

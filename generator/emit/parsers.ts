@@ -1,9 +1,10 @@
 import type * as Runtime from "../../templates/runtime/parse.js";
+import type { ShapeNode } from "../../templates/runtime/parse.js";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
+import type { PlanLayout, PlanTables } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
-import { buildRepairPlan, type RepairPlan } from "../model/repair-plan.js";
 import {
   contextOf,
   type PrepareInput,
@@ -23,6 +24,13 @@ import { EXPERIMENTAL, type FunctionDeclarations, reexportFromTypes } from "./gu
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
+import {
+  planLayout,
+  SHARED_PARSE_CHECKS,
+  SHARED_PARSERS,
+  SHARED_VALIDATORS,
+  sharedModuleFrom,
+} from "./shared-code.js";
 
 const LOCAL_ID = "acp-codegen:parse";
 
@@ -45,15 +53,20 @@ const PLAN = {
  * They are declared in `types.d.ts` (`parserDeclarations`); `parsers.d.ts` re-exports them.
  * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
+ *
+ * Beside an unstable surface, the stable surface also writes the records of the plan both
+ * share into `shared-parsers.js` (and its local checks into `shared-parsers-validators.js`):
+ * each surface's parsers.js imports them and numbers its own records after them
+ * (model/plan-link.ts), so an unstable entry point holds only what its schema changed.
  */
 export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
-  const { surface, names, runtime: runtimePath } = context;
-  const plan = buildRepairPlan(surface);
-  const locals = localChecks(plan.checks.specs);
-  return [
+  const { surface, names, runtime: runtimePath, unstable } = context;
+  const layout = planLayout(context);
+  const locals = localChecks(layout.own.checks, layout.base.checks.length);
+  const files: OutputFile[] = [
     {
       path: `${surface.id}/parsers.js`,
-      content: parsersJs(surface, names, plan, locals, runtimePath),
+      content: parsersJs(context, layout, locals),
     },
     {
       path: `${surface.id}/parsers.d.ts`,
@@ -64,32 +77,196 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
     },
     {
       path: `${surface.id}/parsers-validators.js`,
-      content: await localValidatorsJs(surface, plan.checks.specs, locals, runtimePath),
+      content: await localValidatorsJs(surface, locals, runtimePath),
     },
   ];
+  if (unstable && hasBase(layout)) {
+    const baseLocals = localChecks(layout.base.checks, 0);
+    files.push(
+      {
+        path: `${surface.id}/${SHARED_PARSERS}`,
+        content: sharedParsersJs(surface, names, layout, baseLocals, runtimePath),
+      },
+      {
+        path: `${surface.id}/${SHARED_PARSE_CHECKS}`,
+        content: await localValidatorsJs(surface, baseLocals, runtimePath),
+      },
+    );
+  }
+  return files;
 }
 
-/** Export name in parsers-validators.js of each local check, by check index. */
-function localChecks(specs: CheckSpec[]): Map<number, string> {
-  const names = new Map<number, string>();
+function hasBase({ base }: PlanLayout): boolean {
+  return base.checks.length + base.nodes.length + base.shapes.length > 0;
+}
+
+/** The shared module's one export: its tables (checks, nodes, shapes, walks) for the surfaces' plans. */
+const BASE_TABLES = "base";
+
+/**
+ * Local checks of `specs` (numbered from `first`) by their export name in their
+ * parsers-validators module: check index → name and schema.
+ */
+function localChecks(specs: CheckSpec[], first: number): Map<number, LocalCheck> {
+  const names = new Map<number, LocalCheck>();
   specs.forEach((spec, i) => {
-    if (spec.kind === "local") names.set(i, `k${names.size}`);
+    if (spec.kind === "local")
+      names.set(first + i, { name: `k${names.size}`, schema: spec.schema });
   });
   return names;
 }
 
-function parsersJs(
-  surface: SurfaceModel,
+interface LocalCheck {
+  name: string;
+  schema: JsonObject;
+}
+
+/** A module's records as lines of JavaScript, table by table. */
+interface PlanCode {
+  checks: string[];
+  nodes: string[];
+  shapes: string[];
+  walks: string[];
+}
+
+/** `tables`, the layout's base or its own records: own records are numbered after the base's. */
+function planCode(
+  tables: PlanTables,
+  layout: PlanLayout,
+  locals: Map<number, LocalCheck>,
   names: SurfaceSymbols,
-  plan: RepairPlan,
-  locals: Map<number, string>,
-  runtimePath: string,
-): string {
-  const validators = names.definitions.map((d) => d.validator);
-  const checkLines = plan.checks.specs.map((spec, i) => {
-    const expression = checkExpression(spec, i, locals, names, plan.checks.openBodies);
-    return `const c${i} = ${expression};`;
+): PlanCode {
+  const first = tables === layout.base ? 0 : undefined;
+  const check = first ?? layout.base.checks.length;
+  const node = first ?? layout.base.nodes.length;
+  const shape = first ?? layout.base.shapes.length;
+  const nodeAt = (i: number): ShapeNode =>
+    (i < layout.base.shapes.length
+      ? layout.base.shapes[i]
+      : layout.own.shapes[i - layout.base.shapes.length]) as ShapeNode;
+  return {
+    checks: tables.checks.map(
+      (spec, i) =>
+        `const c${check + i} = ${checkExpression(spec, check + i, locals, names, layout.openBodies)};`,
+    ),
+    nodes: tables.nodes.map(
+      (record, i) =>
+        `  /* ${node + i} ${commentSafe(tables.where[i] ?? "")} */ ${jsLiteral(record, PLAN_STYLE)},`,
+    ),
+    shapes: tables.shapes.map(
+      (record, i) =>
+        `  /* ${shape + i} ${commentSafe(tables.shapeWhere[i] ?? "")} */ ${jsLiteral(record, SHAPE_STYLE)},`,
+    ),
+    walks: shapeWalks(tables.shapes, shape, nodeAt),
+  };
+}
+
+/** `c<i>` and `s<i>` for `count` indices from `first`. */
+const indexed = (prefix: string, first: number, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `${prefix}${first + i}`);
+
+/** The shared module's checks and walks that `code` calls by name (string literals aside). */
+function baseNamesIn(code: readonly string[], layout: PlanLayout): string[] {
+  const used = new Set<string>();
+  for (const line of code)
+    for (const [, prefix, index] of line
+      .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+      .matchAll(/\b([cs])(\d+)\b/g)) {
+      const count = prefix === "c" ? layout.base.checks.length : layout.base.shapes.length;
+      if (Number(index) < count) used.add(`${prefix}${index}`);
+    }
+  // c… before s…, each by index: the same names always import in the same order.
+  const order = (name: string) => [name.startsWith("c") ? 0 : 1, Number(name.slice(1))] as const;
+  return [...used].sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0] - y[0] || x[1] - y[1];
   });
+}
+
+function parsersJs(
+  context: EmitContext,
+  layout: PlanLayout,
+  locals: Map<number, LocalCheck>,
+): string {
+  const { surface, names, runtime: runtimePath, stable } = context;
+  const validators = names.definitions.map((d) => d.validator);
+  const code = planCode(layout.own, layout, locals, names);
+  const shared = hasBase(layout);
+  const { base } = layout;
+  const spread = (table: string) => (shared ? [`...${BASE_TABLES}.${table}`] : []);
+  const counts = {
+    checks: base.checks.length,
+    shapes: base.shapes.length,
+  };
+
+  const body: string[] = [
+    "",
+    "// Checks of subschemas: definitions' validators, composed where a subschema mixes them.",
+    ...code.checks,
+    `const checks = [${[...spread("checks"), ...indexed("c", counts.checks, layout.own.checks.length)].join(", ")}];`,
+    "",
+    "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.",
+    "const nodes = [",
+    ...spread("nodes").map((s) => `  ${s},`),
+    ...code.nodes,
+    "];",
+    "// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.",
+    "const shapes = [",
+    ...spread("shapes").map((s) => `  ${s},`),
+    ...code.shapes,
+    "];",
+    "// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's",
+    "// interpreter (S) takes over where anything must change.",
+    ...code.walks,
+    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, [${[...spread("walks"), ...indexed("s", counts.shapes, layout.own.shapes.length)].join(", ")}]);`,
+    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
+    `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
+    "",
+    "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
+  ];
+  const nesting = selfNesting(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  );
+  const functions: string[] = [];
+  for (const def of names.definitions) {
+    const shape = layout.shapeRoots.get(def.key);
+    // type name, then shape root, repair root and open check where there are.
+    const optional = [shape, layout.roots.get(def.key), layout.open.get(def.key)].map((n) =>
+      n === undefined ? "undefined" : String(n),
+    );
+    while (optional.at(-1) === "undefined") optional.pop();
+    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
+    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
+    const call = `return ${def.validator}(v) ? ${fast} : ${slow};`;
+    // Only a definition that can nest itself can be nested deeper than the call stack.
+    functions.push(
+      nesting.has(def.key)
+        ? `export function ${def.parse}(v, o) { try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
+        : `export function ${def.parse}(v, o) { ${call} }`,
+    );
+  }
+  for (const helper of layout.unions) {
+    const { variantGuard, customGuard, untaggedGuard, validator } = names.definition(
+      helper.def.key,
+    );
+    const tag = literal(helper.union.tag);
+    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
+    const other = helper.other === undefined ? "" : `, ${helper.other}`;
+    functions.push(
+      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
+    );
+    if (helper.other !== undefined) {
+      const known = jsLiteral(knownTags(helper.union));
+      functions.push(
+        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
+      );
+    }
+    if (untaggedGuard !== undefined)
+      functions.push(
+        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
+      );
+  }
 
   // The runtime under one namespace: no definition's validator name (`v<Name>`) can clash.
   const lines = [
@@ -98,85 +275,83 @@ function parsersJs(
     `import { ${validators.join(", ")} } from "./validators.js";`,
   ];
   if (locals.size > 0)
-    lines.push(`import { ${[...locals.values()].join(", ")} } from "./parsers-validators.js";`);
+    lines.push(
+      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "./parsers-validators.js";`,
+    );
+  if (shared) {
+    lines.push(
+      `import { ${BASE_TABLES} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
+      "// The shared checks and walks this module's own code calls, under their names in the plan.",
+      ...baseNamesIn([...code.checks, ...code.walks, ...functions], layout).map(
+        (name) =>
+          `const ${name} = ${BASE_TABLES}.${name.startsWith("c") ? "checks" : "walks"}[${name.slice(1)}];`,
+      ),
+    );
+  }
+  return `${[...lines, ...body, ...functions].join("\n")}\n`;
+}
+
+/**
+ * The stable folder's `shared-parsers.js`: the base records of both surfaces' plans, exported
+ * as one object, `base` (its checks and walks too, which the surfaces' own code calls: one
+ * export, not one per function, keeps linking the module cheap). Its walks hand over to a plan of the base records alone, which is complete
+ * (model/plan-link.ts): in it the records mean what they mean in either surface's plan.
+ * References to definitions are to the shared validators, under the stable surface's names.
+ */
+function sharedParsersJs(
+  surface: SurfaceModel,
+  names: SurfaceSymbols,
+  layout: PlanLayout,
+  locals: Map<number, LocalCheck>,
+  runtimePath: string,
+): string {
+  const { base } = layout;
+  const code = planCode(base, layout, locals, names);
+  const validators = [
+    ...new Set(
+      base.checks.flatMap((spec) =>
+        spec.kind === "ref" ? [names.definition(spec.def).validator] : [],
+      ),
+    ),
+  ];
+  const lines = [
+    banner(surface.schemaFile.name),
+    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
+  ];
+  if (validators.length > 0)
+    lines.push(`import { ${validators.join(", ")} } from "./${SHARED_VALIDATORS}";`);
+  if (locals.size > 0)
+    lines.push(
+      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "./${SHARED_PARSE_CHECKS}";`,
+    );
   lines.push(
     "",
-    "// Checks of subschemas: definitions' validators, composed where a subschema mixes them.",
-    ...checkLines,
-    `const checks = [${plan.checks.specs.map((_, i) => `c${i}`).join(", ")}];`,
+    "// Checks of subschemas both surfaces' plans share.",
+    ...code.checks,
+    `const checks = [${indexed("c", 0, base.checks.length).join(", ")}];`,
     "",
-    "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.",
+    "// Repair nodes both plans share.",
     "const nodes = [",
-    ...plan.nodes.map(
-      (node, i) =>
-        `  /* ${i} ${commentSafe(plan.where[i] ?? "")} */ ${jsLiteral(node, PLAN_STYLE)},`,
-    ),
+    ...code.nodes,
     "];",
-    "// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.",
+    "// Shape nodes both plans share, and their fast walks.",
     "const shapes = [",
-    ...plan.shapes.nodes.map(
-      (node, i) =>
-        `  /* ${i} ${commentSafe(plan.shapes.where[i] ?? "")} */ ${jsLiteral(node, SHAPE_STYLE)},`,
-    ),
+    ...code.shapes,
     "];",
-    "// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's",
-    "// interpreter (S) takes over where anything must change.",
-    ...shapeWalks(plan.shapes),
-    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, [${plan.shapes.nodes.map((_, i) => walkName(i)).join(", ")}]);`,
-    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
+    ...code.walks,
+    `const walks = [${indexed("s", 0, base.shapes.length).join(", ")}];`,
+    `export const ${BASE_TABLES} = { checks, nodes, shapes, walks };`,
+    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, walks);`,
+    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs} } = plan;`,
     `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
-    "",
-    "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
   );
-  const nesting = selfNesting(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
-  for (const def of names.definitions) {
-    const shape = plan.shapes.roots.get(def.key);
-    // type name, then shape root, repair root and open check where there are.
-    const optional = [shape, plan.roots.get(def.key), plan.open.get(def.key)].map((n) =>
-      n === undefined ? "undefined" : String(n),
-    );
-    while (optional.at(-1) === "undefined") optional.pop();
-    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
-    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
-    const body = `return ${def.validator}(v) ? ${fast} : ${slow};`;
-    // Only a definition that can nest itself can be nested deeper than the call stack.
-    lines.push(
-      nesting.has(def.key)
-        ? `export function ${def.parse}(v, o) { try { ${body} } catch (e) { throw D(e, ${literal(def.type)}); } }`
-        : `export function ${def.parse}(v, o) { ${body} }`,
-    );
-  }
-  for (const helper of plan.unions) {
-    const { variantGuard, customGuard, untaggedGuard, validator } = names.definition(
-      helper.def.key,
-    );
-    const tag = literal(helper.union.tag);
-    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
-    const other = helper.other === undefined ? "" : `, ${helper.other}`;
-    lines.push(
-      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
-    );
-    if (helper.other !== undefined) {
-      const known = jsLiteral(knownTags(helper.union));
-      lines.push(
-        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
-      );
-    }
-    if (untaggedGuard !== undefined)
-      lines.push(
-        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
-      );
-  }
   return `${lines.join("\n")}\n`;
 }
 
 function checkExpression(
   spec: CheckSpec,
   index: number,
-  locals: Map<number, string>,
+  locals: Map<number, LocalCheck>,
   names: SurfaceSymbols,
   openBodies: ReadonlyMap<string, number>,
 ): string {
@@ -189,7 +364,7 @@ function checkExpression(
       // Called through the index: the body may come later in the table (cycles).
       return `(v) => c${openBodies.get(spec.def)}(v)`;
     case "local":
-      return locals.get(index) as string;
+      return (locals.get(index) as LocalCheck).name;
     case "all":
     case "any":
     case "one":
@@ -274,8 +449,7 @@ export function parserDeclarations({ surface, names }: EmitContext): FunctionDec
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */
 async function localValidatorsJs(
   surface: SurfaceModel,
-  specs: CheckSpec[],
-  locals: Map<number, string>,
+  locals: Map<number, LocalCheck>,
   runtimePath: string,
 ): Promise<string> {
   const head = banner(surface.schemaFile.name);
@@ -289,10 +463,8 @@ async function localValidatorsJs(
     diagnostics: new Diagnostics(),
   };
   const schemas = new Map<string, Json>();
-  for (const [index, name] of locals) {
-    const spec = specs[index] as Extract<CheckSpec, { kind: "local" }>;
-    schemas.set(name, prepareSchema("parse-checks", spec.schema, contextOf(input, "")));
-  }
+  for (const { name, schema } of locals.values())
+    schemas.set(name, prepareSchema("parse-checks", schema, contextOf(input, "")));
   const unknown = new Set(
     [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
   );

@@ -1,5 +1,4 @@
 import type { ShapeNode, ShapeUnion, ShapeVariant } from "../../templates/runtime/parse.js";
-import type { ShapePlan } from "../model/shape-plan.js";
 import { literal } from "./js.js";
 
 /**
@@ -22,18 +21,26 @@ const { reshape: S, free: F, hasOwn: H, repairedAs: Q } = WALK_NAMES;
 /** The function name of node `index`'s walk. */
 export const walkName = (index: number): string => `s${index}`;
 
-export function shapeWalks(plan: ShapePlan): string[] {
-  return plan.nodes.map((node, i) => walkOf(node, i, plan.nodes));
+/**
+ * The walks of `nodes`, the shape nodes numbered from `first` on in a plan whose every node
+ * `nodeAt` reads (a module's own nodes follow the shared ones: model/plan-link.ts).
+ */
+export function shapeWalks(
+  nodes: readonly ShapeNode[],
+  first: number,
+  nodeAt: (index: number) => ShapeNode,
+): string[] {
+  return nodes.map((node, i) => walkOf(node, first + i, nodeAt));
 }
 
-function walkOf(node: ShapeNode, index: number, nodes: readonly ShapeNode[]): string {
+function walkOf(node: ShapeNode, index: number, nodeAt: (index: number) => ShapeNode): string {
   const name = walkName(index);
   const slow = `return ${S}(v, ${index}, x);`;
   if (node.free) return `function ${name}(v) { return ${F}(v); }`;
   const unions = node.unions ?? [];
   const body: string[] = ['if (typeof v !== "object" || v === null) return v;'];
   if (unions.length === 1 && node.items === undefined)
-    body.push(...unionWalk(node, unions[0] as ShapeUnion, nodes, slow));
+    body.push(...unionWalk(node, unions[0] as ShapeUnion, nodeAt, slow));
   else if (unions.length > 0) body.push(slow);
   else body.push(...arrayPart(node, slow), ...objectPart(node, slow), "return v;");
   return `function ${name}(v, x) {\n  ${body.join("\n  ")}\n}`;
@@ -103,7 +110,7 @@ function objectPart(node: ShapeNode, slow: string): string[] {
 function unionWalk(
   node: ShapeNode,
   union: ShapeUnion,
-  nodes: readonly ShapeNode[],
+  nodeAt: (index: number) => ShapeNode,
   slow: string,
 ): string[] {
   const onlyUnion =
@@ -112,10 +119,7 @@ function unionWalk(
     if (variant === undefined) return [slow];
     if (onlyUnion)
       return [variant.node === undefined ? "return v;" : `return ${walkName(variant.node)}(v, x);`];
-    const merged = merge(
-      node,
-      variant.node === undefined ? {} : (nodes[variant.node] as ShapeNode),
-    );
+    const merged = merge(node, variant.node === undefined ? {} : nodeAt(variant.node));
     return merged === undefined ? [slow] : [...objectPart(merged, slow), "return v;"];
   };
   const guarded = (variant: ShapeVariant, last: boolean): string[] => {

@@ -1,6 +1,8 @@
 import { posix } from "node:path";
 import { Diagnostics } from "../diagnostics.js";
+import { linkPlans, type PlanLayout, soloLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
+import { buildRepairPlan } from "../model/repair-plan.js";
 import { sameDefinitions } from "../model/stability.js";
 import { prepareDefinitions } from "../prepare/backends.js";
 import type { Json } from "../schema/json.js";
@@ -19,6 +21,8 @@ function validatorSchemas(surface: SurfaceModel): Record<string, Json> {
 /** The modules, in a stable surface's folder, of the code it shares with its unstable one. */
 export const SHARED_VALIDATORS = "shared-validators.js";
 export const SHARED_GUARDS = "shared-guards.js";
+export const SHARED_PARSERS = "shared-parsers.js";
+export const SHARED_PARSE_CHECKS = "shared-parsers-validators.js";
 
 /**
  * The specifier, from `surface`'s folder, of the shared module `file`: in the stable folder,
@@ -66,3 +70,42 @@ function compute(surface: SurfaceModel, stable: SurfaceModel): Set<string> {
   const written = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
   return sameDefinitions(theirs, mine, surface.defsKeyword, written);
 }
+
+/**
+ * The parse plan of the context's surface, laid out beside the surface next to it: the
+ * records a stable surface and its unstable one share are numbered first in both and written
+ * once, into the stable folder's shared-parsers.js (model/plan-link.ts). Computed once per
+ * pair: both surfaces' emitters ask.
+ */
+export function planLayout({
+  surface,
+  stable,
+  unstable,
+  shared,
+}: {
+  surface: SurfaceModel;
+  stable?: SurfaceModel;
+  unstable?: SurfaceModel;
+  shared: ReadonlySet<string>;
+}): PlanLayout {
+  const pair = stable
+    ? { stable, unstable: surface }
+    : unstable
+      ? { stable: surface, unstable }
+      : undefined;
+  if (!pair) return soloLayout(buildRepairPlan(surface));
+  let known = layouts.get(pair.stable);
+  if (known?.beside !== pair.unstable) {
+    known = {
+      beside: pair.unstable,
+      ...linkPlans(buildRepairPlan(pair.stable), buildRepairPlan(pair.unstable), shared),
+    };
+    layouts.set(pair.stable, known);
+  }
+  return stable ? known.unstable : known.stable;
+}
+
+const layouts = new WeakMap<
+  SurfaceModel,
+  { beside: SurfaceModel; stable: PlanLayout; unstable: PlanLayout }
+>();

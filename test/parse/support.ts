@@ -49,7 +49,14 @@ export async function buildParsePackage(
   const symbols = buildSymbols(model);
   const files: OutputFile[] = [...emitRuntime()];
   for (const surface of model.surfaces) {
-    const context = emitContext(surface, symbols.of(surface), new Diagnostics());
+    // Beside one another, as the pipeline emits them: an unstable surface's parsers then read
+    // the records it shares with its stable surface from the stable folder's shared modules.
+    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
+    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
+    const context = emitContext(surface, symbols.of(surface), new Diagnostics(), {
+      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
+      ...(unstable ? { unstable } : {}),
+    });
     files.push(
       ...(await emitValidators(context)),
       ...emitGuards(context),
