@@ -2036,6 +2036,7 @@ function shapeOf(node) {
   const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
   return new Shape(keys, node.others ?? NONE2, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE2, node.free === true, passThrough);
 }
+var reportUnknown;
 function createParsePlan(nodes, shapeNodes, checks, walks) {
   const passes = (check, value) => check === void 0 || checks[check](value);
   const variantMaps = /* @__PURE__ */ new Map();
@@ -2167,7 +2168,6 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
   const shapes = new Array(shapeNodes.length);
   const shapeAt = (index) => shapes[index] ?? (shapes[index] = shapeOf(shapeNodes[index]));
   let picked;
-  let reportUnknown;
   const fits = (v, value, open) => {
     const check = open ? v.open : v.check;
     picked = value;
@@ -2407,11 +2407,12 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
         if (keep && open !== void 0 && checks[open](fixed)) {
           if (root === void 0)
             return fixed;
+          const outer = reportUnknown;
           reportUnknown = options?.onUnknownVariant;
           try {
             return root(fixed, true);
           } finally {
-            reportUnknown = void 0;
+            reportUnknown = outer;
           }
         }
         validator(fixed);

@@ -2,2671 +2,593 @@
 
 import * as P from "../runtime/index.js";
 import { vAgentRequest, vRequestId, vWriteTextFileRequest, vSessionId, vReadTextFileRequest, vRequestPermissionRequest, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vImageContent, vAudioContent, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiff, vTerminalId, vTerminal, vToolCallLocation, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateTerminalRequest, vEnvVariable, vTerminalOutputRequest, vReleaseTerminalRequest, vWaitForTerminalExitRequest, vKillTerminalRequest, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vAgentCapabilities, vPromptCapabilities, vMcpCapabilities, vSessionCapabilities, vSessionListCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionResumeCapabilities, vSessionCloseCapabilities, vAgentAuthCapabilities, vLogoutCapabilities, vAuthMethod, vAuthMethodId, vAuthMethodTerminal, vAuthMethodAgent, vImplementation, vAuthenticateResponse, vLogoutResponse, vNewSessionResponse, vSessionModeState, vSessionModeId, vSessionMode, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vLoadSessionResponse, vListSessionsResponse, vSessionInfo, vDeleteSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionModeResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStopReason, vExtResponse, vError, vErrorCode, vAgentNotification, vSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vToolCall, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlan, vAvailableCommand, vAvailableCommandInput, vUnstructuredCommandInput, vAvailableCommandsUpdate, vCurrentModeUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vCompleteElicitationNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vFileSystemCapabilities, vClientSessionCapabilities, vSessionConfigOptionsCapabilities, vBooleanConfigOptionCapabilities, vAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vAuthenticateRequest, vLogoutRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerSse, vMcpServerStdio, vLoadSessionRequest, vListSessionsRequest, vDeleteSessionRequest, vResumeSessionRequest, vCloseSessionRequest, vSetSessionModeRequest, vSetSessionConfigOptionRequest, vPromptRequest, vClientResponse, vWriteTextFileResponse, vReadTextFileResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateTerminalResponse, vTerminalOutputResponse, vTerminalExitStatus, vReleaseTerminalResponse, vWaitForTerminalExitResponse, vKillTerminalResponse, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vClientNotification, vCancelNotification, vCancelRequestNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36, k37, k38, k39, k40, k41 } from "./parsers-validators.js";
+import { k0, k1 } from "./parsers-validators.js";
+import { base } from "./shared-parsers.js";
+// The shared checks and walks this module's own code calls, under their names in the plan.
+const c3 = base.checks[3];
+const c28 = base.checks[28];
+const c43 = base.checks[43];
+const c44 = base.checks[44];
+const c45 = base.checks[45];
+const c46 = base.checks[46];
+const c47 = base.checks[47];
+const c48 = base.checks[48];
+const c49 = base.checks[49];
+const c50 = base.checks[50];
+const c51 = base.checks[51];
+const c76 = base.checks[76];
+const c97 = base.checks[97];
+const c98 = base.checks[98];
+const c99 = base.checks[99];
+const c100 = base.checks[100];
+const c101 = base.checks[101];
+const c102 = base.checks[102];
+const c103 = base.checks[103];
+const c104 = base.checks[104];
+const c105 = base.checks[105];
+const c106 = base.checks[106];
+const c107 = base.checks[107];
+const c108 = base.checks[108];
+const c109 = base.checks[109];
+const c113 = base.checks[113];
+const c128 = base.checks[128];
+const c129 = base.checks[129];
+const c144 = base.checks[144];
+const c147 = base.checks[147];
+const c148 = base.checks[148];
+const c149 = base.checks[149];
+const c150 = base.checks[150];
+const c151 = base.checks[151];
+const c152 = base.checks[152];
+const c153 = base.checks[153];
+const c154 = base.checks[154];
+const c155 = base.checks[155];
+const c156 = base.checks[156];
+const c159 = base.checks[159];
+const c160 = base.checks[160];
+const c161 = base.checks[161];
+const c162 = base.checks[162];
+const c163 = base.checks[163];
+const c164 = base.checks[164];
+const c165 = base.checks[165];
+const c166 = base.checks[166];
+const c167 = base.checks[167];
+const c168 = base.checks[168];
+const c169 = base.checks[169];
+const c204 = base.checks[204];
+const c207 = base.checks[207];
+const c208 = base.checks[208];
+const c209 = base.checks[209];
+const c214 = base.checks[214];
+const c215 = base.checks[215];
+const c234 = base.checks[234];
+const c238 = base.checks[238];
+const c239 = base.checks[239];
+const c244 = base.checks[244];
+const c250 = base.checks[250];
+const c252 = base.checks[252];
+const c254 = base.checks[254];
+const c256 = base.checks[256];
+const c257 = base.checks[257];
+const c258 = base.checks[258];
+const c261 = base.checks[261];
+const c264 = base.checks[264];
+const c267 = base.checks[267];
+const c270 = base.checks[270];
+const c273 = base.checks[273];
+const c276 = base.checks[276];
+const c277 = base.checks[277];
+const c283 = base.checks[283];
+const c284 = base.checks[284];
+const c285 = base.checks[285];
+const c291 = base.checks[291];
+const c297 = base.checks[297];
+const c308 = base.checks[308];
+const c309 = base.checks[309];
+const c310 = base.checks[310];
+const s0 = base.walks[0];
+const s1 = base.walks[1];
+const s2 = base.walks[2];
+const s3 = base.walks[3];
+const s4 = base.walks[4];
+const s5 = base.walks[5];
+const s7 = base.walks[7];
+const s10 = base.walks[10];
+const s15 = base.walks[15];
+const s16 = base.walks[16];
+const s17 = base.walks[17];
+const s20 = base.walks[20];
+const s21 = base.walks[21];
+const s22 = base.walks[22];
+const s23 = base.walks[23];
+const s24 = base.walks[24];
+const s26 = base.walks[26];
+const s27 = base.walks[27];
+const s28 = base.walks[28];
+const s30 = base.walks[30];
+const s32 = base.walks[32];
+const s35 = base.walks[35];
+const s39 = base.walks[39];
+const s42 = base.walks[42];
+const s43 = base.walks[43];
+const s44 = base.walks[44];
+const s47 = base.walks[47];
+const s48 = base.walks[48];
+const s49 = base.walks[49];
+const s50 = base.walks[50];
+const s51 = base.walks[51];
+const s52 = base.walks[52];
+const s53 = base.walks[53];
+const s54 = base.walks[54];
+const s55 = base.walks[55];
+const s56 = base.walks[56];
+const s57 = base.walks[57];
+const s58 = base.walks[58];
+const s59 = base.walks[59];
+const s60 = base.walks[60];
+const s61 = base.walks[61];
+const s62 = base.walks[62];
+const s63 = base.walks[63];
+const s64 = base.walks[64];
+const s65 = base.walks[65];
+const s66 = base.walks[66];
+const s67 = base.walks[67];
+const s70 = base.walks[70];
+const s71 = base.walks[71];
+const s72 = base.walks[72];
+const s73 = base.walks[73];
+const s75 = base.walks[75];
+const s78 = base.walks[78];
+const s80 = base.walks[80];
+const s82 = base.walks[82];
+const s84 = base.walks[84];
+const s86 = base.walks[86];
+const s87 = base.walks[87];
+const s89 = base.walks[89];
+const s90 = base.walks[90];
+const s91 = base.walks[91];
+const s92 = base.walks[92];
+const s93 = base.walks[93];
+const s94 = base.walks[94];
+const s95 = base.walks[95];
+const s96 = base.walks[96];
+const s97 = base.walks[97];
+const s99 = base.walks[99];
+const s100 = base.walks[100];
+const s102 = base.walks[102];
+const s104 = base.walks[104];
+const s105 = base.walks[105];
+const s106 = base.walks[106];
+const s107 = base.walks[107];
+const s108 = base.walks[108];
+const s109 = base.walks[109];
+const s111 = base.walks[111];
+const s112 = base.walks[112];
+const s113 = base.walks[113];
+const s114 = base.walks[114];
+const s115 = base.walks[115];
+const s116 = base.walks[116];
+const s117 = base.walks[117];
+const s118 = base.walks[118];
+const s119 = base.walks[119];
+const s120 = base.walks[120];
+const s121 = base.walks[121];
+const s122 = base.walks[122];
+const s123 = base.walks[123];
+const s124 = base.walks[124];
+const s125 = base.walks[125];
+const s126 = base.walks[126];
+const s127 = base.walks[127];
+const s128 = base.walks[128];
+const s129 = base.walks[129];
+const s130 = base.walks[130];
+const s131 = base.walks[131];
+const s134 = base.walks[134];
+const s136 = base.walks[136];
+const s137 = base.walks[137];
+const s138 = base.walks[138];
+const s139 = base.walks[139];
+const s142 = base.walks[142];
+const s144 = base.walks[144];
+const s145 = base.walks[145];
+const s149 = base.walks[149];
+const s150 = base.walks[150];
+const s151 = base.walks[151];
 
 // Checks of subschemas: definitions' validators, composed where a subschema mixes them.
-const c0 = k0;
-const c1 = k1;
-const c2 = vToolKind;
-const c3 = k2;
-const c4 = /* @__PURE__ */ P.any(c2, c3);
-const c5 = vToolCallStatus;
-const c6 = /* @__PURE__ */ P.any(c5, c3);
-const c7 = k3;
-const c8 = vRole;
-const c9 = /* @__PURE__ */ P.items(c8);
-const c10 = k4;
-const c11 = /* @__PURE__ */ P.all(c10, c9);
-const c12 = k5;
-const c13 = vAnnotations;
-const c14 = /* @__PURE__ */ P.any(c13, c3);
-const c15 = k6;
-const c16 = vTextResourceContents;
-const c17 = vBlobResourceContents;
-const c18 = vToolCallContent;
-const c19 = /* @__PURE__ */ P.items(c18);
-const c20 = /* @__PURE__ */ P.all(c10, c19);
-const c21 = vToolCallLocation;
-const c22 = /* @__PURE__ */ P.items(c21);
-const c23 = /* @__PURE__ */ P.all(c10, c22);
-const c24 = k7;
-const c25 = k8;
-const c26 = vEnvVariable;
-const c27 = /* @__PURE__ */ P.items(c26);
-const c28 = k9;
-const c29 = /* @__PURE__ */ P.all(c28, c27);
-const c30 = k10;
-const c31 = vElicitationSchemaType;
-const c32 = k11;
-const c33 = vStringMultiSelectItems;
-const c34 = /* @__PURE__ */ P.tag("type", "string");
-const c35 = /* @__PURE__ */ P.all(c34, c33);
-const c36 = k12;
-const c37 = vTitledMultiSelectItems;
-const c38 = k13;
-const c39 = vToolCallId;
-const c40 = /* @__PURE__ */ P.any(c39, c3);
-const c41 = vElicitationSessionScope;
-const c42 = vElicitationRequestScope;
-const c43 = vWriteTextFileRequest;
-const c44 = vReadTextFileRequest;
-const c45 = vRequestPermissionRequest;
-const c46 = vCreateTerminalRequest;
-const c47 = vTerminalOutputRequest;
-const c48 = vReleaseTerminalRequest;
-const c49 = vWaitForTerminalExitRequest;
-const c50 = vKillTerminalRequest;
-const c51 = vCreateElicitationRequest;
-const c52 = vExtRequest;
-const c53 = /* @__PURE__ */ P.any(c43, c44, c45, c46, c47, c48, c49, c50, c51, c52);
-const c54 = k14;
-const c55 = vPromptCapabilities;
-const c56 = vMcpCapabilities;
-const c57 = vSessionListCapabilities;
-const c58 = /* @__PURE__ */ P.any(c57, c3);
-const c59 = vSessionDeleteCapabilities;
-const c60 = /* @__PURE__ */ P.any(c59, c3);
-const c61 = vSessionAdditionalDirectoriesCapabilities;
-const c62 = /* @__PURE__ */ P.any(c61, c3);
-const c63 = vSessionResumeCapabilities;
-const c64 = /* @__PURE__ */ P.any(c63, c3);
-const c65 = vSessionCloseCapabilities;
-const c66 = /* @__PURE__ */ P.any(c65, c3);
-const c67 = vSessionCapabilities;
-const c68 = vLogoutCapabilities;
-const c69 = /* @__PURE__ */ P.any(c68, c3);
-const c70 = vAgentAuthCapabilities;
-const c71 = vAgentCapabilities;
-const c72 = k15;
-const c73 = vAuthMethodTerminal;
-const c74 = /* @__PURE__ */ P.tag("type", "terminal");
-const c75 = /* @__PURE__ */ P.all(c74, c73);
-const c76 = vAuthMethodAgent;
-const c77 = vAuthMethod;
-const c78 = /* @__PURE__ */ P.items(c77);
-const c79 = /* @__PURE__ */ P.all(c28, c78);
-const c80 = vImplementation;
-const c81 = /* @__PURE__ */ P.any(c80, c3);
-const c82 = vSessionMode;
-const c83 = /* @__PURE__ */ P.items(c82);
-const c84 = /* @__PURE__ */ P.all(c28, c83);
-const c85 = vSessionModeState;
-const c86 = /* @__PURE__ */ P.any(c85, c3);
-const c87 = vSessionConfigOptionCategory;
-const c88 = /* @__PURE__ */ P.any(c87, c3);
-const c89 = vSessionConfigSelectOption;
-const c90 = /* @__PURE__ */ P.items(c89);
-const c91 = /* @__PURE__ */ P.all(c28, c90);
-const c92 = vSessionConfigSelectGroup;
-const c93 = /* @__PURE__ */ P.items(c92);
-const c94 = /* @__PURE__ */ P.all(c28, c93);
-const c95 = vSessionConfigOption;
-const c96 = /* @__PURE__ */ P.items(c95);
-const c97 = /* @__PURE__ */ P.all(c10, c96);
-const c98 = vSessionInfo;
-const c99 = /* @__PURE__ */ P.items(c98);
-const c100 = /* @__PURE__ */ P.all(c28, c99);
-const c101 = /* @__PURE__ */ P.all(c28, c96);
-const c102 = vInitializeResponse;
-const c103 = vAuthenticateResponse;
-const c104 = vLogoutResponse;
-const c105 = vNewSessionResponse;
-const c106 = vLoadSessionResponse;
-const c107 = vListSessionsResponse;
-const c108 = vDeleteSessionResponse;
-const c109 = vResumeSessionResponse;
-const c110 = vCloseSessionResponse;
-const c111 = vSetSessionModeResponse;
-const c112 = vSetSessionConfigOptionResponse;
-const c113 = vPromptResponse;
-const c114 = vExtResponse;
-const c115 = vRequestId;
-const c116 = /* @__PURE__ */ P.any(c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114);
-const c117 = /* @__PURE__ */ P.props([["id", c115], ["result", c116]]);
-const c118 = k16;
-const c119 = /* @__PURE__ */ P.all(c118, c117);
-const c120 = vError;
-const c121 = /* @__PURE__ */ P.props([["id", c115], ["error", c120]]);
-const c122 = k17;
-const c123 = /* @__PURE__ */ P.all(c122, c121);
-const c124 = vMessageId;
-const c125 = /* @__PURE__ */ P.any(c124, c3);
-const c126 = /* @__PURE__ */ P.all(c28, c19);
-const c127 = /* @__PURE__ */ P.all(c28, c22);
-const c128 = vPlanEntry;
-const c129 = /* @__PURE__ */ P.items(c128);
-const c130 = /* @__PURE__ */ P.all(c28, c129);
-const c131 = vAvailableCommandInput;
-const c132 = /* @__PURE__ */ P.any(c131, c3);
-const c133 = vAvailableCommand;
-const c134 = /* @__PURE__ */ P.items(c133);
-const c135 = /* @__PURE__ */ P.all(c28, c134);
-const c136 = vCost;
-const c137 = /* @__PURE__ */ P.any(c136, c3);
-const c138 = vSessionNotification;
-const c139 = vCompleteElicitationNotification;
-const c140 = vExtNotification;
-const c141 = /* @__PURE__ */ P.any(c138, c139, c140);
-const c142 = vFileSystemCapabilities;
-const c143 = vBooleanConfigOptionCapabilities;
-const c144 = /* @__PURE__ */ P.any(c143, c3);
-const c145 = vSessionConfigOptionsCapabilities;
-const c146 = /* @__PURE__ */ P.any(c145, c3);
-const c147 = vClientSessionCapabilities;
-const c148 = /* @__PURE__ */ P.any(c147, c3);
-const c149 = vAuthCapabilities;
-const c150 = vElicitationFormCapabilities;
-const c151 = /* @__PURE__ */ P.any(c150, c3);
-const c152 = vElicitationUrlCapabilities;
-const c153 = /* @__PURE__ */ P.any(c152, c3);
-const c154 = vElicitationCapabilities;
-const c155 = /* @__PURE__ */ P.any(c154, c3);
-const c156 = vClientCapabilities;
-const c157 = vMcpServerHttp;
-const c158 = /* @__PURE__ */ P.tag("type", "http");
-const c159 = /* @__PURE__ */ P.all(c158, c157);
-const c160 = vMcpServerSse;
-const c161 = /* @__PURE__ */ P.tag("type", "sse");
-const c162 = /* @__PURE__ */ P.all(c161, c160);
-const c163 = vMcpServerStdio;
-const c164 = vMcpServer;
-const c165 = /* @__PURE__ */ P.items(c164);
-const c166 = /* @__PURE__ */ P.all(c28, c165);
-const c167 = vInitializeRequest;
-const c168 = vAuthenticateRequest;
-const c169 = vLogoutRequest;
-const c170 = vNewSessionRequest;
-const c171 = vLoadSessionRequest;
-const c172 = vListSessionsRequest;
-const c173 = vDeleteSessionRequest;
-const c174 = vResumeSessionRequest;
-const c175 = vCloseSessionRequest;
-const c176 = vSetSessionModeRequest;
-const c177 = vSetSessionConfigOptionRequest;
-const c178 = vPromptRequest;
-const c179 = /* @__PURE__ */ P.any(c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c52);
-const c180 = vTerminalExitStatus;
-const c181 = /* @__PURE__ */ P.any(c180, c3);
-const c182 = vWriteTextFileResponse;
-const c183 = vReadTextFileResponse;
-const c184 = vRequestPermissionResponse;
-const c185 = vCreateTerminalResponse;
-const c186 = vTerminalOutputResponse;
-const c187 = vReleaseTerminalResponse;
-const c188 = vWaitForTerminalExitResponse;
-const c189 = vKillTerminalResponse;
-const c190 = vCreateElicitationResponse;
-const c191 = /* @__PURE__ */ P.any(c182, c183, c184, c185, c186, c187, c188, c189, c190, c114);
-const c192 = /* @__PURE__ */ P.props([["id", c115], ["result", c191]]);
-const c193 = /* @__PURE__ */ P.all(c118, c192);
-const c194 = vCancelNotification;
-const c195 = /* @__PURE__ */ P.any(c194, c140);
-const c196 = vSessionId;
-const c197 = vTextContent;
-const c198 = /* @__PURE__ */ P.tag("type", "text");
-const c199 = /* @__PURE__ */ P.all(c198, c197);
-const c200 = vImageContent;
-const c201 = /* @__PURE__ */ P.tag("type", "image");
-const c202 = /* @__PURE__ */ P.all(c201, c200);
-const c203 = vAudioContent;
-const c204 = /* @__PURE__ */ P.tag("type", "audio");
-const c205 = /* @__PURE__ */ P.all(c204, c203);
-const c206 = vResourceLink;
-const c207 = /* @__PURE__ */ P.tag("type", "resource_link");
-const c208 = /* @__PURE__ */ P.all(c207, c206);
-const c209 = vEmbeddedResource;
-const c210 = /* @__PURE__ */ P.tag("type", "resource");
-const c211 = /* @__PURE__ */ P.all(c210, c209);
-const c212 = /* @__PURE__ */ P.otherTag("type", ["text", "image", "audio", "resource_link", "resource"]);
-const c213 = /* @__PURE__ */ P.one(c199, c202, c205, c208, c211, c212);
-const c214 = (v) => c213(v);
-const c215 = /* @__PURE__ */ P.props([["content", c214]]);
-const c216 = k18;
-const c217 = /* @__PURE__ */ P.all(c216, c215);
-const c218 = (v) => c217(v);
-const c219 = /* @__PURE__ */ P.tag("type", "content");
-const c220 = /* @__PURE__ */ P.all(c219, c218);
-const c221 = vDiff;
-const c222 = /* @__PURE__ */ P.tag("type", "diff");
-const c223 = /* @__PURE__ */ P.all(c222, c221);
-const c224 = vTerminal;
-const c225 = /* @__PURE__ */ P.all(c74, c224);
-const c226 = /* @__PURE__ */ P.otherTag("type", ["content", "diff", "terminal"]);
-const c227 = /* @__PURE__ */ P.one(c220, c223, c225, c226);
-const c228 = (v) => c227(v);
-const c229 = /* @__PURE__ */ P.items(c228);
-const c230 = /* @__PURE__ */ P.all(c10, c229);
-const c231 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c4], ["status", c6], ["content", c230], ["locations", c23]]);
-const c232 = k19;
-const c233 = /* @__PURE__ */ P.all(c232, c231);
-const c234 = (v) => c233(v);
-const c235 = vPermissionOption;
-const c236 = /* @__PURE__ */ P.items(c235);
-const c237 = /* @__PURE__ */ P.all(c28, c236);
-const c238 = /* @__PURE__ */ P.props([["sessionId", c196], ["toolCall", c234], ["options", c237]]);
-const c239 = k20;
-const c240 = /* @__PURE__ */ P.all(c239, c238);
-const c241 = (v) => c240(v);
-const c242 = vProtocolVersion;
-const c243 = /* @__PURE__ */ P.otherTag("type", ["terminal"]);
-const c244 = /* @__PURE__ */ P.any(c75, c76, c243);
-const c245 = (v) => c244(v);
-const c246 = /* @__PURE__ */ P.items(c245);
-const c247 = /* @__PURE__ */ P.all(c28, c246);
-const c248 = /* @__PURE__ */ P.props([["protocolVersion", c242], ["agentCapabilities", c71], ["authMethods", c247], ["agentInfo", c81]]);
-const c249 = k21;
-const c250 = /* @__PURE__ */ P.all(c249, c248);
-const c251 = (v) => c250(v);
-const c252 = vSessionConfigId;
-const c253 = /* @__PURE__ */ P.props([["id", c252], ["category", c88]]);
-const c254 = vSessionConfigSelect;
-const c255 = /* @__PURE__ */ P.tag("type", "select");
-const c256 = /* @__PURE__ */ P.all(c255, c254);
-const c257 = vSessionConfigBoolean;
-const c258 = /* @__PURE__ */ P.tag("type", "boolean");
-const c259 = /* @__PURE__ */ P.all(c258, c257);
-const c260 = /* @__PURE__ */ P.otherTag("type", ["select", "boolean"]);
-const c261 = /* @__PURE__ */ P.one(c256, c259, c260);
-const c262 = k22;
-const c263 = /* @__PURE__ */ P.all(c262, c253, c261);
-const c264 = (v) => c263(v);
-const c265 = /* @__PURE__ */ P.items(c264);
-const c266 = /* @__PURE__ */ P.all(c10, c265);
-const c267 = /* @__PURE__ */ P.props([["sessionId", c196], ["modes", c86], ["configOptions", c266]]);
-const c268 = k23;
-const c269 = /* @__PURE__ */ P.all(c268, c267);
-const c270 = (v) => c269(v);
-const c271 = /* @__PURE__ */ P.props([["modes", c86], ["configOptions", c266]]);
-const c272 = k24;
-const c273 = /* @__PURE__ */ P.all(c272, c271);
-const c274 = (v) => c273(v);
-const c275 = (v) => c273(v);
-const c276 = /* @__PURE__ */ P.all(c28, c265);
-const c277 = /* @__PURE__ */ P.props([["configOptions", c276]]);
-const c278 = k25;
-const c279 = /* @__PURE__ */ P.all(c278, c277);
-const c280 = (v) => c279(v);
-const c281 = /* @__PURE__ */ P.any(c251, c103, c104, c270, c274, c107, c108, c275, c110, c111, c280, c113, c114);
-const c282 = /* @__PURE__ */ P.props([["id", c115], ["result", c281]]);
-const c283 = /* @__PURE__ */ P.all(c118, c282);
-const c284 = /* @__PURE__ */ P.props([["content", c214], ["messageId", c125]]);
-const c285 = k26;
-const c286 = /* @__PURE__ */ P.all(c285, c284);
-const c287 = (v) => c286(v);
-const c288 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message_chunk");
-const c289 = /* @__PURE__ */ P.all(c288, c287);
-const c290 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message_chunk");
-const c291 = /* @__PURE__ */ P.all(c290, c287);
-const c292 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought_chunk");
-const c293 = /* @__PURE__ */ P.all(c292, c287);
-const c294 = /* @__PURE__ */ P.all(c28, c229);
-const c295 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c2], ["status", c5], ["content", c294], ["locations", c127]]);
-const c296 = k27;
-const c297 = /* @__PURE__ */ P.all(c296, c295);
-const c298 = (v) => c297(v);
-const c299 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call");
-const c300 = /* @__PURE__ */ P.all(c299, c298);
-const c301 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_update");
-const c302 = /* @__PURE__ */ P.all(c301, c234);
-const c303 = vPlan;
-const c304 = /* @__PURE__ */ P.tag("sessionUpdate", "plan");
-const c305 = /* @__PURE__ */ P.all(c304, c303);
-const c306 = vAvailableCommandsUpdate;
-const c307 = /* @__PURE__ */ P.tag("sessionUpdate", "available_commands_update");
-const c308 = /* @__PURE__ */ P.all(c307, c306);
-const c309 = vCurrentModeUpdate;
-const c310 = /* @__PURE__ */ P.tag("sessionUpdate", "current_mode_update");
-const c311 = /* @__PURE__ */ P.all(c310, c309);
-const c312 = (v) => c279(v);
-const c313 = /* @__PURE__ */ P.tag("sessionUpdate", "config_option_update");
-const c314 = /* @__PURE__ */ P.all(c313, c312);
-const c315 = vSessionInfoUpdate;
-const c316 = /* @__PURE__ */ P.tag("sessionUpdate", "session_info_update");
-const c317 = /* @__PURE__ */ P.all(c316, c315);
-const c318 = vUsageUpdate;
-const c319 = /* @__PURE__ */ P.tag("sessionUpdate", "usage_update");
-const c320 = /* @__PURE__ */ P.all(c319, c318);
-const c321 = /* @__PURE__ */ P.otherTag("sessionUpdate", ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update"]);
-const c322 = /* @__PURE__ */ P.one(c289, c291, c293, c300, c302, c305, c308, c311, c314, c317, c320, c321);
-const c323 = (v) => c322(v);
-const c324 = /* @__PURE__ */ P.props([["sessionId", c196], ["update", c323]]);
-const c325 = k28;
-const c326 = /* @__PURE__ */ P.all(c325, c324);
-const c327 = (v) => c326(v);
-const c328 = k29;
-const c329 = vSessionConfigValueId;
-const c330 = /* @__PURE__ */ P.props([["value", c329]]);
-const c331 = k30;
-const c332 = /* @__PURE__ */ P.all(c331, c330);
-const c333 = /* @__PURE__ */ P.otherTag("type", ["http", "sse"]);
-const c334 = /* @__PURE__ */ P.any(c159, c162, c163, c333);
-const c335 = (v) => c334(v);
-const c336 = /* @__PURE__ */ P.items(c335);
-const c337 = /* @__PURE__ */ P.all(c28, c336);
-const c338 = /* @__PURE__ */ P.props([["mcpServers", c337]]);
-const c339 = k31;
-const c340 = /* @__PURE__ */ P.all(c339, c338);
-const c341 = (v) => c340(v);
-const c342 = /* @__PURE__ */ P.props([["mcpServers", c337], ["sessionId", c196]]);
-const c343 = k32;
-const c344 = /* @__PURE__ */ P.all(c343, c342);
-const c345 = (v) => c344(v);
-const c346 = /* @__PURE__ */ P.props([["sessionId", c196], ["mcpServers", c337]]);
-const c347 = k33;
-const c348 = /* @__PURE__ */ P.all(c347, c346);
-const c349 = (v) => c348(v);
-const c350 = /* @__PURE__ */ P.props([["sessionId", c196], ["configId", c252]]);
-const c351 = /* @__PURE__ */ P.otherTag("type", ["boolean"]);
-const c352 = /* @__PURE__ */ P.any(c328, c332, c351);
-const c353 = k34;
-const c354 = /* @__PURE__ */ P.all(c353, c350, c352);
-const c355 = (v) => c354(v);
-const c356 = /* @__PURE__ */ P.items(c214);
-const c357 = /* @__PURE__ */ P.all(c28, c356);
-const c358 = /* @__PURE__ */ P.props([["sessionId", c196], ["prompt", c357]]);
-const c359 = k35;
-const c360 = /* @__PURE__ */ P.all(c359, c358);
-const c361 = (v) => c360(v);
-const c362 = /* @__PURE__ */ P.tag("outcome", "cancelled");
-const c363 = vSelectedPermissionOutcome;
-const c364 = /* @__PURE__ */ P.tag("outcome", "selected");
-const c365 = /* @__PURE__ */ P.all(c364, c363);
-const c366 = /* @__PURE__ */ P.otherTag("outcome", ["cancelled", "selected"]);
-const c367 = /* @__PURE__ */ P.one(c362, c365, c366);
-const c368 = (v) => c367(v);
-const c369 = /* @__PURE__ */ P.props([["outcome", c368]]);
-const c370 = k36;
-const c371 = /* @__PURE__ */ P.all(c370, c369);
-const c372 = (v) => c371(v);
-const c373 = /* @__PURE__ */ P.any(c182, c183, c372, c185, c186, c187, c188, c189, c190, c114);
-const c374 = /* @__PURE__ */ P.props([["id", c115], ["result", c373]]);
-const c375 = /* @__PURE__ */ P.all(c118, c374);
-const c376 = /* @__PURE__ */ P.any(c43, c44, c241, c46, c47, c48, c49, c50, c51, c52);
-const c377 = /* @__PURE__ */ P.any(c376, c3);
-const c378 = /* @__PURE__ */ P.props([["id", c115], ["params", c377]]);
-const c379 = k37;
-const c380 = /* @__PURE__ */ P.all(c379, c378);
-const c381 = /* @__PURE__ */ P.any(c283, c123);
-const c382 = /* @__PURE__ */ P.any(c327, c139, c140);
-const c383 = /* @__PURE__ */ P.any(c382, c3);
-const c384 = /* @__PURE__ */ P.props([["params", c383]]);
-const c385 = k38;
-const c386 = /* @__PURE__ */ P.all(c385, c384);
-const c387 = /* @__PURE__ */ P.any(c167, c168, c169, c341, c345, c172, c173, c349, c175, c176, c355, c361, c52);
-const c388 = /* @__PURE__ */ P.any(c387, c3);
-const c389 = /* @__PURE__ */ P.props([["id", c115], ["params", c388]]);
-const c390 = /* @__PURE__ */ P.all(c379, c389);
-const c391 = /* @__PURE__ */ P.any(c375, c123);
-const c392 = vContent;
-const c393 = /* @__PURE__ */ P.all(c219, c392);
-const c394 = vElicitationFormMode;
-const c395 = /* @__PURE__ */ P.tag("mode", "form");
-const c396 = /* @__PURE__ */ P.all(c395, c394);
-const c397 = /* @__PURE__ */ P.all(c51, c396);
-const c398 = vElicitationUrlMode;
-const c399 = /* @__PURE__ */ P.tag("mode", "url");
-const c400 = /* @__PURE__ */ P.all(c399, c398);
-const c401 = /* @__PURE__ */ P.all(c51, c400);
-const c402 = /* @__PURE__ */ P.any(c41, c42);
-const c403 = k39;
-const c404 = /* @__PURE__ */ P.all(c403, c402);
-const c405 = /* @__PURE__ */ P.all(c51, c404);
-const c406 = vStringPropertySchema;
-const c407 = /* @__PURE__ */ P.all(c34, c406);
-const c408 = vNumberPropertySchema;
-const c409 = /* @__PURE__ */ P.tag("type", "number");
-const c410 = /* @__PURE__ */ P.all(c409, c408);
-const c411 = vIntegerPropertySchema;
-const c412 = /* @__PURE__ */ P.tag("type", "integer");
-const c413 = /* @__PURE__ */ P.all(c412, c411);
-const c414 = vBooleanPropertySchema;
-const c415 = /* @__PURE__ */ P.all(c258, c414);
-const c416 = vMultiSelectPropertySchema;
-const c417 = /* @__PURE__ */ P.tag("type", "array");
-const c418 = /* @__PURE__ */ P.all(c417, c416);
-const c419 = k40;
-const c420 = /* @__PURE__ */ P.all(c95, c256);
-const c421 = /* @__PURE__ */ P.all(c95, c259);
-const c422 = vContentChunk;
-const c423 = /* @__PURE__ */ P.all(c288, c422);
-const c424 = /* @__PURE__ */ P.all(c290, c422);
-const c425 = /* @__PURE__ */ P.all(c292, c422);
-const c426 = vToolCall;
-const c427 = /* @__PURE__ */ P.all(c299, c426);
-const c428 = vToolCallUpdate;
-const c429 = /* @__PURE__ */ P.all(c301, c428);
-const c430 = vConfigOptionUpdate;
-const c431 = /* @__PURE__ */ P.all(c313, c430);
-const c432 = /* @__PURE__ */ P.all(c177, c328);
-const c433 = vElicitationAcceptAction;
-const c434 = /* @__PURE__ */ P.tag("action", "accept");
-const c435 = /* @__PURE__ */ P.all(c434, c433);
-const c436 = /* @__PURE__ */ P.all(c190, c435);
-const c437 = /* @__PURE__ */ P.tag("action", "decline");
-const c438 = /* @__PURE__ */ P.all(c190, c437);
-const c439 = /* @__PURE__ */ P.tag("action", "cancel");
-const c440 = /* @__PURE__ */ P.all(c190, c439);
-const c441 = k41;
-const c442 = /* @__PURE__ */ P.all(c190, c441);
-const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442];
+const c358 = vRequestPermissionRequest;
+const c359 = /* @__PURE__ */ P.any(c43, c44, c358, c45, c46, c47, c48, c49, c50, c51);
+const c360 = vMcpCapabilities;
+const c361 = vSessionCapabilities;
+const c362 = vAgentCapabilities;
+const c363 = vInitializeResponse;
+const c364 = vPromptResponse;
+const c365 = /* @__PURE__ */ P.any(c363, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c364, c107);
+const c366 = /* @__PURE__ */ P.props([["id", c108], ["result", c365]]);
+const c367 = /* @__PURE__ */ P.all(c109, c366);
+const c368 = vSessionNotification;
+const c369 = /* @__PURE__ */ P.any(c368, c128, c129);
+const c370 = vClientSessionCapabilities;
+const c371 = /* @__PURE__ */ P.any(c370, c3);
+const c372 = vClientCapabilities;
+const c373 = vMcpServer;
+const c374 = /* @__PURE__ */ P.items(c373);
+const c375 = /* @__PURE__ */ P.all(c28, c374);
+const c376 = vInitializeRequest;
+const c377 = vNewSessionRequest;
+const c378 = vLoadSessionRequest;
+const c379 = vResumeSessionRequest;
+const c380 = /* @__PURE__ */ P.any(c376, c149, c150, c377, c378, c151, c152, c379, c153, c154, c155, c156, c51);
+const c381 = /* @__PURE__ */ P.any(c159, c160, c161, c162, c163, c164, c165, c166, c167, c107);
+const c382 = /* @__PURE__ */ P.props([["id", c108], ["result", c381]]);
+const c383 = /* @__PURE__ */ P.all(c109, c382);
+const c384 = /* @__PURE__ */ P.any(c168, c129);
+const c385 = k0;
+const c386 = /* @__PURE__ */ P.all(c385, c204);
+const c387 = (v) => c386(v);
+const c388 = /* @__PURE__ */ P.props([["sessionId", c169], ["toolCall", c387], ["options", c207]]);
+const c389 = /* @__PURE__ */ P.all(c208, c388);
+const c390 = (v) => c389(v);
+const c391 = /* @__PURE__ */ P.props([["protocolVersion", c209], ["agentCapabilities", c362], ["authMethods", c214], ["agentInfo", c76]]);
+const c392 = /* @__PURE__ */ P.all(c215, c391);
+const c393 = (v) => c392(v);
+const c394 = /* @__PURE__ */ P.any(c393, c97, c98, c234, c238, c101, c102, c239, c104, c105, c244, c364, c107);
+const c395 = /* @__PURE__ */ P.props([["id", c108], ["result", c394]]);
+const c396 = /* @__PURE__ */ P.all(c109, c395);
+const c397 = k1;
+const c398 = /* @__PURE__ */ P.all(c397, c256);
+const c399 = (v) => c398(v);
+const c400 = /* @__PURE__ */ P.all(c257, c399);
+const c401 = /* @__PURE__ */ P.all(c258, c387);
+const c402 = /* @__PURE__ */ P.otherTag("sessionUpdate", ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update"]);
+const c403 = /* @__PURE__ */ P.one(c250, c252, c254, c400, c401, c261, c264, c267, c270, c273, c276, c402);
+const c404 = (v) => c403(v);
+const c405 = /* @__PURE__ */ P.props([["sessionId", c169], ["update", c404]]);
+const c406 = /* @__PURE__ */ P.all(c277, c405);
+const c407 = (v) => c406(v);
+const c408 = /* @__PURE__ */ P.otherTag("type", ["http", "sse"]);
+const c409 = /* @__PURE__ */ P.any(c144, c147, c148, c408);
+const c410 = (v) => c409(v);
+const c411 = /* @__PURE__ */ P.items(c410);
+const c412 = /* @__PURE__ */ P.all(c28, c411);
+const c413 = /* @__PURE__ */ P.props([["mcpServers", c412]]);
+const c414 = /* @__PURE__ */ P.all(c283, c413);
+const c415 = (v) => c414(v);
+const c416 = /* @__PURE__ */ P.props([["mcpServers", c412], ["sessionId", c169]]);
+const c417 = /* @__PURE__ */ P.all(c284, c416);
+const c418 = (v) => c417(v);
+const c419 = /* @__PURE__ */ P.props([["sessionId", c169], ["mcpServers", c412]]);
+const c420 = /* @__PURE__ */ P.all(c285, c419);
+const c421 = (v) => c420(v);
+const c422 = /* @__PURE__ */ P.any(c159, c160, c308, c162, c163, c164, c165, c166, c167, c107);
+const c423 = /* @__PURE__ */ P.props([["id", c108], ["result", c422]]);
+const c424 = /* @__PURE__ */ P.all(c109, c423);
+const c425 = /* @__PURE__ */ P.any(c43, c44, c390, c45, c46, c47, c48, c49, c50, c51);
+const c426 = /* @__PURE__ */ P.any(c425, c3);
+const c427 = /* @__PURE__ */ P.props([["id", c108], ["params", c426]]);
+const c428 = /* @__PURE__ */ P.all(c309, c427);
+const c429 = /* @__PURE__ */ P.any(c396, c113);
+const c430 = /* @__PURE__ */ P.any(c407, c128, c129);
+const c431 = /* @__PURE__ */ P.any(c430, c3);
+const c432 = /* @__PURE__ */ P.props([["params", c431]]);
+const c433 = /* @__PURE__ */ P.all(c310, c432);
+const c434 = /* @__PURE__ */ P.any(c376, c149, c150, c415, c418, c151, c152, c421, c153, c154, c291, c297, c51);
+const c435 = /* @__PURE__ */ P.any(c434, c3);
+const c436 = /* @__PURE__ */ P.props([["id", c108], ["params", c435]]);
+const c437 = /* @__PURE__ */ P.all(c309, c436);
+const c438 = /* @__PURE__ */ P.any(c424, c113);
+const c439 = vToolCall;
+const c440 = /* @__PURE__ */ P.all(c257, c439);
+const c441 = vToolCallUpdate;
+const c442 = /* @__PURE__ */ P.all(c258, c441);
+const checks = [...base.checks, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 53 }, { check: 3 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 31, check: 46 }, { node: 3, check: 47 }, { node: 3, check: 48 }, { node: 3, check: 49 }, { node: 3, check: 50 }, { node: 34, check: 51 }, { check: 52 }] } },
-  /* 3 WriteTextFileRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 4 ReadTextFileRequest */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "limit", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 28, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 7 ToolCallUpdate/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 25 }, { tag: "terminal", node: 27 }] } },
-  /* 9 ToolCallContent/oneOf/0 */ { allOf: [10] },
-  /* 10 Content */ { properties: [{ name: "content", node: 11 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 12 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 21 }] } },
-  /* 12 ContentBlock/oneOf/0 */ { allOf: [13] },
-  /* 13 TextContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 14 TextContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 15 Annotations */ { properties: [{ name: "audience", node: 16, onError: 11, omit: true }, { name: "lastModified", onError: 7, omit: true }, { name: "priority", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 16 Annotations/properties/audience */ { skipInvalid: 8 },
-  /* 17 ContentBlock/oneOf/1 */ { allOf: [18] },
-  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 19 ContentBlock/oneOf/3 */ { allOf: [20] },
-  /* 20 ResourceLink */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 21 ContentBlock/oneOf/4 */ { allOf: [22] },
-  /* 22 EmbeddedResource */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "resource", node: 23 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 23 EmbeddedResourceResource */ { union: { variants: [{ node: 24, check: 16 }, { node: 24, check: 17 }] } },
-  /* 24 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 25 ToolCallContent/oneOf/1 */ { allOf: [26] },
-  /* 26 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 27 ToolCallContent/oneOf/2 */ { allOf: [3] },
-  /* 28 ToolCallUpdate/properties/locations */ { items: 29, skipInvalid: 21 },
-  /* 29 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 30 RequestPermissionRequest/properties/options */ { items: 3 },
-  /* 31 CreateTerminalRequest */ { properties: [{ name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", node: 33, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 32 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
-  /* 33 CreateTerminalRequest/properties/env */ { items: 3, skipInvalid: 26 },
-  /* 34 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 35 }, { tag: "url", node: 55 }, { other: true, node: 56 }] } },
-  /* 35 CreateElicitationRequest/anyOf/0 */ { allOf: [36] },
-  /* 36 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 37 }], union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
-  /* 37 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 38, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 38 ElicitationSchema/properties/properties */ { values: 39, declared: [] },
-  /* 39 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 40 }, { tag: "number", node: 44 }, { tag: "integer", node: 46 }, { tag: "boolean", node: 48 }, { tag: "array", node: 50 }, { other: true }] } },
-  /* 40 ElicitationPropertySchema/anyOf/0 */ { allOf: [41] },
-  /* 41 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 42 StringPropertySchema/properties/oneOf */ { items: 43 },
-  /* 43 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 44 ElicitationPropertySchema/anyOf/1 */ { allOf: [45] },
-  /* 45 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 46 ElicitationPropertySchema/anyOf/2 */ { allOf: [47] },
-  /* 47 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 48 ElicitationPropertySchema/anyOf/3 */ { allOf: [49] },
-  /* 49 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 50 ElicitationPropertySchema/anyOf/4 */ { allOf: [51] },
-  /* 51 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 52 }, { name: "default", node: 32, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 52 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 27, check: 35 }, { other: true, check: 36 }, { node: 53, check: 37 }] } },
-  /* 53 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 54 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
-  /* 55 CreateElicitationRequest/anyOf/1 */ { allOf: [56] },
-  /* 56 ElicitationUrlMode */ { union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
-  /* 57 AgentResponse */ { union: { variants: [{ node: 58, check: 119 }, { node: 94, check: 123 }] } },
-  /* 58 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 59 }] },
-  /* 59 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 60, check: 102 }, { node: 3, check: 103 }, { node: 3, check: 104 }, { node: 78, check: 105 }, { node: 78, check: 106 }, { node: 90, check: 107 }, { node: 3, check: 108 }, { node: 78, check: 109 }, { node: 3, check: 110 }, { node: 3, check: 111 }, { node: 93, check: 112 }, { node: 3, check: 113 }, { check: 114 }] } },
-  /* 60 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 61, onError: 71, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 72, onError: 79, fallback: [], default: [] }, { name: "agentInfo", node: 76, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 61 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 54, fallback: false, default: false }, { name: "promptCapabilities", node: 62, onError: 55, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 63, onError: 56, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 64, onError: 67, fallback: {}, default: {} }, { name: "auth", node: 70, onError: 70, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 62 PromptCapabilities */ { properties: [{ name: "image", onError: 54, fallback: false, default: false }, { name: "audio", onError: 54, fallback: false, default: false }, { name: "embeddedContext", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 63 McpCapabilities */ { properties: [{ name: "http", onError: 54, fallback: false, default: false }, { name: "sse", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 64 SessionCapabilities */ { properties: [{ name: "list", node: 65, onError: 58, omit: true }, { name: "delete", node: 66, onError: 60, omit: true }, { name: "additionalDirectories", node: 67, onError: 62, omit: true }, { name: "resume", node: 68, onError: 64, omit: true }, { name: "close", node: 69, onError: 66, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 65 SessionCapabilities/properties/list */ { union: { variants: [{ node: 3, check: 57 }, { check: 3 }] } },
-  /* 66 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 3, check: 59 }, { check: 3 }] } },
-  /* 67 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 3, check: 61 }, { check: 3 }] } },
-  /* 68 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 3, check: 63 }, { check: 3 }] } },
-  /* 69 SessionCapabilities/properties/close */ { union: { variants: [{ node: 3, check: 65 }, { check: 3 }] } },
-  /* 70 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 71, onError: 69, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 71 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 3, check: 68 }, { check: 3 }] } },
-  /* 72 InitializeResponse/properties/authMethods */ { items: 73, skipInvalid: 77 },
-  /* 73 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 74, check: 75 }, { node: 43, check: 76 }] } },
-  /* 74 AuthMethod/anyOf/0 */ { allOf: [75] },
-  /* 75 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", onError: 72, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 76 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 77, check: 80 }, { check: 3 }] } },
-  /* 77 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 78 NewSessionResponse */ { properties: [{ name: "modes", node: 79, onError: 86, omit: true }, { name: "configOptions", node: 82, onError: 97, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 79 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 80, check: 85 }, { check: 3 }] } },
-  /* 80 SessionModeState */ { properties: [{ name: "availableModes", node: 81, onError: 84, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 81 SessionModeState/properties/availableModes */ { items: 43, skipInvalid: 82 },
-  /* 82 NewSessionResponse/properties/configOptions */ { items: 83, skipInvalid: 95 },
-  /* 83 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 88, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 84 }, { tag: "boolean" }] } },
-  /* 84 SessionConfigOption/oneOf/0 */ { allOf: [85] },
-  /* 85 SessionConfigSelect */ { properties: [{ name: "options", node: 86 }] },
-  /* 86 SessionConfigSelectOptions */ { union: { variants: [{ node: 42, check: 91 }, { node: 87, check: 94 }] } },
-  /* 87 SessionConfigSelectOptions/anyOf/1 */ { items: 88 },
-  /* 88 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 89, onError: 91, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 89 SessionConfigSelectGroup/properties/options */ { items: 43, skipInvalid: 89 },
-  /* 90 ListSessionsResponse */ { properties: [{ name: "sessions", node: 91, onError: 100, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 91 ListSessionsResponse/properties/sessions */ { items: 92, skipInvalid: 98 },
-  /* 92 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 93 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 82, onError: 101, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 94 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 95 }] },
-  /* 95 Error */ {  },
-  /* 96 AgentNotification */ { properties: [{ name: "params", node: 97 }] },
-  /* 97 AgentNotification/properties/params */ { union: { variants: [{ node: 98, check: 141 }, { check: 3 }] } },
-  /* 98 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 99, check: 138 }, { node: 3, check: 139 }, { check: 140 }] } },
-  /* 99 SessionNotification */ { properties: [{ name: "update", node: 100 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 100 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 101 }, { tag: "agent_message_chunk", node: 101 }, { tag: "agent_thought_chunk", node: 101 }, { tag: "tool_call", node: 103 }, { tag: "tool_call_update", node: 105 }, { tag: "plan", node: 106 }, { tag: "available_commands_update", node: 109 }, { tag: "current_mode_update", node: 27 }, { tag: "config_option_update", node: 115 }, { tag: "session_info_update", node: 116 }, { tag: "usage_update", node: 118 }] } },
-  /* 101 SessionUpdate/oneOf/0 */ { allOf: [102] },
-  /* 102 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 125, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 103 SessionUpdate/oneOf/3 */ { allOf: [104] },
-  /* 104 ToolCall */ { properties: [{ name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 7, onError: 126, fallback: [] }, { name: "locations", node: 28, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 105 SessionUpdate/oneOf/4 */ { allOf: [6] },
-  /* 106 SessionUpdate/oneOf/5 */ { allOf: [107] },
-  /* 107 Plan */ { properties: [{ name: "entries", node: 108, onError: 130, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 108 Plan/properties/entries */ { items: 3, skipInvalid: 128 },
-  /* 109 SessionUpdate/oneOf/6 */ { allOf: [110] },
-  /* 110 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 111, onError: 135, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 111 AvailableCommandsUpdate/properties/availableCommands */ { items: 112, skipInvalid: 133 },
-  /* 112 AvailableCommand */ { properties: [{ name: "input", node: 113, onError: 132, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 113 AvailableCommand/properties/input */ { union: { variants: [{ node: 114, check: 131 }, { check: 3 }] } },
-  /* 114 AvailableCommandInput */ { union: { variants: [{ node: 3 }] } },
-  /* 115 SessionUpdate/oneOf/8 */ { allOf: [93] },
-  /* 116 SessionUpdate/oneOf/9 */ { allOf: [117] },
-  /* 117 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 118 SessionUpdate/oneOf/10 */ { allOf: [119] },
-  /* 119 UsageUpdate */ { properties: [{ name: "cost", node: 120, onError: 137, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 120 UsageUpdate/properties/cost */ { union: { variants: [{ node: 3, check: 136 }, { check: 3 }] } },
-  /* 121 ClientRequest */ { properties: [{ name: "params", node: 122 }] },
-  /* 122 ClientRequest/properties/params */ { union: { variants: [{ node: 123, check: 179 }, { check: 3 }] } },
-  /* 123 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 124, check: 167 }, { node: 3, check: 168 }, { node: 3, check: 169 }, { node: 137, check: 170 }, { node: 143, check: 171 }, { node: 3, check: 172 }, { node: 3, check: 173 }, { node: 137, check: 174 }, { node: 3, check: 175 }, { node: 3, check: 176 }, { node: 3, check: 177 }, { node: 144, check: 178 }, { check: 52 }] } },
-  /* 124 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 125, onError: 156, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 76, onError: 81, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 125 ClientCapabilities */ { properties: [{ name: "fs", node: 126, onError: 142, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 54, fallback: false, default: false }, { name: "session", node: 127, onError: 148, omit: true }, { name: "auth", node: 132, onError: 149, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 133, onError: 155, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 126 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 54, fallback: false, default: false }, { name: "writeTextFile", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 127 ClientCapabilities/properties/session */ { union: { variants: [{ node: 128, check: 147 }, { check: 3 }] } },
-  /* 128 ClientSessionCapabilities */ { properties: [{ name: "configOptions", node: 129, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 129 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 130, check: 145 }, { check: 3 }] } },
-  /* 130 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 131, onError: 144, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 131 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 3, check: 143 }, { check: 3 }] } },
-  /* 132 AuthCapabilities */ { properties: [{ name: "terminal", onError: 54, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 133 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 134, check: 154 }, { check: 3 }] } },
-  /* 134 ElicitationCapabilities */ { properties: [{ name: "form", node: 135, onError: 151, omit: true }, { name: "url", node: 136, onError: 153, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 135 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 3, check: 150 }, { check: 3 }] } },
-  /* 136 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 3, check: 152 }, { check: 3 }] } },
-  /* 137 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "mcpServers", node: 138, onError: 166, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 138 NewSessionRequest/properties/mcpServers */ { items: 139, skipInvalid: 164 },
-  /* 139 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 140, check: 159 }, { tag: "sse", node: 140, check: 162 }, { node: 142, check: 163 }] } },
-  /* 140 McpServer/anyOf/0 */ { allOf: [141] },
-  /* 141 McpServerHttp */ { properties: [{ name: "headers", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 142 McpServerStdio */ { properties: [{ name: "env", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 143 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 138, onError: 166, fallback: [] }, { name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 144 PromptRequest */ { properties: [{ name: "prompt", node: 145 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 145 PromptRequest/properties/prompt */ { items: 11 },
-  /* 146 ClientResponse */ { union: { variants: [{ node: 147, check: 193 }, { node: 94, check: 123 }] } },
-  /* 147 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 148 }] },
-  /* 148 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 3, check: 182 }, { node: 3, check: 183 }, { node: 149, check: 184 }, { node: 3, check: 185 }, { node: 151, check: 186 }, { node: 3, check: 187 }, { node: 153, check: 188 }, { node: 3, check: 189 }, { node: 3, check: 190 }, { check: 114 }] } },
-  /* 149 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 150 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 150 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 27 }] } },
-  /* 151 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 152, onError: 181, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 152 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 153, check: 180 }, { check: 3 }] } },
-  /* 153 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  ...base.nodes,
+  /* 120 AgentRequest */ { properties: [{ name: "params", node: 121 }] },
+  /* 121 AgentRequest/properties/params */ { union: { variants: [{ node: 122, check: 359 }, { check: 3 }] } },
+  /* 122 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 0, check: 43 }, { node: 1, check: 44 }, { node: 123, check: 358 }, { node: 26, check: 45 }, { node: 0, check: 46 }, { node: 0, check: 47 }, { node: 0, check: 48 }, { node: 0, check: 49 }, { node: 29, check: 50 }, { check: 51 }] } },
+  /* 123 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 124 }, { name: "options", node: 25 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 124 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "content", node: 2, onError: 20, omit: true }, { name: "locations", node: 23, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 125 AgentResponse */ { union: { variants: [{ node: 126, check: 367 }, { node: 82, check: 113 }] } },
+  /* 126 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 127 }] },
+  /* 127 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 128, check: 363 }, { node: 0, check: 97 }, { node: 0, check: 98 }, { node: 66, check: 99 }, { node: 66, check: 100 }, { node: 78, check: 101 }, { node: 0, check: 102 }, { node: 66, check: 103 }, { node: 0, check: 104 }, { node: 0, check: 105 }, { node: 81, check: 106 }, { node: 0, check: 364 }, { check: 107 }] } },
+  /* 128 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 129, onError: 362, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 60, onError: 74, fallback: [], default: [] }, { name: "agentInfo", node: 64, onError: 76, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 129 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 52, fallback: false, default: false }, { name: "promptCapabilities", node: 52, onError: 53, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 130, onError: 360, fallback: { http: false, sse: false }, default: { http: false, sse: false } }, { name: "sessionCapabilities", node: 131, onError: 361, fallback: {}, default: {} }, { name: "auth", node: 58, onError: 66, fallback: {}, default: {} }, { name: "_meta", onError: 0, omit: true }] },
+  /* 130 McpCapabilities */ { properties: [{ name: "http", onError: 52, fallback: false, default: false }, { name: "sse", onError: 52, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 131 SessionCapabilities */ { properties: [{ name: "list", node: 53, onError: 55, omit: true }, { name: "delete", node: 54, onError: 57, omit: true }, { name: "additionalDirectories", node: 55, onError: 59, omit: true }, { name: "resume", node: 56, onError: 61, omit: true }, { name: "close", node: 57, onError: 63, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 132 AgentNotification */ { properties: [{ name: "params", node: 133 }] },
+  /* 133 AgentNotification/properties/params */ { union: { variants: [{ node: 134, check: 369 }, { check: 3 }] } },
+  /* 134 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 135, check: 368 }, { node: 0, check: 128 }, { check: 129 }] } },
+  /* 135 SessionNotification */ { properties: [{ name: "update", node: 136 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 136 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 84 }, { tag: "agent_message_chunk", node: 84 }, { tag: "agent_thought_chunk", node: 84 }, { tag: "tool_call", node: 137 }, { tag: "tool_call_update", node: 139 }, { tag: "plan", node: 86 }, { tag: "available_commands_update", node: 89 }, { tag: "current_mode_update", node: 22 }, { tag: "config_option_update", node: 95 }, { tag: "session_info_update", node: 96 }, { tag: "usage_update", node: 98 }] } },
+  /* 137 SessionUpdate/oneOf/3 */ { allOf: [138] },
+  /* 138 ToolCall */ { properties: [{ name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 2, onError: 116, fallback: [] }, { name: "locations", node: 23, onError: 117, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 139 SessionUpdate/oneOf/4 */ { allOf: [124] },
+  /* 140 ClientRequest */ { properties: [{ name: "params", node: 141 }] },
+  /* 141 ClientRequest/properties/params */ { union: { variants: [{ node: 142, check: 380 }, { check: 3 }] } },
+  /* 142 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 143, check: 376 }, { node: 0, check: 149 }, { node: 0, check: 150 }, { node: 147, check: 377 }, { node: 150, check: 378 }, { node: 0, check: 151 }, { node: 0, check: 152 }, { node: 147, check: 379 }, { node: 0, check: 153 }, { node: 0, check: 154 }, { node: 0, check: 155 }, { node: 113, check: 156 }, { check: 51 }] } },
+  /* 143 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 144, onError: 372, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 64, onError: 76, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 144 ClientCapabilities */ { properties: [{ name: "fs", node: 101, onError: 130, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 52, fallback: false, default: false }, { name: "session", node: 145, onError: 371, omit: true }, { name: "auth", node: 105, onError: 135, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 106, onError: 141, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 145 ClientCapabilities/properties/session */ { union: { variants: [{ node: 146, check: 370 }, { check: 3 }] } },
+  /* 146 ClientSessionCapabilities */ { properties: [{ name: "configOptions", node: 102, onError: 134, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 147 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 27, onError: 25, fallback: [] }, { name: "mcpServers", node: 148, onError: 375, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 148 NewSessionRequest/properties/mcpServers */ { items: 149, skipInvalid: 373 },
+  /* 149 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 110, check: 144 }, { tag: "sse", node: 110, check: 147 }, { node: 112, check: 148 }] } },
+  /* 150 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 148, onError: 375, fallback: [] }, { name: "additionalDirectories", node: 27, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 151 ClientResponse */ { union: { variants: [{ node: 152, check: 383 }, { node: 82, check: 113 }] } },
+  /* 152 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 153 }] },
+  /* 153 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 0, check: 159 }, { node: 0, check: 160 }, { node: 115, check: 161 }, { node: 0, check: 162 }, { node: 117, check: 163 }, { node: 0, check: 164 }, { node: 119, check: 165 }, { node: 0, check: 166 }, { node: 0, check: 167 }, { check: 107 }] } },
   /* 154 ClientNotification */ { properties: [{ name: "params", node: 155 }] },
-  /* 155 ClientNotification/properties/params */ { union: { variants: [{ node: 156, check: 195 }, { check: 3 }] } },
-  /* 156 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 194 }, { check: 140 }] } },
+  /* 155 ClientNotification/properties/params */ { union: { variants: [{ node: 156, check: 384 }, { check: 3 }] } },
+  /* 156 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 0, check: 168 }, { check: 129 }] } },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
-  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
-  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 7, check: 45, repair: 5, open: 241 }, { kinds: "object", node: 29, check: 46, repair: 31 }, { kinds: "object", node: 32, check: 47, repair: 3 }, { kinds: "object", node: 32, check: 48, repair: 3 }, { kinds: "object", node: 32, check: 49, repair: 3 }, { kinds: "object", node: 32, check: 50, repair: 3 }, { kinds: "object", node: 33, check: 51, repair: 34 }, { node: 5, check: 52 }] }] },
-  /* 3 WriteTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["content", -1], ["_meta", 4]] },
-  /* 4 WriteTextFileRequest/properties/_meta */ { others: 5 },
-  /* 5 (free-form) */ { free: true },
-  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 4]] },
-  /* 7 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 8], ["options", 27], ["_meta", 4]] },
-  /* 8 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 9 ToolCallUpdate/properties/content */ { items: 10 },
-  /* 10 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 23 }, { tag: "terminal", node: 24 }], tag: "type", closed: true }] },
-  /* 11 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 12], ["_meta", 4]] },
-  /* 12 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 13 }, { tag: "image", node: 16 }, { tag: "audio", node: 17 }, { tag: "resource_link", node: 18 }, { tag: "resource", node: 19 }], tag: "type", closed: true }] },
-  /* 13 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 14], ["text", -1], ["_meta", 4]] },
-  /* 14 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 15 }, { kinds: "scalar" }] }] },
-  /* 15 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 4]] },
-  /* 16 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 17 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
-  /* 18 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
-  /* 19 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 14], ["resource", 20], ["_meta", 4]] },
-  /* 20 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 21, check: 16, repair: 24 }, { kinds: "object", node: 22, check: 17, repair: 24 }] }] },
-  /* 21 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 4]] },
-  /* 22 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 23 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
-  /* 24 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 4]] },
-  /* 25 ToolCallUpdate/properties/locations */ { items: 26 },
-  /* 26 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 4]] },
-  /* 27 RequestPermissionRequest/properties/options */ { items: 28 },
-  /* 28 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 4]] },
-  /* 29 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 30], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 4]] },
-  /* 30 CreateTerminalRequest/properties/env */ { items: 31 },
-  /* 31 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 4]] },
-  /* 32 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 4]] },
-  /* 33 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "form", node: 34 }, { tag: "url", node: 50 }, { other: true, node: 51 }], tag: "mode" }] },
-  /* 34 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 35 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 36], ["required", -1], ["description", -1], ["_meta", 4]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 36 ElicitationSchema/properties/properties */ { others: 37 },
-  /* 37 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 38 }, { tag: "number", node: 41 }, { tag: "integer", node: 41 }, { tag: "boolean", node: 42 }, { tag: "array", node: 43 }, { other: true, node: 46 }], tag: "type" }] },
-  /* 38 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
-  /* 39 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 40 },
-  /* 40 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
-  /* 41 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
-  /* 42 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
-  /* 43 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
-  /* 44 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 45, check: 35, repair: 27 }, { other: true, node: 46, check: 36 }, { kinds: "object", node: 47, check: 37, repair: 53 }], tag: "type" }] },
-  /* 45 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 4]] },
-  /* 46 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
-  /* 47 TitledMultiSelectItems */ { keys: [["anyOf", 39], ["_meta", 4]] },
-  /* 48 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 49 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 50 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 51 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 52 TextContent */ { keys: [["annotations", 14], ["text", -1], ["_meta", 4]] },
-  /* 53 ImageContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 54 AudioContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
-  /* 55 ResourceLink */ { keys: [["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
-  /* 56 EmbeddedResource */ { keys: [["annotations", 14], ["resource", 20], ["_meta", 4]] },
-  /* 57 Content */ { keys: [["content", 12], ["_meta", 4]] },
-  /* 58 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
-  /* 59 Terminal */ { keys: [["terminalId", -1], ["_meta", 4]] },
-  /* 60 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
-  /* 61 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
-  /* 62 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
-  /* 63 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 4]] },
-  /* 64 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
-  /* 65 ElicitationFormMode */ { keys: [["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 66 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 67 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 68, check: 119, repair: 58, open: 283 }, { kinds: "object", node: 104, check: 123, repair: 94 }] }] },
-  /* 68 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 69]] },
-  /* 69 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 70, check: 102, repair: 60, open: 251 }, { kinds: "object", node: 76, check: 103, repair: 3 }, { kinds: "object", node: 76, check: 104, repair: 3 }, { kinds: "object", node: 85, check: 105, repair: 78, open: 270 }, { kinds: "object", node: 98, check: 106, repair: 78, open: 274 }, { kinds: "object", node: 99, check: 107, repair: 90 }, { kinds: "object", node: 76, check: 108, repair: 3 }, { kinds: "object", node: 98, check: 109, repair: 78, open: 275 }, { kinds: "object", node: 76, check: 110, repair: 3 }, { kinds: "object", node: 76, check: 111, repair: 3 }, { kinds: "object", node: 102, check: 112, repair: 93, open: 280 }, { kinds: "object", node: 103, check: 113, repair: 3 }, { node: 5, check: 114 }] }] },
-  /* 70 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 71], ["authMethods", 78], ["agentInfo", 83], ["_meta", 4]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
-  /* 71 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 72], ["mcpCapabilities", 73], ["sessionCapabilities", 74], ["auth", 77], ["_meta", 4]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
-  /* 72 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 4]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
-  /* 73 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["_meta", 4]], fills: [{ name: "http", default: false }, { name: "sse", default: false }] },
-  /* 74 SessionCapabilities */ { keys: [["list", 75], ["delete", 75], ["additionalDirectories", 75], ["resume", 75], ["close", 75], ["_meta", 4]] },
-  /* 75 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 76 }, { kinds: "scalar" }] }] },
-  /* 76 SessionListCapabilities */ { keys: [["_meta", 4]] },
-  /* 77 AgentAuthCapabilities */ { keys: [["logout", 75], ["_meta", 4]] },
-  /* 78 InitializeResponse/properties/authMethods */ { items: 79 },
-  /* 79 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 80, check: 75, repair: 74 }, { kinds: "object", node: 82, check: 76, repair: 43 }], tag: "type", closed: true }] },
-  /* 80 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 81], ["_meta", 4]] },
-  /* 81 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
-  /* 82 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
-  /* 83 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 84 }, { kinds: "scalar" }] }] },
-  /* 84 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 4]] },
-  /* 85 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 86], ["configOptions", 89], ["_meta", 4]] },
-  /* 86 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 87 }, { kinds: "scalar" }] }] },
-  /* 87 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 88], ["_meta", 4]] },
-  /* 88 SessionModeState/properties/availableModes */ { items: 82 },
-  /* 89 NewSessionResponse/properties/configOptions */ { items: 90 },
-  /* 90 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "select", node: 91 }, { tag: "boolean", node: 97 }], tag: "type", closed: true }] },
-  /* 91 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 92]] },
-  /* 92 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 93, check: 91, repair: 42 }, { kinds: "array", node: 95, check: 94, repair: 87 }] }] },
-  /* 93 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 94 },
-  /* 94 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
-  /* 95 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 96 },
-  /* 96 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 93], ["_meta", 4]] },
-  /* 97 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 98 LoadSessionResponse */ { keys: [["modes", 86], ["configOptions", 89], ["_meta", 4]] },
-  /* 99 ListSessionsResponse */ { keys: [["sessions", 100], ["nextCursor", -1], ["_meta", 4]] },
-  /* 100 ListSessionsResponse/properties/sessions */ { items: 101 },
-  /* 101 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 102 SetSessionConfigOptionResponse */ { keys: [["configOptions", 89], ["_meta", 4]] },
-  /* 103 PromptResponse */ { keys: [["stopReason", -1], ["_meta", 4]] },
-  /* 104 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 105]] },
-  /* 105 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
-  /* 106 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 81], ["_meta", 4]] },
-  /* 107 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 92]] },
-  /* 108 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 109 AgentNotification */ { keys: [["method", -1], ["params", 110]] },
-  /* 110 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 111 }, { kinds: "scalar" }] }] },
-  /* 111 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 112, check: 138, repair: 99, open: 327 }, { kinds: "object", node: 132, check: 139, repair: 3 }, { node: 5, check: 140 }] }] },
-  /* 112 SessionNotification */ { keys: [["sessionId", -1], ["update", 113], ["_meta", 4]] },
-  /* 113 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 114 }, { tag: "agent_message_chunk", node: 114 }, { tag: "agent_thought_chunk", node: 114 }, { tag: "tool_call", node: 115 }, { tag: "tool_call_update", node: 116 }, { tag: "plan", node: 117 }, { tag: "available_commands_update", node: 120 }, { tag: "current_mode_update", node: 126 }, { tag: "config_option_update", node: 127 }, { tag: "session_info_update", node: 128 }, { tag: "usage_update", node: 129 }], tag: "sessionUpdate", closed: true }] },
-  /* 114 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 12], ["messageId", -1], ["_meta", 4]] },
-  /* 115 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 116 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 117 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 118], ["_meta", 4]] },
-  /* 118 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 119 },
-  /* 119 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 4]] },
-  /* 120 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["availableCommands", 121], ["_meta", 4]] },
-  /* 121 SessionUpdate/union/0/oneOf/6/properties/availableCommands */ { items: 122 },
-  /* 122 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 123], ["_meta", 4]] },
-  /* 123 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 124 }, { kinds: "scalar" }] }] },
-  /* 124 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 125 }] }] },
-  /* 125 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 4]] },
-  /* 126 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 4]] },
-  /* 127 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["configOptions", 89], ["_meta", 4]] },
-  /* 128 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 129 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 130], ["_meta", 4]] },
-  /* 130 SessionUpdate/union/0/oneOf/10/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 131 }, { kinds: "scalar" }] }] },
-  /* 131 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 4]] },
-  /* 132 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 4]] },
-  /* 133 ContentChunk */ { keys: [["content", 12], ["messageId", -1], ["_meta", 4]] },
-  /* 134 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 135 Plan */ { keys: [["entries", 118], ["_meta", 4]] },
-  /* 136 AvailableCommandsUpdate */ { keys: [["availableCommands", 121], ["_meta", 4]] },
-  /* 137 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 4]] },
-  /* 138 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 139 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 130], ["_meta", 4]] },
-  /* 140 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 141]] },
-  /* 141 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 142 }, { kinds: "scalar" }] }] },
-  /* 142 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 143, check: 167, repair: 124 }, { kinds: "object", node: 153, check: 168, repair: 3 }, { kinds: "object", node: 76, check: 169, repair: 3 }, { kinds: "object", node: 154, check: 170, repair: 137, open: 341 }, { kinds: "object", node: 159, check: 171, repair: 143, open: 345 }, { kinds: "object", node: 160, check: 172, repair: 3 }, { kinds: "object", node: 161, check: 173, repair: 3 }, { kinds: "object", node: 162, check: 174, repair: 137, open: 349 }, { kinds: "object", node: 161, check: 175, repair: 3 }, { kinds: "object", node: 163, check: 176, repair: 3 }, { kinds: "object", node: 164, check: 177, repair: 3, open: 355 }, { kinds: "object", node: 167, check: 178, repair: 144, open: 361 }, { node: 5, check: 52 }] }] },
-  /* 143 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 144], ["clientInfo", 83], ["_meta", 4]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
-  /* 144 ClientCapabilities */ { keys: [["fs", 145], ["terminal", -1], ["session", 146], ["auth", 150], ["elicitation", 151], ["_meta", 4]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
-  /* 145 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 4]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
-  /* 146 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 147 }, { kinds: "scalar" }] }] },
-  /* 147 ClientSessionCapabilities */ { keys: [["configOptions", 148], ["_meta", 4]] },
-  /* 148 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 149 }, { kinds: "scalar" }] }] },
-  /* 149 SessionConfigOptionsCapabilities */ { keys: [["boolean", 75], ["_meta", 4]] },
-  /* 150 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 4]], fills: [{ name: "terminal", default: false }] },
-  /* 151 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 152 }, { kinds: "scalar" }] }] },
-  /* 152 ElicitationCapabilities */ { keys: [["form", 75], ["url", 75], ["_meta", 4]] },
-  /* 153 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 4]] },
-  /* 154 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 155], ["_meta", 4]] },
-  /* 155 NewSessionRequest/properties/mcpServers */ { items: 156 },
-  /* 156 McpServer */ { unions: [{ variants: [{ tag: "http", node: 157, check: 159, repair: 140 }, { tag: "sse", node: 157, check: 162, repair: 140 }, { kinds: "object", node: 158, check: 163, repair: 142 }], tag: "type", closed: true }] },
-  /* 157 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
-  /* 158 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 30], ["_meta", 4]] },
-  /* 159 LoadSessionRequest */ { keys: [["mcpServers", 155], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 4]] },
-  /* 160 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 4]] },
-  /* 161 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 4]] },
-  /* 162 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 155], ["_meta", 4]] },
-  /* 163 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 4]] },
-  /* 164 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "boolean", node: 165, check: 328 }, { kinds: "object", node: 166, check: 332 }], tag: "type", closed: true }] },
-  /* 165 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 166 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
-  /* 167 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 168], ["_meta", 4]] },
-  /* 168 PromptRequest/properties/prompt */ { items: 12 },
-  /* 169 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
-  /* 170 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 171, check: 193, repair: 147, open: 375 }, { kinds: "object", node: 104, check: 123, repair: 94 }] }] },
-  /* 171 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 172]] },
-  /* 172 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 76, check: 182, repair: 3 }, { kinds: "object", node: 173, check: 183, repair: 3 }, { kinds: "object", node: 174, check: 184, repair: 149, open: 372 }, { kinds: "object", node: 59, check: 185, repair: 3 }, { kinds: "object", node: 178, check: 186, repair: 151 }, { kinds: "object", node: 76, check: 187, repair: 3 }, { kinds: "object", node: 180, check: 188, repair: 153 }, { kinds: "object", node: 76, check: 189, repair: 3 }, { kinds: "object", node: 181, check: 190, repair: 3 }, { node: 5, check: 114 }] }] },
-  /* 173 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 4]] },
-  /* 174 RequestPermissionResponse */ { keys: [["outcome", 175], ["_meta", 4]] },
-  /* 175 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 176 }, { tag: "selected", node: 177 }], tag: "outcome", closed: true }] },
-  /* 176 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
-  /* 177 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 4]] },
-  /* 178 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 179], ["_meta", 4]] },
-  /* 179 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
-  /* 180 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 4]] },
-  /* 181 CreateElicitationResponse */ { keys: [["_meta", 4]], unions: [{ variants: [{ tag: "accept", node: 182 }, { tag: "decline", node: 183 }, { tag: "cancel", node: 183 }, { other: true, node: 184 }], tag: "action" }] },
-  /* 182 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 81]] },
-  /* 183 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 184 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
-  /* 185 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 4]] },
-  /* 186 ElicitationAcceptAction */ { keys: [["content", 81]] },
-  /* 187 ClientNotification */ { keys: [["method", -1], ["params", 188]] },
-  /* 188 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 189 }, { kinds: "scalar" }] }] },
-  /* 189 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 161, check: 194, repair: 3 }, { node: 5, check: 140 }] }] },
-  /* 190 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 4]] },
+  ...base.shapes,
+  /* 152 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 153]] },
+  /* 153 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 154 }, { kinds: "scalar" }] }] },
+  /* 154 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 0, check: 43, repair: 0 }, { kinds: "object", node: 3, check: 44, repair: 1 }, { kinds: "object", node: 155, check: 358, repair: 123, open: 390 }, { kinds: "object", node: 24, check: 45, repair: 26 }, { kinds: "object", node: 27, check: 46, repair: 0 }, { kinds: "object", node: 27, check: 47, repair: 0 }, { kinds: "object", node: 27, check: 48, repair: 0 }, { kinds: "object", node: 27, check: 49, repair: 0 }, { kinds: "object", node: 28, check: 50, repair: 29 }, { node: 2, check: 51 }] }] },
+  /* 155 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 156], ["options", 22], ["_meta", 1]] },
+  /* 156 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 157 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 158, check: 367, repair: 126, open: 396 }, { kinds: "object", node: 91, check: 113, repair: 82 }] }] },
+  /* 158 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 159]] },
+  /* 159 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 160, check: 363, repair: 128, open: 393 }, { kinds: "object", node: 64, check: 97, repair: 0 }, { kinds: "object", node: 64, check: 98, repair: 0 }, { kinds: "object", node: 73, check: 99, repair: 66, open: 234 }, { kinds: "object", node: 86, check: 100, repair: 66, open: 238 }, { kinds: "object", node: 87, check: 101, repair: 78 }, { kinds: "object", node: 64, check: 102, repair: 0 }, { kinds: "object", node: 86, check: 103, repair: 66, open: 239 }, { kinds: "object", node: 64, check: 104, repair: 0 }, { kinds: "object", node: 64, check: 105, repair: 0 }, { kinds: "object", node: 90, check: 106, repair: 81, open: 244 }, { kinds: "object", node: 164, check: 364, repair: 0 }, { node: 2, check: 107 }] }] },
+  /* 160 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 161], ["authMethods", 66], ["agentInfo", 71], ["_meta", 1]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
+  /* 161 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 62], ["mcpCapabilities", 162], ["sessionCapabilities", 163], ["auth", 65], ["_meta", 1]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
+  /* 162 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["_meta", 1]], fills: [{ name: "http", default: false }, { name: "sse", default: false }] },
+  /* 163 SessionCapabilities */ { keys: [["list", 63], ["delete", 63], ["additionalDirectories", 63], ["resume", 63], ["close", 63], ["_meta", 1]] },
+  /* 164 PromptResponse */ { keys: [["stopReason", -1], ["_meta", 1]] },
+  /* 165 AgentNotification */ { keys: [["method", -1], ["params", 166]] },
+  /* 166 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 167 }, { kinds: "scalar" }] }] },
+  /* 167 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 168, check: 368, repair: 135, open: 407 }, { kinds: "object", node: 112, check: 128, repair: 0 }, { node: 2, check: 129 }] }] },
+  /* 168 SessionNotification */ { keys: [["sessionId", -1], ["update", 169], ["_meta", 1]] },
+  /* 169 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 96 }, { tag: "agent_message_chunk", node: 96 }, { tag: "agent_thought_chunk", node: 96 }, { tag: "tool_call", node: 170 }, { tag: "tool_call_update", node: 171 }, { tag: "plan", node: 97 }, { tag: "available_commands_update", node: 100 }, { tag: "current_mode_update", node: 106 }, { tag: "config_option_update", node: 107 }, { tag: "session_info_update", node: 108 }, { tag: "usage_update", node: 109 }], tag: "sessionUpdate", closed: true }] },
+  /* 170 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 171 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 172 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 173 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 174]] },
+  /* 174 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 175 }, { kinds: "scalar" }] }] },
+  /* 175 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 176, check: 376, repair: 143 }, { kinds: "object", node: 125, check: 149, repair: 0 }, { kinds: "object", node: 64, check: 150, repair: 0 }, { kinds: "object", node: 180, check: 377, repair: 147, open: 415 }, { kinds: "object", node: 183, check: 378, repair: 150, open: 418 }, { kinds: "object", node: 128, check: 151, repair: 0 }, { kinds: "object", node: 129, check: 152, repair: 0 }, { kinds: "object", node: 184, check: 379, repair: 147, open: 421 }, { kinds: "object", node: 129, check: 153, repair: 0 }, { kinds: "object", node: 130, check: 154, repair: 0 }, { kinds: "object", node: 131, check: 155, repair: 0, open: 291 }, { kinds: "object", node: 134, check: 156, repair: 113, open: 297 }, { node: 2, check: 51 }] }] },
+  /* 176 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 177], ["clientInfo", 71], ["_meta", 1]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
+  /* 177 ClientCapabilities */ { keys: [["fs", 119], ["terminal", -1], ["session", 178], ["auth", 122], ["elicitation", 123], ["_meta", 1]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
+  /* 178 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 179 }, { kinds: "scalar" }] }] },
+  /* 179 ClientSessionCapabilities */ { keys: [["configOptions", 120], ["_meta", 1]] },
+  /* 180 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 181], ["_meta", 1]] },
+  /* 181 NewSessionRequest/properties/mcpServers */ { items: 182 },
+  /* 182 McpServer */ { unions: [{ variants: [{ tag: "http", node: 126, check: 144, repair: 110 }, { tag: "sse", node: 126, check: 147, repair: 110 }, { kinds: "object", node: 127, check: 148, repair: 112 }], tag: "type", closed: true }] },
+  /* 183 LoadSessionRequest */ { keys: [["mcpServers", 181], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 1]] },
+  /* 184 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 181], ["_meta", 1]] },
+  /* 185 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 186, check: 383, repair: 152, open: 424 }, { kinds: "object", node: 91, check: 113, repair: 82 }] }] },
+  /* 186 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 187]] },
+  /* 187 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 64, check: 159, repair: 0 }, { kinds: "object", node: 137, check: 160, repair: 0 }, { kinds: "object", node: 138, check: 161, repair: 115, open: 308 }, { kinds: "object", node: 54, check: 162, repair: 0 }, { kinds: "object", node: 142, check: 163, repair: 117 }, { kinds: "object", node: 64, check: 164, repair: 0 }, { kinds: "object", node: 144, check: 165, repair: 119 }, { kinds: "object", node: 64, check: 166, repair: 0 }, { kinds: "object", node: 145, check: 167, repair: 0 }, { node: 2, check: 107 }] }] },
+  /* 188 ClientNotification */ { keys: [["method", -1], ["params", 189]] },
+  /* 189 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 190 }, { kinds: "scalar" }] }] },
+  /* 190 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 129, check: 168, repair: 0 }, { node: 2, check: 129 }] }] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
-function s0(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
-    default: return S(v, 0, x);
-  }
-  return v;
-}
-function s1(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s2(v, x);
-  }
-  return s2(v, x);
-}
-function s2(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 2, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c43(v)) {
-    return s3(v, x);
-  }
-  { const r = Q(v, 3, 43); if (r !== undefined) return s3(r, x); }
-  if (c44(v)) {
-    return s6(v, x);
-  }
-  { const r = Q(v, 4, 44); if (r !== undefined) return s6(r, x); }
-  if (c45(v)) {
-    return s7(v, x);
-  }
-  { const r = Q(v, 5, 45); if (r !== undefined) return s7(r, x); }
-  if (c46(v)) {
-    return s29(v, x);
-  }
-  { const r = Q(v, 31, 46); if (r !== undefined) return s29(r, x); }
-  if (c47(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 47); if (r !== undefined) return s32(r, x); }
-  if (c48(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 48); if (r !== undefined) return s32(r, x); }
-  if (c49(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 49); if (r !== undefined) return s32(r, x); }
-  if (c50(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 50); if (r !== undefined) return s32(r, x); }
-  if (c51(v)) {
-    return s33(v, x);
-  }
-  { const r = Q(v, 34, 51); if (r !== undefined) return s33(r, x); }
-  return s5(v, x);
-}
-function s3(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "path": case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
-    default: return S(v, 3, x);
-  }
-  return v;
-}
-function s4(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 4, x); continue;
-  }
-  return v;
-}
-function s5(v) { return F(v); }
-function s6(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "path": case "line": case "limit": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
-    default: return S(v, 6, x);
-  }
-  return v;
-}
-function s7(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "toolCall": if (s8(v["toolCall"], x) !== v["toolCall"]) return S(v, 7, x); continue;
-    case "options": if (s27(v["options"], x) !== v["options"]) return S(v, 7, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
-    default: return S(v, 7, x);
-  }
-  return v;
-}
-function s8(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "kind": case "status": case "title": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 8, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 8, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 8, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 8, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
-    default: return S(v, 8, x);
-  }
-  return v;
-}
-function s9(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s10(v[i], x) !== v[i]) return S(v, 9, x);
-    return v;
-  }
-  return S(v, 9, x);
-  return v;
-}
-function s10(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 10, x);
-  switch (v["type"]) {
-    case "content": {
-      return s11(v, x);
-    }
-    case "diff": {
-      return s23(v, x);
-    }
-    case "terminal": {
-      return s24(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 10, x);
-}
-function s11(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 11, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 11, x); continue;
-    default: return S(v, 11, x);
-  }
-  return v;
-}
-function s12(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 12, x);
-  switch (v["type"]) {
-    case "text": {
-      return s13(v, x);
-    }
-    case "image": {
-      return s16(v, x);
-    }
-    case "audio": {
-      return s17(v, x);
-    }
-    case "resource_link": {
-      return s18(v, x);
-    }
-    case "resource": {
-      return s19(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 12, x);
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "text": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 13, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 13, x); continue;
-    default: return S(v, 13, x);
-  }
-  return v;
-}
-function s14(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 14, x);
-  return s15(v, x);
-}
-function s15(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 15, x); continue;
-    default: return S(v, 15, x);
-  }
-  return v;
-}
-function s16(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 16, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
-    default: return S(v, 16, x);
-  }
-  return v;
-}
-function s17(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
-    default: return S(v, 17, x);
-  }
-  return v;
-}
-function s18(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
-    default: return S(v, 18, x);
-  }
-  return v;
-}
-function s19(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 19, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
-    default: return S(v, 19, x);
-  }
-  return v;
-}
-function s20(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 20, x);
-  if (Array.isArray(v)) return S(v, 20, x);
-  if (c16(v)) {
-    return s21(v, x);
-  }
-  { const r = Q(v, 24, 16); if (r !== undefined) return s21(r, x); }
-  return s22(v, x);
-}
-function s21(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "mimeType": case "text": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
-    default: return S(v, 21, x);
-  }
-  return v;
-}
-function s22(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "mimeType": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
-    default: return S(v, 22, x);
-  }
-  return v;
-}
-function s23(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 23, x); continue;
-    default: return S(v, 23, x);
-  }
-  return v;
-}
-function s24(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
-    default: return S(v, 24, x);
-  }
-  return v;
-}
-function s25(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
-    return v;
-  }
-  return S(v, 25, x);
-  return v;
-}
-function s26(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 26, x); continue;
-    default: return S(v, 26, x);
-  }
-  return v;
-}
-function s27(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s28(v[i], x) !== v[i]) return S(v, 27, x);
-    return v;
-  }
-  return S(v, 27, x);
-  return v;
-}
-function s28(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
-    default: return S(v, 28, x);
-  }
-  return v;
-}
-function s29(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
-    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 29, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-    default: return S(v, 29, x);
-  }
-  return v;
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s31(v[i], x) !== v[i]) return S(v, 30, x);
-    return v;
-  }
-  return S(v, 30, x);
-  return v;
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 32, x); continue;
-    default: return S(v, 32, x);
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 33, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 33, x);
-    }
-    case "url": {
-      return S(v, 33, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 33, x);
-    }
-  }
-  return S(v, 33, x);
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 34, x);
-  if (Array.isArray(v)) return S(v, 34, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
-      default: return S(v, 34, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 34, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
-    default: return S(v, 34, x);
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s36(v["properties"], x) !== v["properties"]) return S(v, 35, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
-    default: return S(v, 35, x);
-  }
-  if (!H(v, "type")) return S(v, 35, x);
-  if (!H(v, "properties")) return S(v, 35, x);
-  return v;
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s37(v[k], x) !== v[k]) return S(v, 36, x); continue;
-  }
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 37, x);
-  switch (v["type"]) {
-    case "string": {
-      return s38(v, x);
-    }
-    case "number": {
-      return s41(v, x);
-    }
-    case "integer": {
-      return s41(v, x);
-    }
-    case "boolean": {
-      return s42(v, x);
-    }
-    case "array": {
-      return s43(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s46(v, x);
-    }
-  }
-  return S(v, 37, x);
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 38, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
-    default: return S(v, 38, x);
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
-    return v;
-  }
-  return S(v, 39, x);
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
-    default: return S(v, 40, x);
-  }
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-    default: return S(v, 41, x);
-  }
-  return v;
-}
-function s42(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
-    default: return S(v, 42, x);
-  }
-  return v;
-}
-function s43(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 43, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
-    default: return S(v, 43, x);
-  }
-  return v;
-}
-function s44(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 44, x);
-  if (Array.isArray(v)) return S(v, 44, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c35(v)) {
-        return s45(v, x);
-      }
-      { const r = Q(v, 27, 35); if (r !== undefined) return s45(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c36(v)) {
-        return s46(v, x);
-      }
-      break;
-    }
-  }
-  return s47(v, x);
-}
-function s45(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 45, x); continue;
-    default: return S(v, 45, x);
-  }
-  return v;
-}
-function s46(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 46, x); continue;
-  }
-  return v;
-}
-function s47(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "anyOf": if (s39(v["anyOf"], x) !== v["anyOf"]) return S(v, 47, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 47, x); continue;
-    default: return S(v, 47, x);
-  }
-  return v;
-}
-function s48(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
-    default: return S(v, 48, x);
-  }
-  return v;
-}
-function s49(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 49, x);
-  }
-  return v;
-}
-function s50(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 50, x);
-  if (Array.isArray(v)) return S(v, 50, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 50, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 50, x);
-  for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 50, x);
-  }
-  return v;
-}
-function s51(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 51, x);
-  if (Array.isArray(v)) return S(v, 51, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 51, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
-  }
-  return v;
-}
-function s52(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 52, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
-    default: return S(v, 52, x);
-  }
-  return v;
-}
-function s53(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 53, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
-    default: return S(v, 53, x);
-  }
-  return v;
-}
-function s54(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 54, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
-    default: return S(v, 54, x);
-  }
-  return v;
-}
-function s55(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 55, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 55, x); continue;
-    default: return S(v, 55, x);
-  }
-  return v;
-}
-function s56(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 56, x); continue;
-    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 56, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
-    default: return S(v, 56, x);
-  }
-  return v;
-}
-function s57(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 57, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 57, x); continue;
-    default: return S(v, 57, x);
-  }
-  return v;
-}
-function s58(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
-    default: return S(v, 58, x);
-  }
-  return v;
-}
-function s59(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
-    default: return S(v, 59, x);
-  }
-  return v;
-}
-function s60(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 60, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
-    default: return S(v, 60, x);
-  }
-  return v;
-}
-function s61(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
-    default: return S(v, 61, x);
-  }
-  return v;
-}
-function s62(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
-    default: return S(v, 62, x);
-  }
-  return v;
-}
-function s63(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
-    default: return S(v, 63, x);
-  }
-  return v;
-}
-function s64(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 64, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
-    default: return S(v, 64, x);
-  }
-  return v;
-}
-function s65(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 65, x);
-  if (Array.isArray(v)) return S(v, 65, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 65, x); continue;
-      default: return S(v, 65, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 65, x);
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 65, x); continue;
-    default: return S(v, 65, x);
-  }
-  return v;
-}
-function s66(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 66, x);
-  if (Array.isArray(v)) return S(v, 66, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 66, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 66, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 66, x);
-  }
-  return v;
-}
-function s67(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 67, x);
-  if (Array.isArray(v)) return S(v, 67, x);
-  if (c119(v)) {
-    return s68(v, x);
-  }
-  { const r = Q(v, 58, 119); if (r !== undefined) return s68(r, x); }
-  return s104(v, x);
-}
-function s68(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s69(v["result"], x) !== v["result"]) return S(v, 68, x); continue;
-    default: return S(v, 68, x);
-  }
-  return v;
-}
-function s69(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 69, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c102(v)) {
-    return s70(v, x);
-  }
-  { const r = Q(v, 60, 102); if (r !== undefined) return s70(r, x); }
-  if (c103(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 103); if (r !== undefined) return s76(r, x); }
-  if (c104(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 104); if (r !== undefined) return s76(r, x); }
-  if (c105(v)) {
-    return s85(v, x);
-  }
-  { const r = Q(v, 78, 105); if (r !== undefined) return s85(r, x); }
-  if (c106(v)) {
-    return s98(v, x);
-  }
-  { const r = Q(v, 78, 106); if (r !== undefined) return s98(r, x); }
-  if (c107(v)) {
-    return s99(v, x);
-  }
-  { const r = Q(v, 90, 107); if (r !== undefined) return s99(r, x); }
-  if (c108(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 108); if (r !== undefined) return s76(r, x); }
-  if (c109(v)) {
-    return s98(v, x);
-  }
-  { const r = Q(v, 78, 109); if (r !== undefined) return s98(r, x); }
-  if (c110(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 110); if (r !== undefined) return s76(r, x); }
-  if (c111(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 111); if (r !== undefined) return s76(r, x); }
-  if (c112(v)) {
-    return s102(v, x);
-  }
-  { const r = Q(v, 93, 112); if (r !== undefined) return s102(r, x); }
-  if (c113(v)) {
-    return s103(v, x);
-  }
-  { const r = Q(v, 3, 113); if (r !== undefined) return s103(r, x); }
-  return s5(v, x);
-}
-function s70(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "agentCapabilities": if (s71(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 70, x); continue;
-    case "authMethods": if (s78(v["authMethods"], x) !== v["authMethods"]) return S(v, 70, x); continue;
-    case "agentInfo": if (s83(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 70, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
-    default: return S(v, 70, x);
-  }
-  if (!H(v, "agentCapabilities")) return S(v, 70, x);
-  if (!H(v, "authMethods")) return S(v, 70, x);
-  return v;
-}
-function s71(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "loadSession": continue;
-    case "promptCapabilities": if (s72(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 71, x); continue;
-    case "mcpCapabilities": if (s73(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 71, x); continue;
-    case "sessionCapabilities": if (s74(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 71, x); continue;
-    case "auth": if (s77(v["auth"], x) !== v["auth"]) return S(v, 71, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
-    default: return S(v, 71, x);
-  }
-  if (!H(v, "loadSession")) return S(v, 71, x);
-  if (!H(v, "promptCapabilities")) return S(v, 71, x);
-  if (!H(v, "mcpCapabilities")) return S(v, 71, x);
-  if (!H(v, "sessionCapabilities")) return S(v, 71, x);
-  if (!H(v, "auth")) return S(v, 71, x);
-  return v;
-}
-function s72(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "image": case "audio": case "embeddedContext": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
-    default: return S(v, 72, x);
-  }
-  if (!H(v, "image")) return S(v, 72, x);
-  if (!H(v, "audio")) return S(v, 72, x);
-  if (!H(v, "embeddedContext")) return S(v, 72, x);
-  return v;
-}
-function s73(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "http": case "sse": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
-    default: return S(v, 73, x);
-  }
-  if (!H(v, "http")) return S(v, 73, x);
-  if (!H(v, "sse")) return S(v, 73, x);
-  return v;
-}
-function s74(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "list": if (s75(v["list"], x) !== v["list"]) return S(v, 74, x); continue;
-    case "delete": if (s75(v["delete"], x) !== v["delete"]) return S(v, 74, x); continue;
-    case "additionalDirectories": if (s75(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 74, x); continue;
-    case "resume": if (s75(v["resume"], x) !== v["resume"]) return S(v, 74, x); continue;
-    case "close": if (s75(v["close"], x) !== v["close"]) return S(v, 74, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
-    default: return S(v, 74, x);
-  }
-  return v;
-}
-function s75(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 75, x);
-  return s76(v, x);
-}
-function s76(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
-    default: return S(v, 76, x);
-  }
-  return v;
-}
-function s77(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "logout": if (s75(v["logout"], x) !== v["logout"]) return S(v, 77, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
-    default: return S(v, 77, x);
-  }
-  return v;
-}
-function s78(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s79(v[i], x) !== v[i]) return S(v, 78, x);
-    return v;
-  }
-  return S(v, 78, x);
-  return v;
-}
-function s79(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 79, x);
-  if (Array.isArray(v)) return S(v, 79, x);
-  switch (v["type"]) {
-    case "terminal": {
-      if (c75(v)) {
-        return s80(v, x);
-      }
-      { const r = Q(v, 74, 75); if (r !== undefined) return s80(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
-  return s82(v, x);
-}
-function s80(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "id": case "name": case "description": case "args": continue;
-    case "env": if (s81(v["env"], x) !== v["env"]) return S(v, 80, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 80, x); continue;
-    default: return S(v, 80, x);
-  }
-  return v;
-}
-function s81(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 81, x); continue;
-  }
-  return v;
-}
-function s82(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
-    default: return S(v, 82, x);
-  }
-  return v;
-}
-function s83(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 83, x);
-  return s84(v, x);
-}
-function s84(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
-    default: return S(v, 84, x);
-  }
-  return v;
-}
-function s85(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "modes": if (s86(v["modes"], x) !== v["modes"]) return S(v, 85, x); continue;
-    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 85, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
-    default: return S(v, 85, x);
-  }
-  return v;
-}
-function s86(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 86, x);
-  return s87(v, x);
-}
-function s87(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "availableModes": if (s88(v["availableModes"], x) !== v["availableModes"]) return S(v, 87, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 87, x); continue;
-    default: return S(v, 87, x);
-  }
-  return v;
-}
-function s88(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s82(v[i], x) !== v[i]) return S(v, 88, x);
-    return v;
-  }
-  return S(v, 88, x);
-  return v;
-}
-function s89(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s90(v[i], x) !== v[i]) return S(v, 89, x);
-    return v;
-  }
-  return S(v, 89, x);
-  return v;
-}
-function s90(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 90, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
-        case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 90, x); continue;
-        default: return S(v, 90, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
-        default: return S(v, 90, x);
-      }
-      return v;
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 90, x);
-}
-function s91(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 91, x); continue;
-    default: return S(v, 91, x);
-  }
-  return v;
-}
-function s92(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 92, x);
-  if (Array.isArray(v)) {
-    if (c91(v)) {
-      return s93(v, x);
-    }
-    { const r = Q(v, 42, 91); if (r !== undefined) return s93(r, x); }
-    return s95(v, x);
-  }
-  return S(v, 92, x);
-}
-function s93(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s94(v[i], x) !== v[i]) return S(v, 93, x);
-    return v;
-  }
-  return S(v, 93, x);
-  return v;
-}
-function s94(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
-    default: return S(v, 94, x);
-  }
-  return v;
-}
-function s95(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s96(v[i], x) !== v[i]) return S(v, 95, x);
-    return v;
-  }
-  return S(v, 95, x);
-  return v;
-}
-function s96(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "group": case "name": continue;
-    case "options": if (s93(v["options"], x) !== v["options"]) return S(v, 96, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
-    default: return S(v, 96, x);
-  }
-  return v;
-}
-function s97(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 97, x);
-  }
-  return v;
-}
-function s98(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s86(v["modes"], x) !== v["modes"]) return S(v, 98, x); continue;
-    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 98, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
-    default: return S(v, 98, x);
-  }
-  return v;
-}
-function s99(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s100(v["sessions"], x) !== v["sessions"]) return S(v, 99, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
-    default: return S(v, 99, x);
-  }
-  return v;
-}
-function s100(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s101(v[i], x) !== v[i]) return S(v, 100, x);
-    return v;
-  }
-  return S(v, 100, x);
-  return v;
-}
-function s101(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
-    default: return S(v, 101, x);
-  }
-  return v;
-}
-function s102(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 102, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
-    default: return S(v, 102, x);
-  }
-  return v;
-}
-function s103(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 103, x); continue;
-    default: return S(v, 103, x);
-  }
-  return v;
-}
-function s104(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s105(v["error"], x) !== v["error"]) return S(v, 104, x); continue;
-    default: return S(v, 104, x);
-  }
-  return v;
-}
-function s105(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 105, x); continue;
-    default: return S(v, 105, x);
-  }
-  return v;
-}
-function s106(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": case "args": continue;
-    case "env": if (s81(v["env"], x) !== v["env"]) return S(v, 106, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
-    default: return S(v, 106, x);
-  }
-  return v;
-}
-function s107(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s92(v["options"], x) !== v["options"]) return S(v, 107, x); continue;
-    default: return S(v, 107, x);
-  }
-  return v;
-}
-function s108(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 108, x);
-  }
-  return v;
-}
-function s109(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s110(v["params"], x) !== v["params"]) return S(v, 109, x); continue;
-    default: return S(v, 109, x);
-  }
-  return v;
-}
-function s110(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s111(v, x);
-  }
-  return s111(v, x);
-}
-function s111(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 111, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c138(v)) {
-    return s112(v, x);
-  }
-  { const r = Q(v, 99, 138); if (r !== undefined) return s112(r, x); }
-  if (c139(v)) {
-    return s132(v, x);
-  }
-  { const r = Q(v, 3, 139); if (r !== undefined) return s132(r, x); }
-  return s5(v, x);
-}
-function s112(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s113(v["update"], x) !== v["update"]) return S(v, 112, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
-    default: return S(v, 112, x);
-  }
-  return v;
-}
-function s113(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 113, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s114(v, x);
-    }
-    case "agent_message_chunk": {
-      return s114(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s114(v, x);
-    }
-    case "tool_call": {
-      return s115(v, x);
-    }
-    case "tool_call_update": {
-      return s116(v, x);
-    }
-    case "plan": {
-      return s117(v, x);
-    }
-    case "available_commands_update": {
-      return s120(v, x);
-    }
-    case "current_mode_update": {
-      return s126(v, x);
-    }
-    case "config_option_update": {
-      return s127(v, x);
-    }
-    case "session_info_update": {
-      return s128(v, x);
-    }
-    case "usage_update": {
-      return s129(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 113, x);
-}
-function s114(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 114, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
-    default: return S(v, 114, x);
-  }
-  return v;
-}
-function s115(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 115, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 115, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 115, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 115, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
-    default: return S(v, 115, x);
-  }
-  return v;
-}
-function s116(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 116, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 116, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 116, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 116, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
-    default: return S(v, 116, x);
-  }
-  return v;
-}
-function s117(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "entries": if (s118(v["entries"], x) !== v["entries"]) return S(v, 117, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 117, x); continue;
-    default: return S(v, 117, x);
-  }
-  return v;
-}
-function s118(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s119(v[i], x) !== v[i]) return S(v, 118, x);
-    return v;
-  }
-  return S(v, 118, x);
-  return v;
-}
-function s119(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
-    default: return S(v, 119, x);
-  }
-  return v;
-}
-function s120(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s121(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 120, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 120, x); continue;
-    default: return S(v, 120, x);
-  }
-  return v;
-}
-function s121(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s122(v[i], x) !== v[i]) return S(v, 121, x);
-    return v;
-  }
-  return S(v, 121, x);
-  return v;
-}
-function s122(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s123(v["input"], x) !== v["input"]) return S(v, 122, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
-    default: return S(v, 122, x);
-  }
-  return v;
-}
-function s123(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 123, x);
-  return s124(v, x);
-}
-function s124(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 124, x);
-  return s125(v, x);
-}
-function s125(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
-    default: return S(v, 125, x);
-  }
-  return v;
-}
-function s126(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "currentModeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 126, x); continue;
-    default: return S(v, 126, x);
-  }
-  return v;
-}
-function s127(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s89(v["configOptions"], x) !== v["configOptions"]) return S(v, 127, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-    default: return S(v, 127, x);
-  }
-  return v;
-}
-function s128(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
-    default: return S(v, 128, x);
-  }
-  return v;
-}
-function s129(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s130(v["cost"], x) !== v["cost"]) return S(v, 129, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
-    default: return S(v, 129, x);
-  }
-  return v;
-}
-function s130(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 130, x);
-  return s131(v, x);
-}
-function s131(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
-    default: return S(v, 131, x);
-  }
-  return v;
-}
-function s132(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
-    default: return S(v, 132, x);
-  }
-  return v;
-}
-function s133(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 133, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
-    default: return S(v, 133, x);
-  }
-  return v;
-}
-function s134(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 134, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 134, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 134, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 134, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
-    default: return S(v, 134, x);
-  }
-  return v;
-}
-function s135(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "entries": if (s118(v["entries"], x) !== v["entries"]) return S(v, 135, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 135, x); continue;
-    default: return S(v, 135, x);
-  }
-  return v;
-}
-function s136(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s121(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 136, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
-    default: return S(v, 136, x);
-  }
-  return v;
-}
-function s137(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
-    default: return S(v, 137, x);
-  }
-  return v;
-}
-function s138(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
-    default: return S(v, 138, x);
-  }
-  return v;
-}
-function s139(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s130(v["cost"], x) !== v["cost"]) return S(v, 139, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
-    default: return S(v, 139, x);
-  }
-  return v;
-}
-function s140(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s141(v["params"], x) !== v["params"]) return S(v, 140, x); continue;
-    default: return S(v, 140, x);
-  }
-  return v;
-}
-function s141(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s142(v, x);
-  }
-  return s142(v, x);
-}
-function s142(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 142, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c167(v)) {
-    return s143(v, x);
-  }
-  { const r = Q(v, 124, 167); if (r !== undefined) return s143(r, x); }
-  if (c168(v)) {
-    return s153(v, x);
-  }
-  { const r = Q(v, 3, 168); if (r !== undefined) return s153(r, x); }
-  if (c169(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 169); if (r !== undefined) return s76(r, x); }
-  if (c170(v)) {
-    return s154(v, x);
-  }
-  { const r = Q(v, 137, 170); if (r !== undefined) return s154(r, x); }
-  if (c171(v)) {
-    return s159(v, x);
-  }
-  { const r = Q(v, 143, 171); if (r !== undefined) return s159(r, x); }
-  if (c172(v)) {
-    return s160(v, x);
-  }
-  { const r = Q(v, 3, 172); if (r !== undefined) return s160(r, x); }
-  if (c173(v)) {
-    return s161(v, x);
-  }
-  { const r = Q(v, 3, 173); if (r !== undefined) return s161(r, x); }
-  if (c174(v)) {
-    return s162(v, x);
-  }
-  { const r = Q(v, 137, 174); if (r !== undefined) return s162(r, x); }
-  if (c175(v)) {
-    return s161(v, x);
-  }
-  { const r = Q(v, 3, 175); if (r !== undefined) return s161(r, x); }
-  if (c176(v)) {
-    return s163(v, x);
-  }
-  { const r = Q(v, 3, 176); if (r !== undefined) return s163(r, x); }
-  if (c177(v)) {
-    return s164(v, x);
-  }
-  { const r = Q(v, 3, 177); if (r !== undefined) return s164(r, x); }
-  if (c178(v)) {
-    return s167(v, x);
-  }
-  { const r = Q(v, 144, 178); if (r !== undefined) return s167(r, x); }
-  return s5(v, x);
-}
-function s143(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "clientCapabilities": if (s144(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 143, x); continue;
-    case "clientInfo": if (s83(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 143, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
-    default: return S(v, 143, x);
-  }
-  if (!H(v, "clientCapabilities")) return S(v, 143, x);
-  return v;
-}
-function s144(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "fs": if (s145(v["fs"], x) !== v["fs"]) return S(v, 144, x); continue;
-    case "session": if (s146(v["session"], x) !== v["session"]) return S(v, 144, x); continue;
-    case "auth": if (s150(v["auth"], x) !== v["auth"]) return S(v, 144, x); continue;
-    case "elicitation": if (s151(v["elicitation"], x) !== v["elicitation"]) return S(v, 144, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
-    default: return S(v, 144, x);
-  }
-  if (!H(v, "fs")) return S(v, 144, x);
-  if (!H(v, "terminal")) return S(v, 144, x);
-  if (!H(v, "auth")) return S(v, 144, x);
-  return v;
-}
-function s145(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "readTextFile": case "writeTextFile": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
-    default: return S(v, 145, x);
-  }
-  if (!H(v, "readTextFile")) return S(v, 145, x);
-  if (!H(v, "writeTextFile")) return S(v, 145, x);
-  return v;
-}
-function s146(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 146, x);
-  return s147(v, x);
-}
-function s147(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s148(v["configOptions"], x) !== v["configOptions"]) return S(v, 147, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
-    default: return S(v, 147, x);
-  }
-  return v;
-}
-function s148(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 148, x);
-  return s149(v, x);
-}
-function s149(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "boolean": if (s75(v["boolean"], x) !== v["boolean"]) return S(v, 149, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 149, x); continue;
-    default: return S(v, 149, x);
-  }
-  return v;
-}
-function s150(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
-    default: return S(v, 150, x);
-  }
-  if (!H(v, "terminal")) return S(v, 150, x);
-  return v;
-}
-function s151(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 151, x);
-  return s152(v, x);
-}
 function s152(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "form": if (s75(v["form"], x) !== v["form"]) return S(v, 152, x); continue;
-    case "url": if (s75(v["url"], x) !== v["url"]) return S(v, 152, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 152, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s153(v["params"], x) !== v["params"]) return S(v, 152, x); continue;
     default: return S(v, 152, x);
   }
   return v;
 }
 function s153(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
-    default: return S(v, 153, x);
+  if (Array.isArray(v)) {
+    return s154(v, x);
   }
-  return v;
+  return s154(v, x);
 }
 function s154(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 154, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
-    default: return S(v, 154, x);
+  if (x) return S(v, 154, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c43(v)) {
+    return s0(v, x);
+  }
+  { const r = Q(v, 0, 43); if (r !== undefined) return s0(r, x); }
+  if (c44(v)) {
+    return s3(v, x);
+  }
+  { const r = Q(v, 1, 44); if (r !== undefined) return s3(r, x); }
+  if (c358(v)) {
+    return s155(v, x);
+  }
+  { const r = Q(v, 123, 358); if (r !== undefined) return s155(r, x); }
+  if (c45(v)) {
+    return s24(v, x);
+  }
+  { const r = Q(v, 26, 45); if (r !== undefined) return s24(r, x); }
+  if (c46(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 46); if (r !== undefined) return s27(r, x); }
+  if (c47(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 47); if (r !== undefined) return s27(r, x); }
+  if (c48(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 48); if (r !== undefined) return s27(r, x); }
+  if (c49(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 49); if (r !== undefined) return s27(r, x); }
+  if (c50(v)) {
+    return s28(v, x);
+  }
+  { const r = Q(v, 29, 50); if (r !== undefined) return s28(r, x); }
+  return s2(v, x);
 }
 function s155(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s156(v[i], x) !== v[i]) return S(v, 155, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "toolCall": if (s156(v["toolCall"], x) !== v["toolCall"]) return S(v, 155, x); continue;
+    case "options": if (s22(v["options"], x) !== v["options"]) return S(v, 155, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
+    default: return S(v, 155, x);
   }
-  return S(v, 155, x);
   return v;
 }
 function s156(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 156, x);
-  if (Array.isArray(v)) return S(v, 156, x);
-  switch (v["type"]) {
-    case "http": {
-      if (c159(v)) {
-        return s157(v, x);
-      }
-      { const r = Q(v, 140, 159); if (r !== undefined) return s157(r, x); }
-      break;
-    }
-    case "sse": {
-      if (c162(v)) {
-        return s157(v, x);
-      }
-      { const r = Q(v, 140, 162); if (r !== undefined) return s157(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 156, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 156, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 156, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 156, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    default: return S(v, 156, x);
   }
-  return s158(v, x);
+  return v;
 }
 function s157(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 157, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
-    default: return S(v, 157, x);
+  if (x) return S(v, 157, x);
+  if (Array.isArray(v)) return S(v, 157, x);
+  if (c367(v)) {
+    return s158(v, x);
   }
-  return v;
+  { const r = Q(v, 126, 367); if (r !== undefined) return s158(r, x); }
+  return s91(v, x);
 }
 function s158(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 158, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    case "id": continue;
+    case "result": if (s159(v["result"], x) !== v["result"]) return S(v, 158, x); continue;
     default: return S(v, 158, x);
   }
   return v;
 }
 function s159(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": case "sessionId": continue;
-    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 159, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
-    default: return S(v, 159, x);
+  if (x) return S(v, 159, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c363(v)) {
+    return s160(v, x);
+  }
+  { const r = Q(v, 128, 363); if (r !== undefined) return s160(r, x); }
+  if (c97(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 97); if (r !== undefined) return s64(r, x); }
+  if (c98(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 98); if (r !== undefined) return s64(r, x); }
+  if (c99(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 66, 99); if (r !== undefined) return s73(r, x); }
+  if (c100(v)) {
+    return s86(v, x);
+  }
+  { const r = Q(v, 66, 100); if (r !== undefined) return s86(r, x); }
+  if (c101(v)) {
+    return s87(v, x);
+  }
+  { const r = Q(v, 78, 101); if (r !== undefined) return s87(r, x); }
+  if (c102(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 102); if (r !== undefined) return s64(r, x); }
+  if (c103(v)) {
+    return s86(v, x);
+  }
+  { const r = Q(v, 66, 103); if (r !== undefined) return s86(r, x); }
+  if (c104(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 104); if (r !== undefined) return s64(r, x); }
+  if (c105(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 105); if (r !== undefined) return s64(r, x); }
+  if (c106(v)) {
+    return s90(v, x);
+  }
+  { const r = Q(v, 81, 106); if (r !== undefined) return s90(r, x); }
+  if (c364(v)) {
+    return s164(v, x);
+  }
+  { const r = Q(v, 0, 364); if (r !== undefined) return s164(r, x); }
+  return s2(v, x);
 }
 function s160(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
+    case "protocolVersion": continue;
+    case "agentCapabilities": if (s161(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 160, x); continue;
+    case "authMethods": if (s66(v["authMethods"], x) !== v["authMethods"]) return S(v, 160, x); continue;
+    case "agentInfo": if (s71(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 160, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
     default: return S(v, 160, x);
   }
+  if (!H(v, "agentCapabilities")) return S(v, 160, x);
+  if (!H(v, "authMethods")) return S(v, 160, x);
   return v;
 }
 function s161(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 161, x); continue;
+    case "loadSession": continue;
+    case "promptCapabilities": if (s62(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 161, x); continue;
+    case "mcpCapabilities": if (s162(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 161, x); continue;
+    case "sessionCapabilities": if (s163(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 161, x); continue;
+    case "auth": if (s65(v["auth"], x) !== v["auth"]) return S(v, 161, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 161, x); continue;
     default: return S(v, 161, x);
   }
+  if (!H(v, "loadSession")) return S(v, 161, x);
+  if (!H(v, "promptCapabilities")) return S(v, 161, x);
+  if (!H(v, "mcpCapabilities")) return S(v, 161, x);
+  if (!H(v, "sessionCapabilities")) return S(v, 161, x);
+  if (!H(v, "auth")) return S(v, 161, x);
   return v;
 }
 function s162(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s155(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 162, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
+    case "http": case "sse": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
     default: return S(v, 162, x);
   }
+  if (!H(v, "http")) return S(v, 162, x);
+  if (!H(v, "sse")) return S(v, 162, x);
   return v;
 }
 function s163(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "modeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    case "list": if (s63(v["list"], x) !== v["list"]) return S(v, 163, x); continue;
+    case "delete": if (s63(v["delete"], x) !== v["delete"]) return S(v, 163, x); continue;
+    case "additionalDirectories": if (s63(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 163, x); continue;
+    case "resume": if (s63(v["resume"], x) !== v["resume"]) return S(v, 163, x); continue;
+    case "close": if (s63(v["close"], x) !== v["close"]) return S(v, 163, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
     default: return S(v, 163, x);
   }
   return v;
 }
 function s164(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 164, x);
-  if (Array.isArray(v)) return S(v, 164, x);
-  switch (v["type"]) {
-    case "boolean": {
-      if (c328(v)) {
-        for (const k in v) switch (k) {
-          case "sessionId": case "configId": case "value": case "type": continue;
-          case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
-          default: return S(v, 164, x);
-        }
-        return v;
-      }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
   for (const k in v) switch (k) {
-    case "sessionId": case "configId": case "value": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+    case "stopReason": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
     default: return S(v, 164, x);
   }
   return v;
@@ -2674,240 +596,291 @@ function s164(v, x) {
 function s165(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "value": case "type": continue;
+    case "method": continue;
+    case "params": if (s166(v["params"], x) !== v["params"]) return S(v, 165, x); continue;
     default: return S(v, 165, x);
   }
   return v;
 }
 function s166(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": continue;
-    default: return S(v, 166, x);
+  if (Array.isArray(v)) {
+    return s167(v, x);
   }
-  return v;
+  return s167(v, x);
 }
 function s167(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "prompt": if (s168(v["prompt"], x) !== v["prompt"]) return S(v, 167, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
-    default: return S(v, 167, x);
+  if (x) return S(v, 167, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c368(v)) {
+    return s168(v, x);
+  }
+  { const r = Q(v, 135, 368); if (r !== undefined) return s168(r, x); }
+  if (c128(v)) {
+    return s112(v, x);
+  }
+  { const r = Q(v, 0, 128); if (r !== undefined) return s112(r, x); }
+  return s2(v, x);
 }
 function s168(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s12(v[i], x) !== v[i]) return S(v, 168, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "update": if (s169(v["update"], x) !== v["update"]) return S(v, 168, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 168, x); continue;
+    default: return S(v, 168, x);
   }
-  return S(v, 168, x);
   return v;
 }
 function s169(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 169, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
-    default: return S(v, 169, x);
+  if (Array.isArray(v)) return S(v, 169, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s96(v, x);
+    }
+    case "agent_message_chunk": {
+      return s96(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s96(v, x);
+    }
+    case "tool_call": {
+      return s170(v, x);
+    }
+    case "tool_call_update": {
+      return s171(v, x);
+    }
+    case "plan": {
+      return s97(v, x);
+    }
+    case "available_commands_update": {
+      return s100(v, x);
+    }
+    case "current_mode_update": {
+      return s106(v, x);
+    }
+    case "config_option_update": {
+      return s107(v, x);
+    }
+    case "session_info_update": {
+      return s108(v, x);
+    }
+    case "usage_update": {
+      return s109(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 169, x);
 }
 function s170(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 170, x);
-  if (Array.isArray(v)) return S(v, 170, x);
-  if (c193(v)) {
-    return s171(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 170, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 170, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 170, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 170, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
+    default: return S(v, 170, x);
   }
-  { const r = Q(v, 147, 193); if (r !== undefined) return s171(r, x); }
-  return s104(v, x);
+  return v;
 }
 function s171(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s172(v["result"], x) !== v["result"]) return S(v, 171, x); continue;
+    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 171, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 171, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 171, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 171, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
     default: return S(v, 171, x);
   }
   return v;
 }
 function s172(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 172, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
+  for (const k in v) switch (k) {
+    case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 172, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 172, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 172, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 172, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
+    default: return S(v, 172, x);
   }
-  if (c182(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 182); if (r !== undefined) return s76(r, x); }
-  if (c183(v)) {
-    return s173(v, x);
-  }
-  { const r = Q(v, 3, 183); if (r !== undefined) return s173(r, x); }
-  if (c184(v)) {
-    return s174(v, x);
-  }
-  { const r = Q(v, 149, 184); if (r !== undefined) return s174(r, x); }
-  if (c185(v)) {
-    return s59(v, x);
-  }
-  { const r = Q(v, 3, 185); if (r !== undefined) return s59(r, x); }
-  if (c186(v)) {
-    return s178(v, x);
-  }
-  { const r = Q(v, 151, 186); if (r !== undefined) return s178(r, x); }
-  if (c187(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 187); if (r !== undefined) return s76(r, x); }
-  if (c188(v)) {
-    return s180(v, x);
-  }
-  { const r = Q(v, 153, 188); if (r !== undefined) return s180(r, x); }
-  if (c189(v)) {
-    return s76(v, x);
-  }
-  { const r = Q(v, 3, 189); if (r !== undefined) return s76(r, x); }
-  if (c190(v)) {
-    return s181(v, x);
-  }
-  { const r = Q(v, 3, 190); if (r !== undefined) return s181(r, x); }
-  return s5(v, x);
+  return v;
 }
 function s173(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s174(v["params"], x) !== v["params"]) return S(v, 173, x); continue;
     default: return S(v, 173, x);
   }
   return v;
 }
 function s174(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s175(v["outcome"], x) !== v["outcome"]) return S(v, 174, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
-    default: return S(v, 174, x);
+  if (Array.isArray(v)) {
+    return s175(v, x);
   }
-  return v;
+  return s175(v, x);
 }
 function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 175, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s176(v, x);
-    }
-    case "selected": {
-      return s177(v, x);
-    }
-    default: {
-      break;
-    }
+  if (x) return S(v, 175, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return S(v, 175, x);
+  if (c376(v)) {
+    return s176(v, x);
+  }
+  { const r = Q(v, 143, 376); if (r !== undefined) return s176(r, x); }
+  if (c149(v)) {
+    return s125(v, x);
+  }
+  { const r = Q(v, 0, 149); if (r !== undefined) return s125(r, x); }
+  if (c150(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 150); if (r !== undefined) return s64(r, x); }
+  if (c377(v)) {
+    return s180(v, x);
+  }
+  { const r = Q(v, 147, 377); if (r !== undefined) return s180(r, x); }
+  if (c378(v)) {
+    return s183(v, x);
+  }
+  { const r = Q(v, 150, 378); if (r !== undefined) return s183(r, x); }
+  if (c151(v)) {
+    return s128(v, x);
+  }
+  { const r = Q(v, 0, 151); if (r !== undefined) return s128(r, x); }
+  if (c152(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 152); if (r !== undefined) return s129(r, x); }
+  if (c379(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 147, 379); if (r !== undefined) return s184(r, x); }
+  if (c153(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 153); if (r !== undefined) return s129(r, x); }
+  if (c154(v)) {
+    return s130(v, x);
+  }
+  { const r = Q(v, 0, 154); if (r !== undefined) return s130(r, x); }
+  if (c155(v)) {
+    return s131(v, x);
+  }
+  { const r = Q(v, 0, 155); if (r !== undefined) return s131(r, x); }
+  if (c156(v)) {
+    return s134(v, x);
+  }
+  { const r = Q(v, 113, 156); if (r !== undefined) return s134(r, x); }
+  return s2(v, x);
 }
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": continue;
+    case "protocolVersion": continue;
+    case "clientCapabilities": if (s177(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 176, x); continue;
+    case "clientInfo": if (s71(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 176, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
     default: return S(v, 176, x);
   }
+  if (!H(v, "clientCapabilities")) return S(v, 176, x);
   return v;
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
+    case "terminal": continue;
+    case "fs": if (s119(v["fs"], x) !== v["fs"]) return S(v, 177, x); continue;
+    case "session": if (s178(v["session"], x) !== v["session"]) return S(v, 177, x); continue;
+    case "auth": if (s122(v["auth"], x) !== v["auth"]) return S(v, 177, x); continue;
+    case "elicitation": if (s123(v["elicitation"], x) !== v["elicitation"]) return S(v, 177, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
     default: return S(v, 177, x);
   }
+  if (!H(v, "fs")) return S(v, 177, x);
+  if (!H(v, "terminal")) return S(v, 177, x);
+  if (!H(v, "auth")) return S(v, 177, x);
   return v;
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "output": case "truncated": continue;
-    case "exitStatus": if (s179(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 178, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
-    default: return S(v, 178, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 178, x);
+  return s179(v, x);
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 179, x);
-  return s180(v, x);
+  for (const k in v) switch (k) {
+    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 179, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
+    default: return S(v, 179, x);
+  }
+  return v;
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s181(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 180, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
     default: return S(v, 180, x);
   }
   return v;
 }
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 181, x);
-  switch (v["action"]) {
-    case "accept": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
-        case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 181, x); continue;
-        default: return S(v, 181, x);
-      }
-      return v;
-    }
-    case "decline": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
-        default: return S(v, 181, x);
-      }
-      return v;
-    }
-    case "cancel": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
-        default: return S(v, 181, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["action"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
-        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 181, x); continue;
-      }
-      return v;
-    }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s182(v[i], x) !== v[i]) return S(v, 181, x);
+    return v;
   }
   return S(v, 181, x);
+  return v;
 }
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
-    default: return S(v, 182, x);
+  if (x) return S(v, 182, x);
+  if (Array.isArray(v)) return S(v, 182, x);
+  switch (v["type"]) {
+    case "http": {
+      if (c144(v)) {
+        return s126(v, x);
+      }
+      { const r = Q(v, 110, 144); if (r !== undefined) return s126(r, x); }
+      break;
+    }
+    case "sse": {
+      if (c147(v)) {
+        return s126(v, x);
+      }
+      { const r = Q(v, 110, 147); if (r !== undefined) return s126(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return s127(v, x);
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
+    case "cwd": case "additionalDirectories": case "sessionId": continue;
+    case "mcpServers": if (s181(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 183, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
     default: return S(v, 183, x);
   }
   return v;
@@ -2915,257 +888,296 @@ function s183(v, x) {
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 184, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s181(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 184, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    default: return S(v, 184, x);
   }
   return v;
 }
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
-    default: return S(v, 185, x);
+  if (x) return S(v, 185, x);
+  if (Array.isArray(v)) return S(v, 185, x);
+  if (c383(v)) {
+    return s186(v, x);
   }
-  return v;
+  { const r = Q(v, 152, 383); if (r !== undefined) return s186(r, x); }
+  return s91(v, x);
 }
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s81(v["content"], x) !== v["content"]) return S(v, 186, x); continue;
+    case "id": continue;
+    case "result": if (s187(v["result"], x) !== v["result"]) return S(v, 186, x); continue;
     default: return S(v, 186, x);
   }
   return v;
 }
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s188(v["params"], x) !== v["params"]) return S(v, 187, x); continue;
-    default: return S(v, 187, x);
+  if (x) return S(v, 187, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c159(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 159); if (r !== undefined) return s64(r, x); }
+  if (c160(v)) {
+    return s137(v, x);
+  }
+  { const r = Q(v, 0, 160); if (r !== undefined) return s137(r, x); }
+  if (c161(v)) {
+    return s138(v, x);
+  }
+  { const r = Q(v, 115, 161); if (r !== undefined) return s138(r, x); }
+  if (c162(v)) {
+    return s54(v, x);
+  }
+  { const r = Q(v, 0, 162); if (r !== undefined) return s54(r, x); }
+  if (c163(v)) {
+    return s142(v, x);
+  }
+  { const r = Q(v, 117, 163); if (r !== undefined) return s142(r, x); }
+  if (c164(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 164); if (r !== undefined) return s64(r, x); }
+  if (c165(v)) {
+    return s144(v, x);
+  }
+  { const r = Q(v, 119, 165); if (r !== undefined) return s144(r, x); }
+  if (c166(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 166); if (r !== undefined) return s64(r, x); }
+  if (c167(v)) {
+    return s145(v, x);
+  }
+  { const r = Q(v, 0, 167); if (r !== undefined) return s145(r, x); }
+  return s2(v, x);
 }
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s189(v, x);
-  }
-  return s189(v, x);
-}
-function s189(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 189, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c194(v)) {
-    return s161(v, x);
-  }
-  { const r = Q(v, 3, 194); if (r !== undefined) return s161(r, x); }
-  return s5(v, x);
-}
-function s190(v, x) {
-  if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
-    default: return S(v, 190, x);
+    case "method": continue;
+    case "params": if (s189(v["params"], x) !== v["params"]) return S(v, 188, x); continue;
+    default: return S(v, 188, x);
   }
   return v;
 }
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190]);
+function s189(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s190(v, x);
+  }
+  return s190(v, x);
+}
+function s190(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 190, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
+  }
+  if (c168(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 168); if (r !== undefined) return s129(r, x); }
+  return s2(v, x);
+}
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [...base.walks, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
 // parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
-export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0, 380); }
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s152(v, false) : R(v, o, vAgentRequest, "AgentRequest", 152, 120, 428); }
 export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
-export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s3(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 3, 3); }
+export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s0(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 0, 0); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
-export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s6(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 6, 4); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s7(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 7, 5, 240); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s8(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 8, 6, 233); }
+export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s3(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 3, 1); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s155(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 155, 123, 389); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s156(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 156, 124, 386); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s10(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 10, 8, 227); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s12(v, false) : R(v, o, vContentBlock, "ContentBlock", 12, 11, 213); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s15(v, false) : R(v, o, vAnnotations, "Annotations", 15, 15); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s5(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 5, 3, 200); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s7(v, false) : R(v, o, vContentBlock, "ContentBlock", 7, 6, 186); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s10(v, false) : R(v, o, vAnnotations, "Annotations", 10, 10); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s52(v, false) : R(v, o, vTextContent, "TextContent", 52, 13); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s53(v, false) : R(v, o, vImageContent, "ImageContent", 53, 18); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s54(v, false) : R(v, o, vAudioContent, "AudioContent", 54, 13); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s55(v, false) : R(v, o, vResourceLink, "ResourceLink", 55, 20); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s20(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 20, 23); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s21(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 21, 24); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s22(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 22, 24); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s56(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 56, 22); }
-export function parseContent(v, o) { return vContent(v) ? s57(v, false) : R(v, o, vContent, "Content", 57, 10, 217); }
-export function parseDiff(v, o) { return vDiff(v) ? s58(v, false) : R(v, o, vDiff, "Diff", 58, 26); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s47(v, false) : R(v, o, vTextContent, "TextContent", 47, 8); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s48(v, false) : R(v, o, vImageContent, "ImageContent", 48, 13); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s49(v, false) : R(v, o, vAudioContent, "AudioContent", 49, 8); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s50(v, false) : R(v, o, vResourceLink, "ResourceLink", 50, 15); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s15(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 15, 18); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s16(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 16, 19); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s17(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 17, 19); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s51(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 51, 17); }
+export function parseContent(v, o) { return vContent(v) ? s52(v, false) : R(v, o, vContent, "Content", 52, 5, 190); }
+export function parseDiff(v, o) { return vDiff(v) ? s53(v, false) : R(v, o, vDiff, "Diff", 53, 21); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s59(v, false) : R(v, o, vTerminal, "Terminal", 59, 3); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s26(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 26, 29); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s28(v, false) : R(v, o, vPermissionOption, "PermissionOption", 28, 3); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s54(v, false) : R(v, o, vTerminal, "Terminal", 54, 0); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s21(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 21, 24); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s23(v, false) : R(v, o, vPermissionOption, "PermissionOption", 23, 0); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s29(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 29, 31); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s31(v, false) : R(v, o, vEnvVariable, "EnvVariable", 31, 3); }
-export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s32(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 32, 3); }
-export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s32(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 32, 3); }
-export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s32(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 32, 3); }
-export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s32(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 32, 3); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 34); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s48(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 48, 54); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s49(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 49); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 37); }
+export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s24(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 24, 26); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s26(v, false) : R(v, o, vEnvVariable, "EnvVariable", 26, 0); }
+export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s27(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 27, 0); }
+export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s27(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 27, 0); }
+export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s27(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 27, 0); }
+export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s27(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 27, 0); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s28(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 28, 29); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s43(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 43, 49); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s44(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 44); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s30(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 30, 32); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 39); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s32(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 32, 34); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 43); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s60(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 60, 41); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s61(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 61, 45); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s61(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 61, 47); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s62(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 62, 49); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 52); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s63(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 63, 3); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s47(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 47, 53); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s64(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 64, 51); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s65(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 65, 36); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s35(v, false) : R(v, o, vEnumOption, "EnumOption", 35, 38); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s55(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 55, 36); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s56(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 56, 40); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s56(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 56, 42); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s57(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 57, 44); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s39(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 39, 47); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s58(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 58, 0); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s42(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 42, 48); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s59(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 59, 46); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s60(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 60, 31); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s66(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 66, 56); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s5(v, false) : R(v, o, vExtRequest, "ExtRequest", 5); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s67(v, false) : R(v, o, vAgentResponse, "AgentResponse", 67, 57, 381); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s70(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 70, 60, 250); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s61(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 61, 51); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s2(v, false) : R(v, o, vExtRequest, "ExtRequest", 2); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s157(v, false) : R(v, o, vAgentResponse, "AgentResponse", 157, 125, 429); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s160(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 160, 128, 392); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s71(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 71, 61); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s72(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 72, 62); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s73(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 73, 63); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s74(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 74, 64); }
-export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s76(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 76, 3); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s76(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 76, 3); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s76(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 76, 3); }
-export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s76(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 76, 3); }
-export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s76(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 76, 3); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s77(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 77, 70); }
-export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s76(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 76, 3); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s79(v, false) : R(v, o, vAuthMethod, "AuthMethod", 79, 73, 244); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s161(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 161, 129); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s62(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 62, 52); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s162(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 162, 130); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s163(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 163, 131); }
+export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s64(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 64, 0); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s64(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 64, 0); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s64(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 64, 0); }
+export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s64(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 64, 0); }
+export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s64(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 64, 0); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s65(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 65, 58); }
+export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s64(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 64, 0); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s67(v, false) : R(v, o, vAuthMethod, "AuthMethod", 67, 61, 211); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s106(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 106, 75); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s82(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 82, 43); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s84(v, false) : R(v, o, vImplementation, "Implementation", 84, 77); }
-export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s76(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 76, 3); }
-export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s76(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 76, 3); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s85(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 85, 78, 269); }
-export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s87(v, false) : R(v, o, vSessionModeState, "SessionModeState", 87, 80); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s93(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 93, 63); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s70(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 70, 38); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s72(v, false) : R(v, o, vImplementation, "Implementation", 72, 65); }
+export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s64(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 64, 0); }
+export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s64(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 64, 0); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s73(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 73, 66, 233); }
+export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s75(v, false) : R(v, o, vSessionModeState, "SessionModeState", 75, 68); }
 export function parseSessionModeId(v, o) { return vSessionModeId(v) ? v : R(v, o, vSessionModeId, "SessionModeId"); }
-export function parseSessionMode(v, o) { return vSessionMode(v) ? s82(v, false) : R(v, o, vSessionMode, "SessionMode", 82, 43); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s90(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 90, 83, 263); }
+export function parseSessionMode(v, o) { return vSessionMode(v) ? s70(v, false) : R(v, o, vSessionMode, "SessionMode", 70, 38); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s78(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 78, 71, 227); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s92(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 92, 86); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s94(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 94, 43); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s96(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 96, 88); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s80(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 80, 74); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s82(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 82, 38); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s84(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 84, 76); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s107(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 107, 85); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s108(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 108); }
-export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s98(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 98, 78, 273); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s99(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 99, 90); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s101(v, false) : R(v, o, vSessionInfo, "SessionInfo", 101, 92); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s76(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 76, 3); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s98(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 98, 78, 273); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s76(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 76, 3); }
-export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s76(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 76, 3); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s102(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 102, 93, 279); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s103(v, false) : R(v, o, vPromptResponse, "PromptResponse", 103, 3); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s94(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 94, 73); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s95(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 95); }
+export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s86(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 86, 66, 237); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s87(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 87, 78); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s89(v, false) : R(v, o, vSessionInfo, "SessionInfo", 89, 80); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s64(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 64, 0); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s86(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 86, 66, 237); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s64(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 64, 0); }
+export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s64(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 64, 0); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s90(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 90, 81, 243); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s164(v, false) : R(v, o, vPromptResponse, "PromptResponse", 164, 0); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s5(v, false) : R(v, o, vExtResponse, "ExtResponse", 5); }
-export function parseError(v, o) { return vError(v) ? s105(v, false) : R(v, o, vError, "Error", 105, 95); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s2(v, false) : R(v, o, vExtResponse, "ExtResponse", 2); }
+export function parseError(v, o) { return vError(v) ? s92(v, false) : R(v, o, vError, "Error", 92, 83); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s109(v, false) : R(v, o, vAgentNotification, "AgentNotification", 109, 96, 386); }
-export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s112(v, false) : R(v, o, vSessionNotification, "SessionNotification", 112, 99, 326); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s113(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 113, 100, 322); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s165(v, false) : R(v, o, vAgentNotification, "AgentNotification", 165, 132, 433); }
+export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s168(v, false) : R(v, o, vSessionNotification, "SessionNotification", 168, 135, 406); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s169(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 169, 136, 403); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s133(v, false) : R(v, o, vContentChunk, "ContentChunk", 133, 102, 286); }
-export function parseToolCall(v, o) { return vToolCall(v) ? s134(v, false) : R(v, o, vToolCall, "ToolCall", 134, 104, 297); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s119(v, false) : R(v, o, vPlanEntry, "PlanEntry", 119, 3); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s113(v, false) : R(v, o, vContentChunk, "ContentChunk", 113, 85, 247); }
+export function parseToolCall(v, o) { return vToolCall(v) ? s172(v, false) : R(v, o, vToolCall, "ToolCall", 172, 138, 398); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s99(v, false) : R(v, o, vPlanEntry, "PlanEntry", 99, 0); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlan(v, o) { return vPlan(v) ? s135(v, false) : R(v, o, vPlan, "Plan", 135, 107); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s122(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 122, 112); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s124(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 124, 114); }
-export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s125(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 125, 3); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s136(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 136, 110); }
-export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s137(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 137, 3); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s102(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 102, 93, 279); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s138(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 138, 117); }
-export function parseCost(v, o) { return vCost(v) ? s131(v, false) : R(v, o, vCost, "Cost", 131, 3); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s139(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 139, 119); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s132(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 132, 3); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s5(v, false) : R(v, o, vExtNotification, "ExtNotification", 5); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s140(v, false) : R(v, o, vClientRequest, "ClientRequest", 140, 121, 390); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s143(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 143, 124); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s144(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 144, 125); }
-export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s145(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 145, 126); }
-export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s147(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 147, 128); }
-export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s149(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 149, 130); }
-export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s76(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 76, 3); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s150(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 150, 132); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s152(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 152, 134); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s76(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 76, 3); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s76(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 76, 3); }
-export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s153(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 153, 3); }
-export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s76(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 76, 3); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s154(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 154, 137, 340); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s156(v, false) : R(v, o, vMcpServer, "McpServer", 156, 139, 334); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s31(v, false) : R(v, o, vHttpHeader, "HttpHeader", 31, 3); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s169(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 169, 141); }
-export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s169(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 169, 141); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s158(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 158, 142); }
-export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s159(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 159, 143, 344); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s160(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 160, 3); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s161(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 161, 3); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s162(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 162, 137, 348); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s161(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 161, 3); }
-export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s163(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 163, 3); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s164(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 164, 3, 354); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s167(v, false) : R(v, o, vPromptRequest, "PromptRequest", 167, 144, 360); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s170(v, false) : R(v, o, vClientResponse, "ClientResponse", 170, 146, 391); }
-export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s76(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 76, 3); }
-export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s173(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 173, 3); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s174(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 174, 149, 371); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s175(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 175, 150, 367); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s185(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 185, 3); }
-export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s59(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 59, 3); }
-export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s178(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 178, 151); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s180(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 180, 153); }
-export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s76(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 76, 3); }
-export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s180(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 180, 153); }
-export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s76(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 76, 3); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s181(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 181, 3); }
+export function parsePlan(v, o) { return vPlan(v) ? s114(v, false) : R(v, o, vPlan, "Plan", 114, 87); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s102(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 102, 92); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s104(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 104, 94); }
+export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s105(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 105, 0); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s115(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 115, 90); }
+export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s116(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 116, 0); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s90(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 90, 81, 243); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s117(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 117, 97); }
+export function parseCost(v, o) { return vCost(v) ? s111(v, false) : R(v, o, vCost, "Cost", 111, 0); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s118(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 118, 99); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s112(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 112, 0); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s2(v, false) : R(v, o, vExtNotification, "ExtNotification", 2); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s173(v, false) : R(v, o, vClientRequest, "ClientRequest", 173, 140, 437); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s176(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 176, 143); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s177(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 177, 144); }
+export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s119(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 119, 101); }
+export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s179(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 179, 146); }
+export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s121(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 121, 103); }
+export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s64(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 64, 0); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s122(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 122, 105); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s124(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 124, 107); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s64(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 64, 0); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s64(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 64, 0); }
+export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s125(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 125, 0); }
+export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s64(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 64, 0); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s180(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 180, 147, 414); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s182(v, false) : R(v, o, vMcpServer, "McpServer", 182, 149, 409); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s26(v, false) : R(v, o, vHttpHeader, "HttpHeader", 26, 0); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s136(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 136, 111); }
+export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s136(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 136, 111); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s127(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 127, 112); }
+export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s183(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 183, 150, 417); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s128(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 128, 0); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s129(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 129, 0); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s184(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 184, 147, 420); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s129(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 129, 0); }
+export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s130(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 130, 0); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s131(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 131, 0, 290); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s134(v, false) : R(v, o, vPromptRequest, "PromptRequest", 134, 113, 296); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s185(v, false) : R(v, o, vClientResponse, "ClientResponse", 185, 151, 438); }
+export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s64(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 64, 0); }
+export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s137(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 137, 0); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s138(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 138, 115, 307); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s139(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 139, 116, 303); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s149(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 149, 0); }
+export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s54(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 54, 0); }
+export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s142(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 142, 117); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s144(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 144, 119); }
+export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s64(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 64, 0); }
+export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s144(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 144, 119); }
+export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s64(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 64, 0); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s145(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 145, 0); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s186(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 186); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s187(v, false) : R(v, o, vClientNotification, "ClientNotification", 187, 154); }
-export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s161(v, false) : R(v, o, vCancelNotification, "CancelNotification", 161, 3); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s190(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 190, 3); }
-export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 393], ["diff", 223], ["terminal", 225]]);
-export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 199], ["image", 202], ["audio", 205], ["resource_link", 208], ["resource", 211]]);
-export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 397], ["url", 401]], 405);
-export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 405);
-export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 407], ["number", 410], ["integer", 413], ["boolean", 415], ["array", 418]], 419);
-export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 419);
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s150(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 150); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s188(v, false) : R(v, o, vClientNotification, "ClientNotification", 188, 154); }
+export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s129(v, false) : R(v, o, vCancelNotification, "CancelNotification", 129, 0); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s151(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 151, 0); }
+export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 312], ["diff", 196], ["terminal", 198]]);
+export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 172], ["image", 175], ["audio", 178], ["resource_link", 181], ["resource", 184]]);
+export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 316], ["url", 320]], 324);
+export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 324);
+export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 326], ["number", 329], ["integer", 332], ["boolean", 334], ["array", 337]], 338);
+export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 338);
 export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 35]], 36);
 export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 36);
 export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
-export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 75]]);
+export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 70]]);
 export const isUntaggedAuthMethod = /* @__PURE__ */ plan.untaggedGuard("type", vAuthMethod);
-export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 420], ["boolean", 421]]);
-export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 423], ["agent_message_chunk", 424], ["agent_thought_chunk", 425], ["tool_call", 427], ["tool_call_update", 429], ["plan", 305], ["available_commands_update", 308], ["current_mode_update", 311], ["config_option_update", 431], ["session_info_update", 317], ["usage_update", 320]]);
-export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 159], ["sse", 162]]);
+export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 339], ["boolean", 340]]);
+export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 342], ["agent_message_chunk", 343], ["agent_thought_chunk", 344], ["tool_call", 440], ["tool_call_update", 442], ["plan", 261], ["available_commands_update", 264], ["current_mode_update", 267], ["config_option_update", 346], ["session_info_update", 273], ["usage_update", 276]]);
+export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 144], ["sse", 147]]);
 export const isUntaggedMcpServer = /* @__PURE__ */ plan.untaggedGuard("type", vMcpServer);
-export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 432]]);
+export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 347]]);
 export const isUntaggedSetSessionConfigOptionRequest = /* @__PURE__ */ plan.untaggedGuard("type", vSetSessionConfigOptionRequest);
-export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 362], ["selected", 365]]);
-export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 436], ["decline", 438], ["cancel", 440]], 442);
-export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 442);
+export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 298], ["selected", 301]]);
+export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 351], ["decline", 353], ["cancel", 355]], 357);
+export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 357);

@@ -2,2903 +2,486 @@
 
 import * as P from "../runtime/index.js";
 import { vAgentRequest, vRequestId, vRequestPermissionRequest, vSessionId, vRequestPermissionSubject, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vMediaType, vImageContent, vAudioContent, vIcon, vIconTheme, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiffChange, vDiffFileType, vAbsolutePath, vDiffPathChange, vDiffPathPairChange, vDiffPatch, vDiffPatchFormat, vDiff, vTerminalId, vTerminal, vToolCallLocation, vToolCallPermissionSubject, vCommandPermissionSubject, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vImplementation, vAgentCapabilities, vSessionCapabilities, vPromptCapabilities, vPromptImageCapabilities, vPromptAudioCapabilities, vPromptEmbeddedContextCapabilities, vMcpCapabilities, vMcpStdioCapabilities, vMcpHttpCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vAgentAuthCapabilities, vAuthMethod, vAuthMethodId, vEnvVariable, vAuthMethodTerminal, vAuthMethodAgent, vLoginAuthResponse, vLogoutAuthResponse, vNewSessionResponse, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vListSessionsResponse, vSessionInfo, vSessionListCursor, vDeleteSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionConfigOptionResponse, vPromptResponse, vExtResponse, vError, vErrorCode, vAgentNotification, vUpdateSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vUserMessage, vAgentMessage, vAgentThought, vRunningStateUpdate, vStopReason, vIdleStateUpdate, vRequiresActionStateUpdate, vStateUpdate, vToolCallContentChunk, vTerminalOutput, vTerminalExitStatus, vTerminalUpdate, vTerminalOutputChunk, vPlanUpdateContent, vPlanId, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlanItems, vPlanUpdate, vAvailableCommand, vAvailableCommandInput, vTextCommandInput, vAvailableCommandsUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vCompleteElicitationNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vAuthCapabilities, vTerminalAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vLoginAuthRequest, vLogoutAuthRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerStdio, vListSessionsRequest, vDeleteSessionRequest, vResumeSessionRequest, vReplayFrom, vReplayFromStart, vCloseSessionRequest, vSetSessionConfigOptionRequest, vPromptRequest, vClientResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vClientNotification, vCancelSessionNotification, vProtocolLevelNotification, vCancelRequestNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36 } from "./parsers-validators.js";
+import { k0, k1 } from "./parsers-validators.js";
+import { base } from "./shared-parsers.js";
+// The shared checks and walks this module's own code calls, under their names in the plan.
+const c2 = base.checks[2];
+const c54 = base.checks[54];
+const c55 = base.checks[55];
+const c77 = base.checks[77];
+const c101 = base.checks[101];
+const c102 = base.checks[102];
+const c103 = base.checks[103];
+const c104 = base.checks[104];
+const c105 = base.checks[105];
+const c106 = base.checks[106];
+const c107 = base.checks[107];
+const c108 = base.checks[108];
+const c109 = base.checks[109];
+const c110 = base.checks[110];
+const c111 = base.checks[111];
+const c112 = base.checks[112];
+const c137 = base.checks[137];
+const c138 = base.checks[138];
+const c151 = base.checks[151];
+const c152 = base.checks[152];
+const c153 = base.checks[153];
+const c154 = base.checks[154];
+const c155 = base.checks[155];
+const c156 = base.checks[156];
+const c157 = base.checks[157];
+const c158 = base.checks[158];
+const c159 = base.checks[159];
+const c160 = base.checks[160];
+const c163 = base.checks[163];
+const c274 = base.checks[274];
+const c278 = base.checks[278];
+const c285 = base.checks[285];
+const c301 = base.checks[301];
+const s0 = base.walks[0];
+const s1 = base.walks[1];
+const s3 = base.walks[3];
+const s6 = base.walks[6];
+const s7 = base.walks[7];
+const s8 = base.walks[8];
+const s13 = base.walks[13];
+const s15 = base.walks[15];
+const s16 = base.walks[16];
+const s17 = base.walks[17];
+const s18 = base.walks[18];
+const s21 = base.walks[21];
+const s26 = base.walks[26];
+const s28 = base.walks[28];
+const s29 = base.walks[29];
+const s30 = base.walks[30];
+const s31 = base.walks[31];
+const s32 = base.walks[32];
+const s33 = base.walks[33];
+const s35 = base.walks[35];
+const s37 = base.walks[37];
+const s40 = base.walks[40];
+const s44 = base.walks[44];
+const s46 = base.walks[46];
+const s47 = base.walks[47];
+const s48 = base.walks[48];
+const s51 = base.walks[51];
+const s52 = base.walks[52];
+const s53 = base.walks[53];
+const s54 = base.walks[54];
+const s55 = base.walks[55];
+const s56 = base.walks[56];
+const s57 = base.walks[57];
+const s58 = base.walks[58];
+const s59 = base.walks[59];
+const s60 = base.walks[60];
+const s61 = base.walks[61];
+const s62 = base.walks[62];
+const s63 = base.walks[63];
+const s64 = base.walks[64];
+const s65 = base.walks[65];
+const s66 = base.walks[66];
+const s67 = base.walks[67];
+const s68 = base.walks[68];
+const s69 = base.walks[69];
+const s70 = base.walks[70];
+const s71 = base.walks[71];
+const s72 = base.walks[72];
+const s73 = base.walks[73];
+const s74 = base.walks[74];
+const s75 = base.walks[75];
+const s78 = base.walks[78];
+const s81 = base.walks[81];
+const s83 = base.walks[83];
+const s85 = base.walks[85];
+const s87 = base.walks[87];
+const s89 = base.walks[89];
+const s91 = base.walks[91];
+const s93 = base.walks[93];
+const s94 = base.walks[94];
+const s95 = base.walks[95];
+const s96 = base.walks[96];
+const s97 = base.walks[97];
+const s98 = base.walks[98];
+const s99 = base.walks[99];
+const s100 = base.walks[100];
+const s101 = base.walks[101];
+const s102 = base.walks[102];
+const s104 = base.walks[104];
+const s105 = base.walks[105];
+const s106 = base.walks[106];
+const s107 = base.walks[107];
+const s109 = base.walks[109];
+const s111 = base.walks[111];
+const s112 = base.walks[112];
+const s113 = base.walks[113];
+const s115 = base.walks[115];
+const s116 = base.walks[116];
+const s117 = base.walks[117];
+const s119 = base.walks[119];
+const s121 = base.walks[121];
+const s123 = base.walks[123];
+const s124 = base.walks[124];
+const s125 = base.walks[125];
+const s127 = base.walks[127];
+const s128 = base.walks[128];
+const s129 = base.walks[129];
+const s130 = base.walks[130];
+const s131 = base.walks[131];
+const s132 = base.walks[132];
+const s133 = base.walks[133];
+const s134 = base.walks[134];
+const s135 = base.walks[135];
+const s136 = base.walks[136];
+const s137 = base.walks[137];
+const s138 = base.walks[138];
+const s139 = base.walks[139];
+const s140 = base.walks[140];
+const s141 = base.walks[141];
+const s142 = base.walks[142];
+const s143 = base.walks[143];
+const s144 = base.walks[144];
+const s145 = base.walks[145];
+const s146 = base.walks[146];
+const s147 = base.walks[147];
+const s148 = base.walks[148];
+const s149 = base.walks[149];
+const s150 = base.walks[150];
+const s153 = base.walks[153];
+const s156 = base.walks[156];
+const s157 = base.walks[157];
+const s158 = base.walks[158];
+const s159 = base.walks[159];
+const s160 = base.walks[160];
+const s164 = base.walks[164];
+const s169 = base.walks[169];
+const s170 = base.walks[170];
+const s171 = base.walks[171];
+const s174 = base.walks[174];
 
 // Checks of subschemas: definitions' validators, composed where a subschema mixes them.
-const c0 = k0;
-const c1 = vToolKind;
-const c2 = k1;
-const c3 = /* @__PURE__ */ P.any(c1, c2);
-const c4 = vToolCallStatus;
-const c5 = /* @__PURE__ */ P.any(c4, c2);
-const c6 = vRole;
-const c7 = /* @__PURE__ */ P.items(c6);
-const c8 = k2;
-const c9 = /* @__PURE__ */ P.all(c8, c7);
-const c10 = k3;
-const c11 = k4;
-const c12 = k5;
-const c13 = vAnnotations;
-const c14 = /* @__PURE__ */ P.any(c13, c2);
-const c15 = k6;
-const c16 = vMediaType;
-const c17 = /* @__PURE__ */ P.any(c16, c2);
-const c18 = k7;
-const c19 = k8;
-const c20 = vIconTheme;
-const c21 = /* @__PURE__ */ P.any(c20, c2);
-const c22 = vIcon;
-const c23 = /* @__PURE__ */ P.items(c22);
-const c24 = /* @__PURE__ */ P.all(c8, c23);
-const c25 = k9;
-const c26 = vTextResourceContents;
-const c27 = vBlobResourceContents;
-const c28 = vDiffFileType;
-const c29 = /* @__PURE__ */ P.any(c28, c2);
-const c30 = vDiffChange;
-const c31 = vDiffPatch;
-const c32 = /* @__PURE__ */ P.any(c31, c2);
-const c33 = vToolCallContent;
-const c34 = /* @__PURE__ */ P.items(c33);
-const c35 = /* @__PURE__ */ P.all(c8, c34);
-const c36 = k10;
-const c37 = vToolCallLocation;
-const c38 = /* @__PURE__ */ P.items(c37);
-const c39 = /* @__PURE__ */ P.all(c8, c38);
-const c40 = vToolCallId;
-const c41 = /* @__PURE__ */ P.any(c40, c2);
-const c42 = vTerminalId;
-const c43 = /* @__PURE__ */ P.any(c42, c2);
-const c44 = vRequestPermissionSubject;
-const c45 = vElicitationSchemaType;
-const c46 = k11;
-const c47 = k12;
-const c48 = vStringMultiSelectItems;
-const c49 = /* @__PURE__ */ P.tag("type", "string");
-const c50 = /* @__PURE__ */ P.all(c49, c48);
-const c51 = k13;
-const c52 = vTitledMultiSelectItems;
-const c53 = vElicitationSessionScope;
-const c54 = vElicitationRequestScope;
-const c55 = vRequestPermissionRequest;
-const c56 = vCreateElicitationRequest;
-const c57 = vExtRequest;
-const c58 = /* @__PURE__ */ P.any(c55, c56, c57);
-const c59 = vPromptImageCapabilities;
-const c60 = /* @__PURE__ */ P.any(c59, c2);
-const c61 = vPromptAudioCapabilities;
-const c62 = /* @__PURE__ */ P.any(c61, c2);
-const c63 = vPromptEmbeddedContextCapabilities;
-const c64 = /* @__PURE__ */ P.any(c63, c2);
-const c65 = vPromptCapabilities;
-const c66 = /* @__PURE__ */ P.any(c65, c2);
-const c67 = vMcpStdioCapabilities;
-const c68 = /* @__PURE__ */ P.any(c67, c2);
-const c69 = vMcpHttpCapabilities;
-const c70 = /* @__PURE__ */ P.any(c69, c2);
-const c71 = vMcpCapabilities;
-const c72 = /* @__PURE__ */ P.any(c71, c2);
-const c73 = vSessionDeleteCapabilities;
-const c74 = /* @__PURE__ */ P.any(c73, c2);
-const c75 = vSessionAdditionalDirectoriesCapabilities;
-const c76 = /* @__PURE__ */ P.any(c75, c2);
-const c77 = vSessionCapabilities;
-const c78 = /* @__PURE__ */ P.any(c77, c2);
-const c79 = vAgentAuthCapabilities;
-const c80 = /* @__PURE__ */ P.any(c79, c2);
-const c81 = vAgentCapabilities;
-const c82 = k14;
-const c83 = vEnvVariable;
-const c84 = /* @__PURE__ */ P.items(c83);
-const c85 = k15;
-const c86 = /* @__PURE__ */ P.all(c85, c84);
-const c87 = vAuthMethod;
-const c88 = /* @__PURE__ */ P.items(c87);
-const c89 = /* @__PURE__ */ P.all(c85, c88);
-const c90 = vSessionConfigOptionCategory;
-const c91 = /* @__PURE__ */ P.any(c90, c2);
-const c92 = vSessionConfigSelectOption;
-const c93 = /* @__PURE__ */ P.items(c92);
-const c94 = /* @__PURE__ */ P.all(c85, c93);
-const c95 = vSessionConfigSelectGroup;
-const c96 = /* @__PURE__ */ P.items(c95);
-const c97 = /* @__PURE__ */ P.all(c85, c96);
-const c98 = vSessionConfigOption;
-const c99 = /* @__PURE__ */ P.items(c98);
-const c100 = /* @__PURE__ */ P.all(c85, c99);
-const c101 = vAbsolutePath;
-const c102 = /* @__PURE__ */ P.items(c101);
-const c103 = /* @__PURE__ */ P.all(c85, c102);
-const c104 = vSessionInfo;
-const c105 = /* @__PURE__ */ P.items(c104);
-const c106 = /* @__PURE__ */ P.all(c85, c105);
-const c107 = vSessionListCursor;
-const c108 = /* @__PURE__ */ P.any(c107, c2);
-const c109 = vInitializeResponse;
-const c110 = vLoginAuthResponse;
-const c111 = vLogoutAuthResponse;
-const c112 = vNewSessionResponse;
-const c113 = vListSessionsResponse;
-const c114 = vDeleteSessionResponse;
-const c115 = vResumeSessionResponse;
-const c116 = vCloseSessionResponse;
-const c117 = vSetSessionConfigOptionResponse;
-const c118 = vPromptResponse;
-const c119 = vExtResponse;
-const c120 = vRequestId;
-const c121 = /* @__PURE__ */ P.any(c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119);
-const c122 = /* @__PURE__ */ P.props([["id", c120], ["result", c121]]);
-const c123 = k16;
-const c124 = /* @__PURE__ */ P.all(c123, c122);
-const c125 = vError;
-const c126 = /* @__PURE__ */ P.props([["id", c120], ["error", c125]]);
-const c127 = k17;
-const c128 = /* @__PURE__ */ P.all(c127, c126);
-const c129 = vContentBlock;
-const c130 = /* @__PURE__ */ P.items(c129);
-const c131 = /* @__PURE__ */ P.all(c8, c130);
-const c132 = vStopReason;
-const c133 = /* @__PURE__ */ P.any(c132, c2);
-const c134 = /* @__PURE__ */ P.any(c101, c2);
-const c135 = vTerminalOutput;
-const c136 = /* @__PURE__ */ P.any(c135, c2);
-const c137 = vTerminalExitStatus;
-const c138 = /* @__PURE__ */ P.any(c137, c2);
-const c139 = vPlanEntry;
-const c140 = /* @__PURE__ */ P.items(c139);
-const c141 = /* @__PURE__ */ P.all(c85, c140);
-const c142 = vAvailableCommandInput;
-const c143 = /* @__PURE__ */ P.any(c142, c2);
-const c144 = vAvailableCommand;
-const c145 = /* @__PURE__ */ P.items(c144);
-const c146 = /* @__PURE__ */ P.all(c85, c145);
-const c147 = vCost;
-const c148 = /* @__PURE__ */ P.any(c147, c2);
-const c149 = vUpdateSessionNotification;
-const c150 = vCompleteElicitationNotification;
-const c151 = vExtNotification;
-const c152 = /* @__PURE__ */ P.any(c149, c150, c151);
-const c153 = vTerminalAuthCapabilities;
-const c154 = /* @__PURE__ */ P.any(c153, c2);
-const c155 = vAuthCapabilities;
-const c156 = /* @__PURE__ */ P.any(c155, c2);
-const c157 = vElicitationFormCapabilities;
-const c158 = /* @__PURE__ */ P.any(c157, c2);
-const c159 = vElicitationUrlCapabilities;
-const c160 = /* @__PURE__ */ P.any(c159, c2);
-const c161 = vElicitationCapabilities;
-const c162 = /* @__PURE__ */ P.any(c161, c2);
-const c163 = vClientCapabilities;
-const c164 = vMcpServer;
-const c165 = /* @__PURE__ */ P.items(c164);
-const c166 = /* @__PURE__ */ P.all(c85, c165);
-const c167 = vReplayFrom;
-const c168 = /* @__PURE__ */ P.any(c167, c2);
-const c169 = vInitializeRequest;
-const c170 = vLoginAuthRequest;
-const c171 = vLogoutAuthRequest;
-const c172 = vNewSessionRequest;
-const c173 = vListSessionsRequest;
-const c174 = vDeleteSessionRequest;
-const c175 = vResumeSessionRequest;
-const c176 = vCloseSessionRequest;
-const c177 = vSetSessionConfigOptionRequest;
-const c178 = vPromptRequest;
-const c179 = /* @__PURE__ */ P.any(c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c57);
-const c180 = vRequestPermissionResponse;
-const c181 = vCreateElicitationResponse;
-const c182 = /* @__PURE__ */ P.any(c180, c181, c119);
-const c183 = /* @__PURE__ */ P.props([["id", c120], ["result", c182]]);
-const c184 = /* @__PURE__ */ P.all(c123, c183);
-const c185 = vCancelSessionNotification;
-const c186 = /* @__PURE__ */ P.any(c185, c151);
-const c187 = vCancelRequestNotification;
-const c188 = /* @__PURE__ */ P.any(c187);
-const c189 = vToolCallPermissionSubject;
-const c190 = /* @__PURE__ */ P.tag("type", "tool_call");
-const c191 = /* @__PURE__ */ P.all(c190, c189);
-const c192 = vCommandPermissionSubject;
-const c193 = /* @__PURE__ */ P.tag("type", "command");
-const c194 = /* @__PURE__ */ P.all(c193, c192);
-const c195 = k18;
-const c196 = vContent;
-const c197 = /* @__PURE__ */ P.tag("type", "content");
-const c198 = /* @__PURE__ */ P.all(c197, c196);
-const c199 = vDiff;
-const c200 = /* @__PURE__ */ P.tag("type", "diff");
-const c201 = /* @__PURE__ */ P.all(c200, c199);
-const c202 = vTerminal;
-const c203 = /* @__PURE__ */ P.tag("type", "terminal");
-const c204 = /* @__PURE__ */ P.all(c203, c202);
-const c205 = k19;
-const c206 = vTextContent;
-const c207 = /* @__PURE__ */ P.tag("type", "text");
-const c208 = /* @__PURE__ */ P.all(c207, c206);
-const c209 = vImageContent;
-const c210 = /* @__PURE__ */ P.tag("type", "image");
-const c211 = /* @__PURE__ */ P.all(c210, c209);
-const c212 = vAudioContent;
-const c213 = /* @__PURE__ */ P.tag("type", "audio");
-const c214 = /* @__PURE__ */ P.all(c213, c212);
-const c215 = vResourceLink;
-const c216 = /* @__PURE__ */ P.tag("type", "resource_link");
-const c217 = /* @__PURE__ */ P.all(c216, c215);
-const c218 = vEmbeddedResource;
-const c219 = /* @__PURE__ */ P.tag("type", "resource");
-const c220 = /* @__PURE__ */ P.all(c219, c218);
-const c221 = k20;
-const c222 = vDiffPathChange;
-const c223 = /* @__PURE__ */ P.tag("operation", "add");
-const c224 = /* @__PURE__ */ P.all(c223, c222);
-const c225 = /* @__PURE__ */ P.all(c30, c224);
-const c226 = /* @__PURE__ */ P.tag("operation", "delete");
-const c227 = /* @__PURE__ */ P.all(c226, c222);
-const c228 = /* @__PURE__ */ P.all(c30, c227);
-const c229 = /* @__PURE__ */ P.tag("operation", "modify");
-const c230 = /* @__PURE__ */ P.all(c229, c222);
-const c231 = /* @__PURE__ */ P.all(c30, c230);
-const c232 = vDiffPathPairChange;
-const c233 = /* @__PURE__ */ P.tag("operation", "move");
-const c234 = /* @__PURE__ */ P.all(c233, c232);
-const c235 = /* @__PURE__ */ P.all(c30, c234);
-const c236 = /* @__PURE__ */ P.tag("operation", "copy");
-const c237 = /* @__PURE__ */ P.all(c236, c232);
-const c238 = /* @__PURE__ */ P.all(c30, c237);
-const c239 = k21;
-const c240 = /* @__PURE__ */ P.all(c30, c239);
-const c241 = vElicitationFormMode;
-const c242 = /* @__PURE__ */ P.tag("mode", "form");
-const c243 = /* @__PURE__ */ P.all(c242, c241);
-const c244 = /* @__PURE__ */ P.all(c56, c243);
-const c245 = vElicitationUrlMode;
-const c246 = /* @__PURE__ */ P.tag("mode", "url");
-const c247 = /* @__PURE__ */ P.all(c246, c245);
-const c248 = /* @__PURE__ */ P.all(c56, c247);
-const c249 = /* @__PURE__ */ P.any(c53, c54);
-const c250 = k22;
-const c251 = /* @__PURE__ */ P.all(c250, c249);
-const c252 = /* @__PURE__ */ P.all(c56, c251);
-const c253 = vStringPropertySchema;
-const c254 = /* @__PURE__ */ P.all(c49, c253);
-const c255 = vNumberPropertySchema;
-const c256 = /* @__PURE__ */ P.tag("type", "number");
-const c257 = /* @__PURE__ */ P.all(c256, c255);
-const c258 = vIntegerPropertySchema;
-const c259 = /* @__PURE__ */ P.tag("type", "integer");
-const c260 = /* @__PURE__ */ P.all(c259, c258);
-const c261 = vBooleanPropertySchema;
-const c262 = /* @__PURE__ */ P.tag("type", "boolean");
-const c263 = /* @__PURE__ */ P.all(c262, c261);
-const c264 = vMultiSelectPropertySchema;
-const c265 = /* @__PURE__ */ P.tag("type", "array");
-const c266 = /* @__PURE__ */ P.all(c265, c264);
-const c267 = k23;
-const c268 = vAuthMethodTerminal;
-const c269 = /* @__PURE__ */ P.all(c203, c268);
-const c270 = vAuthMethodAgent;
-const c271 = /* @__PURE__ */ P.tag("type", "agent");
-const c272 = /* @__PURE__ */ P.all(c271, c270);
-const c273 = vAuthMethodId;
-const c274 = /* @__PURE__ */ P.props([["methodId", c273]]);
-const c275 = k24;
-const c276 = /* @__PURE__ */ P.all(c275, c274);
-const c277 = vSessionConfigSelect;
-const c278 = /* @__PURE__ */ P.tag("type", "select");
-const c279 = /* @__PURE__ */ P.all(c278, c277);
-const c280 = /* @__PURE__ */ P.all(c98, c279);
-const c281 = vSessionConfigBoolean;
-const c282 = /* @__PURE__ */ P.all(c262, c281);
-const c283 = /* @__PURE__ */ P.all(c98, c282);
-const c284 = k25;
-const c285 = /* @__PURE__ */ P.all(c98, c284);
-const c286 = vContentChunk;
-const c287 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message_chunk");
-const c288 = /* @__PURE__ */ P.all(c287, c286);
-const c289 = vUserMessage;
-const c290 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message");
-const c291 = /* @__PURE__ */ P.all(c290, c289);
-const c292 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message_chunk");
-const c293 = /* @__PURE__ */ P.all(c292, c286);
-const c294 = vAgentMessage;
-const c295 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message");
-const c296 = /* @__PURE__ */ P.all(c295, c294);
-const c297 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought_chunk");
-const c298 = /* @__PURE__ */ P.all(c297, c286);
-const c299 = vAgentThought;
-const c300 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought");
-const c301 = /* @__PURE__ */ P.all(c300, c299);
-const c302 = vStateUpdate;
-const c303 = /* @__PURE__ */ P.tag("sessionUpdate", "state_update");
-const c304 = /* @__PURE__ */ P.all(c303, c302);
-const c305 = vToolCallContentChunk;
-const c306 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_content_chunk");
-const c307 = /* @__PURE__ */ P.all(c306, c305);
-const c308 = vToolCallUpdate;
-const c309 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_update");
-const c310 = /* @__PURE__ */ P.all(c309, c308);
-const c311 = vTerminalUpdate;
-const c312 = /* @__PURE__ */ P.tag("sessionUpdate", "terminal_update");
-const c313 = /* @__PURE__ */ P.all(c312, c311);
-const c314 = vTerminalOutputChunk;
-const c315 = /* @__PURE__ */ P.tag("sessionUpdate", "terminal_output_chunk");
-const c316 = /* @__PURE__ */ P.all(c315, c314);
-const c317 = vPlanUpdate;
-const c318 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_update");
-const c319 = /* @__PURE__ */ P.all(c318, c317);
-const c320 = vAvailableCommandsUpdate;
-const c321 = /* @__PURE__ */ P.tag("sessionUpdate", "available_commands_update");
-const c322 = /* @__PURE__ */ P.all(c321, c320);
-const c323 = vConfigOptionUpdate;
-const c324 = /* @__PURE__ */ P.tag("sessionUpdate", "config_option_update");
-const c325 = /* @__PURE__ */ P.all(c324, c323);
-const c326 = vSessionInfoUpdate;
-const c327 = /* @__PURE__ */ P.tag("sessionUpdate", "session_info_update");
-const c328 = /* @__PURE__ */ P.all(c327, c326);
-const c329 = vUsageUpdate;
-const c330 = /* @__PURE__ */ P.tag("sessionUpdate", "usage_update");
-const c331 = /* @__PURE__ */ P.all(c330, c329);
-const c332 = k26;
-const c333 = vRunningStateUpdate;
-const c334 = /* @__PURE__ */ P.tag("state", "running");
-const c335 = /* @__PURE__ */ P.all(c334, c333);
-const c336 = vIdleStateUpdate;
-const c337 = /* @__PURE__ */ P.tag("state", "idle");
-const c338 = /* @__PURE__ */ P.all(c337, c336);
-const c339 = vRequiresActionStateUpdate;
-const c340 = /* @__PURE__ */ P.tag("state", "requires_action");
-const c341 = /* @__PURE__ */ P.all(c340, c339);
-const c342 = k27;
-const c343 = vPlanItems;
-const c344 = /* @__PURE__ */ P.tag("type", "items");
-const c345 = /* @__PURE__ */ P.all(c344, c343);
-const c346 = vPlanId;
-const c347 = /* @__PURE__ */ P.props([["planId", c346]]);
-const c348 = k28;
-const c349 = /* @__PURE__ */ P.all(c348, c347);
-const c350 = vTextCommandInput;
-const c351 = /* @__PURE__ */ P.all(c207, c350);
-const c352 = k29;
-const c353 = vMcpServerHttp;
-const c354 = /* @__PURE__ */ P.tag("type", "http");
-const c355 = /* @__PURE__ */ P.all(c354, c353);
-const c356 = vMcpServerStdio;
-const c357 = /* @__PURE__ */ P.tag("type", "stdio");
-const c358 = /* @__PURE__ */ P.all(c357, c356);
-const c359 = k30;
-const c360 = vReplayFromStart;
-const c361 = /* @__PURE__ */ P.tag("type", "start");
-const c362 = /* @__PURE__ */ P.all(c361, c360);
-const c363 = k31;
-const c364 = vSessionConfigValueId;
-const c365 = /* @__PURE__ */ P.props([["value", c364]]);
-const c366 = k32;
-const c367 = /* @__PURE__ */ P.all(c366, c365);
-const c368 = /* @__PURE__ */ P.all(c177, c367);
-const c369 = k33;
-const c370 = /* @__PURE__ */ P.all(c177, c369);
-const c371 = k34;
-const c372 = /* @__PURE__ */ P.all(c177, c371);
-const c373 = /* @__PURE__ */ P.tag("outcome", "cancelled");
-const c374 = vSelectedPermissionOutcome;
-const c375 = /* @__PURE__ */ P.tag("outcome", "selected");
-const c376 = /* @__PURE__ */ P.all(c375, c374);
-const c377 = k35;
-const c378 = vElicitationAcceptAction;
-const c379 = /* @__PURE__ */ P.tag("action", "accept");
-const c380 = /* @__PURE__ */ P.all(c379, c378);
-const c381 = /* @__PURE__ */ P.all(c181, c380);
-const c382 = /* @__PURE__ */ P.tag("action", "decline");
-const c383 = /* @__PURE__ */ P.all(c181, c382);
-const c384 = /* @__PURE__ */ P.tag("action", "cancel");
-const c385 = /* @__PURE__ */ P.all(c181, c384);
-const c386 = k36;
-const c387 = /* @__PURE__ */ P.all(c181, c386);
-const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387];
+const c350 = vRequestPermissionSubject;
+const c351 = vRequestPermissionRequest;
+const c352 = /* @__PURE__ */ P.any(c351, c54, c55);
+const c353 = vMcpCapabilities;
+const c354 = /* @__PURE__ */ P.any(c353, c2);
+const c355 = vSessionCapabilities;
+const c356 = /* @__PURE__ */ P.any(c355, c2);
+const c357 = vAgentCapabilities;
+const c358 = vInitializeResponse;
+const c359 = /* @__PURE__ */ P.any(c358, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110);
+const c360 = /* @__PURE__ */ P.props([["id", c111], ["result", c359]]);
+const c361 = /* @__PURE__ */ P.all(c112, c360);
+const c362 = vUpdateSessionNotification;
+const c363 = /* @__PURE__ */ P.any(c362, c137, c138);
+const c364 = vClientCapabilities;
+const c365 = vMcpServer;
+const c366 = /* @__PURE__ */ P.items(c365);
+const c367 = /* @__PURE__ */ P.all(c77, c366);
+const c368 = vInitializeRequest;
+const c369 = vNewSessionRequest;
+const c370 = vResumeSessionRequest;
+const c371 = /* @__PURE__ */ P.any(c368, c151, c152, c369, c153, c154, c370, c155, c156, c157, c55);
+const c372 = /* @__PURE__ */ P.any(c158, c159, c110);
+const c373 = /* @__PURE__ */ P.props([["id", c111], ["result", c372]]);
+const c374 = /* @__PURE__ */ P.all(c112, c373);
+const c375 = /* @__PURE__ */ P.any(c160, c138);
+const c376 = vToolCallPermissionSubject;
+const c377 = /* @__PURE__ */ P.all(c163, c376);
+const c378 = vStateUpdate;
+const c379 = /* @__PURE__ */ P.all(c274, c378);
+const c380 = vToolCallUpdate;
+const c381 = /* @__PURE__ */ P.all(c278, c380);
+const c382 = vPlanUpdate;
+const c383 = /* @__PURE__ */ P.all(c285, c382);
+const c384 = k0;
+const c385 = vIdleStateUpdate;
+const c386 = /* @__PURE__ */ P.all(c301, c385);
+const c387 = k1;
+const checks = [...base.checks, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 58 }, { check: 2 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 41, check: 56 }, { check: 57 }] } },
-  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 4 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 5, check: 44 }, { check: 2 }] } },
-  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true }] } },
-  /* 6 RequestPermissionSubject/anyOf/0 */ { allOf: [7] },
-  /* 7 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 8 }] },
-  /* 8 ToolCallUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 36, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 9 ToolCallUpdate/properties/content */ { items: 10, skipInvalid: 33 },
-  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 30 }, { tag: "terminal", node: 34 }, { other: true }] } },
-  /* 11 ToolCallContent/anyOf/0 */ { allOf: [12] },
-  /* 12 Content */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 14 }, { tag: "resource_link", node: 21 }, { tag: "resource", node: 26 }, { other: true }] } },
-  /* 14 ContentBlock/anyOf/0 */ { allOf: [15] },
-  /* 15 TextContent */ { properties: [{ name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 16 TextContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 17 Annotations */ { properties: [{ name: "audience", node: 18, onError: 9, omit: true }, { name: "lastModified", onError: 10, omit: true }, { name: "priority", onError: 11, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 18 Annotations/properties/audience */ { skipInvalid: 6 },
-  /* 19 ContentBlock/anyOf/1 */ { allOf: [20] },
-  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 21 ContentBlock/anyOf/3 */ { allOf: [22] },
-  /* 22 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 23, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 23 ResourceLink/properties/icons */ { items: 24, skipInvalid: 22 },
-  /* 24 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 25, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
-  /* 25 Icon/properties/sizes */ { skipInvalid: 18 },
-  /* 26 ContentBlock/anyOf/4 */ { allOf: [27] },
-  /* 27 EmbeddedResource */ { properties: [{ name: "resource", node: 28 }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 28 EmbeddedResourceResource */ { union: { variants: [{ node: 29, check: 26 }, { node: 29, check: 27 }] } },
-  /* 29 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 30 ToolCallContent/anyOf/1 */ { allOf: [31] },
-  /* 31 Diff */ { properties: [{ name: "changes", node: 32 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 32 Diff/properties/changes */ { items: 33, skipInvalid: 30 },
-  /* 33 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 34 ToolCallContent/anyOf/2 */ { allOf: [35] },
-  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 37 },
-  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 38 RequestPermissionSubject/anyOf/1 */ { allOf: [39] },
-  /* 39 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 40 RequestPermissionRequest/properties/options */ { items: 35 },
-  /* 41 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 42 }, { tag: "url", node: 62 }, { other: true, node: 63 }] } },
-  /* 42 CreateElicitationRequest/anyOf/0 */ { allOf: [43] },
-  /* 43 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 44 }], union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
-  /* 44 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 45, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 45 ElicitationSchema/properties/properties */ { values: 46, declared: [] },
-  /* 46 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 47 }, { tag: "number", node: 51 }, { tag: "integer", node: 53 }, { tag: "boolean", node: 55 }, { tag: "array", node: 57 }, { other: true }] } },
-  /* 47 ElicitationPropertySchema/anyOf/0 */ { allOf: [48] },
-  /* 48 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 49 StringPropertySchema/properties/oneOf */ { items: 50 },
-  /* 50 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 51 ElicitationPropertySchema/anyOf/1 */ { allOf: [52] },
-  /* 52 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 53 ElicitationPropertySchema/anyOf/2 */ { allOf: [54] },
-  /* 54 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 55 ElicitationPropertySchema/anyOf/3 */ { allOf: [56] },
-  /* 56 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 57 ElicitationPropertySchema/anyOf/4 */ { allOf: [58] },
-  /* 58 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 59 }, { name: "default", node: 25, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 59 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 34, check: 50 }, { other: true, check: 51 }, { node: 60, check: 52 }] } },
-  /* 60 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 61 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
-  /* 62 CreateElicitationRequest/anyOf/1 */ { allOf: [63] },
-  /* 63 ElicitationUrlMode */ { union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
-  /* 64 AgentResponse */ { union: { variants: [{ node: 65, check: 124 }, { node: 103, check: 128 }] } },
-  /* 65 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 66 }] },
-  /* 66 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 67, check: 109 }, { node: 35, check: 110 }, { node: 35, check: 111 }, { node: 90, check: 112 }, { node: 99, check: 113 }, { node: 35, check: 114 }, { node: 90, check: 115 }, { node: 35, check: 116 }, { node: 90, check: 117 }, { node: 35, check: 118 }, { check: 119 }] } },
-  /* 67 InitializeResponse */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 69, onError: 81, fallback: {}, default: {} }, { name: "authMethods", node: 84, onError: 89, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 68 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 69 AgentCapabilities */ { properties: [{ name: "session", node: 70, onError: 78, omit: true }, { name: "auth", node: 83, onError: 80, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 70 AgentCapabilities/properties/session */ { union: { variants: [{ node: 71, check: 77 }, { check: 2 }] } },
-  /* 71 SessionCapabilities */ { properties: [{ name: "prompt", node: 72, onError: 66, omit: true }, { name: "mcp", node: 77, onError: 72, omit: true }, { name: "delete", node: 81, onError: 74, omit: true }, { name: "additionalDirectories", node: 82, onError: 76, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 72 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 73, check: 65 }, { check: 2 }] } },
-  /* 73 PromptCapabilities */ { properties: [{ name: "image", node: 74, onError: 60, omit: true }, { name: "audio", node: 75, onError: 62, omit: true }, { name: "embeddedContext", node: 76, onError: 64, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 74 PromptCapabilities/properties/image */ { union: { variants: [{ node: 35, check: 59 }, { check: 2 }] } },
-  /* 75 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 35, check: 61 }, { check: 2 }] } },
-  /* 76 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 35, check: 63 }, { check: 2 }] } },
-  /* 77 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 78, check: 71 }, { check: 2 }] } },
-  /* 78 McpCapabilities */ { properties: [{ name: "stdio", node: 79, onError: 68, omit: true }, { name: "http", node: 80, onError: 70, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 79 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 35, check: 67 }, { check: 2 }] } },
-  /* 80 McpCapabilities/properties/http */ { union: { variants: [{ node: 35, check: 69 }, { check: 2 }] } },
-  /* 81 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 35, check: 73 }, { check: 2 }] } },
-  /* 82 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 35, check: 75 }, { check: 2 }] } },
-  /* 83 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 35, check: 79 }, { check: 2 }] } },
-  /* 84 InitializeResponse/properties/authMethods */ { items: 85, skipInvalid: 87 },
-  /* 85 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 86 }, { tag: "agent", node: 89 }, { other: true, node: 50 }] } },
-  /* 86 AuthMethod/anyOf/0 */ { allOf: [87] },
-  /* 87 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 25, onError: 82, fallback: [] }, { name: "env", node: 88, onError: 86, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 88 AuthMethodTerminal/properties/env */ { items: 35, skipInvalid: 83 },
-  /* 89 AuthMethod/anyOf/1 */ { allOf: [50] },
-  /* 90 NewSessionResponse */ { properties: [{ name: "configOptions", node: 91, onError: 100, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 91 NewSessionResponse/properties/configOptions */ { items: 92, skipInvalid: 98 },
-  /* 92 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 91, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 93 }, { tag: "boolean" }, { other: true }] } },
-  /* 93 SessionConfigOption/anyOf/0 */ { allOf: [94] },
-  /* 94 SessionConfigSelect */ { properties: [{ name: "options", node: 95 }] },
-  /* 95 SessionConfigSelectOptions */ { union: { variants: [{ node: 49, check: 94 }, { node: 96, check: 97 }] } },
-  /* 96 SessionConfigSelectOptions/anyOf/1 */ { items: 97 },
-  /* 97 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 98, onError: 94, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 98 SessionConfigSelectGroup/properties/options */ { items: 50, skipInvalid: 92 },
-  /* 99 ListSessionsResponse */ { properties: [{ name: "sessions", node: 100, onError: 106, fallback: [] }, { name: "nextCursor", onError: 108, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 100 ListSessionsResponse/properties/sessions */ { items: 101, skipInvalid: 104 },
-  /* 101 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 102 SessionInfo/properties/additionalDirectories */ { skipInvalid: 101 },
-  /* 103 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 104 }] },
-  /* 104 Error */ {  },
-  /* 105 AgentNotification */ { properties: [{ name: "params", node: 106 }] },
-  /* 106 AgentNotification/properties/params */ { union: { variants: [{ node: 107, check: 152 }, { check: 2 }] } },
-  /* 107 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 108, check: 149 }, { node: 35, check: 150 }, { check: 151 }] } },
-  /* 108 UpdateSessionNotification */ { properties: [{ name: "update", node: 109 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 109 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 11 }, { tag: "user_message", node: 110 }, { tag: "agent_message_chunk", node: 11 }, { tag: "agent_message", node: 110 }, { tag: "agent_thought_chunk", node: 11 }, { tag: "agent_thought", node: 110 }, { tag: "state_update", node: 113 }, { tag: "tool_call_content_chunk", node: 117 }, { tag: "tool_call_update", node: 119 }, { tag: "terminal_update", node: 120 }, { tag: "terminal_output_chunk", node: 34 }, { tag: "plan_update", node: 125 }, { tag: "available_commands_update", node: 131 }, { tag: "config_option_update", node: 137 }, { tag: "session_info_update", node: 138 }, { tag: "usage_update", node: 140 }, { other: true }] } },
-  /* 110 SessionUpdate/anyOf/1 */ { allOf: [111] },
-  /* 111 UserMessage */ { properties: [{ name: "content", node: 112, onError: 131, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 112 UserMessage/properties/content */ { items: 13, skipInvalid: 129 },
-  /* 113 SessionUpdate/anyOf/6 */ { allOf: [114] },
-  /* 114 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 34 }, { tag: "idle", node: 115 }, { tag: "requires_action", node: 34 }, { other: true }] } },
-  /* 115 StateUpdate/anyOf/1 */ { allOf: [116] },
-  /* 116 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 133, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 117 SessionUpdate/anyOf/7 */ { allOf: [118] },
-  /* 118 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 119 SessionUpdate/anyOf/8 */ { allOf: [8] },
-  /* 120 SessionUpdate/anyOf/9 */ { allOf: [121] },
-  /* 121 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 134, omit: true }, { name: "output", node: 122, onError: 136, omit: true }, { name: "exitStatus", node: 123, onError: 138, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 122 TerminalUpdate/properties/output */ { union: { variants: [{ node: 35, check: 135 }, { check: 2 }] } },
-  /* 123 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 124, check: 137 }, { check: 2 }] } },
-  /* 124 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 125 SessionUpdate/anyOf/11 */ { allOf: [126] },
-  /* 126 PlanUpdate */ { properties: [{ name: "plan", node: 127 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 127 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 128 }, { other: true }] } },
-  /* 128 PlanUpdateContent/anyOf/0 */ { allOf: [129] },
-  /* 129 PlanItems */ { properties: [{ name: "entries", node: 130, onError: 141, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 130 PlanItems/properties/entries */ { items: 35, skipInvalid: 139 },
-  /* 131 SessionUpdate/anyOf/12 */ { allOf: [132] },
-  /* 132 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 133, onError: 146, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 133 AvailableCommandsUpdate/properties/availableCommands */ { items: 134, skipInvalid: 144 },
-  /* 134 AvailableCommand */ { properties: [{ name: "input", node: 135, onError: 143, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 135 AvailableCommand/properties/input */ { union: { variants: [{ node: 136, check: 142 }, { check: 2 }] } },
-  /* 136 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 34 }, { other: true }] } },
-  /* 137 SessionUpdate/anyOf/13 */ { allOf: [90] },
-  /* 138 SessionUpdate/anyOf/14 */ { allOf: [139] },
-  /* 139 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 140 SessionUpdate/anyOf/15 */ { allOf: [141] },
-  /* 141 UsageUpdate */ { properties: [{ name: "cost", node: 142, onError: 148, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 142 UsageUpdate/properties/cost */ { union: { variants: [{ node: 35, check: 147 }, { check: 2 }] } },
-  /* 143 ClientRequest */ { properties: [{ name: "params", node: 144 }] },
-  /* 144 ClientRequest/properties/params */ { union: { variants: [{ node: 145, check: 179 }, { check: 2 }] } },
-  /* 145 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 146, check: 169 }, { node: 35, check: 170 }, { node: 35, check: 171 }, { node: 155, check: 172 }, { node: 35, check: 173 }, { node: 35, check: 174 }, { node: 162, check: 175 }, { node: 35, check: 176 }, { node: 35, check: 177 }, { node: 165, check: 178 }, { check: 57 }] } },
-  /* 146 InitializeRequest */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 147, onError: 163, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
-  /* 147 ClientCapabilities */ { properties: [{ name: "auth", node: 148, onError: 156, omit: true }, { name: "elicitation", node: 151, onError: 162, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 148 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 149, check: 155 }, { check: 2 }] } },
-  /* 149 AuthCapabilities */ { properties: [{ name: "terminal", node: 150, onError: 154, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 150 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 35, check: 153 }, { check: 2 }] } },
-  /* 151 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 152, check: 161 }, { check: 2 }] } },
-  /* 152 ElicitationCapabilities */ { properties: [{ name: "form", node: 153, onError: 158, omit: true }, { name: "url", node: 154, onError: 160, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 153 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 35, check: 157 }, { check: 2 }] } },
-  /* 154 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 35, check: 159 }, { check: 2 }] } },
-  /* 155 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "mcpServers", node: 156, onError: 166, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 156 NewSessionRequest/properties/mcpServers */ { items: 157, skipInvalid: 164 },
-  /* 157 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 158 }, { tag: "stdio", node: 160 }, { other: true }] } },
-  /* 158 McpServer/anyOf/0 */ { allOf: [159] },
-  /* 159 McpServerHttp */ { properties: [{ name: "headers", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 160 McpServer/anyOf/1 */ { allOf: [161] },
-  /* 161 McpServerStdio */ { properties: [{ name: "env", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 162 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 102, onError: 103, fallback: [] }, { name: "mcpServers", node: 156, onError: 166, fallback: [] }, { name: "replayFrom", node: 163, onError: 168, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 163 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 164, check: 167 }, { check: 2 }] } },
-  /* 164 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 34 }, { other: true, node: 35 }] } },
-  /* 165 PromptRequest */ { properties: [{ name: "prompt", node: 166 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 166 PromptRequest/properties/prompt */ { items: 13 },
-  /* 167 ClientResponse */ { union: { variants: [{ node: 168, check: 184 }, { node: 103, check: 128 }] } },
-  /* 168 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 169 }] },
-  /* 169 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 170, check: 180 }, { node: 35, check: 181 }, { check: 119 }] } },
-  /* 170 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 171 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 171 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 34 }, { other: true }] } },
-  /* 172 ClientNotification */ { properties: [{ name: "params", node: 173 }] },
-  /* 173 ClientNotification/properties/params */ { union: { variants: [{ node: 174, check: 186 }, { check: 2 }] } },
-  /* 174 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35, check: 185 }, { check: 151 }] } },
-  /* 175 ProtocolLevelNotification */ { properties: [{ name: "params", node: 176 }] },
-  /* 176 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 177, check: 188 }, { check: 2 }] } },
-  /* 177 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35 }] } },
+  ...base.nodes,
+  /* 132 AgentRequest */ { properties: [{ name: "params", node: 133 }] },
+  /* 133 AgentRequest/properties/params */ { union: { variants: [{ node: 134, check: 352 }, { check: 2 }] } },
+  /* 134 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 135, check: 351 }, { node: 32, check: 54 }, { check: 55 }] } },
+  /* 135 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 136 }, { name: "options", node: 31 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 136 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 137, check: 350 }, { check: 2 }] } },
+  /* 137 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 138 }, { tag: "command", node: 29 }, { other: true }] } },
+  /* 138 RequestPermissionSubject/anyOf/0 */ { allOf: [139] },
+  /* 139 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 140 }] },
+  /* 140 ToolCallUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 0, onError: 35, omit: true }, { name: "locations", node: 27, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 141 AgentResponse */ { union: { variants: [{ node: 142, check: 361 }, { node: 85, check: 116 }] } },
+  /* 142 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 143 }] },
+  /* 143 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 144, check: 358 }, { node: 26, check: 101 }, { node: 26, check: 102 }, { node: 72, check: 103 }, { node: 81, check: 104 }, { node: 26, check: 105 }, { node: 72, check: 106 }, { node: 26, check: 107 }, { node: 72, check: 108 }, { node: 26, check: 109 }, { check: 110 }] } },
+  /* 144 InitializeResponse */ { properties: [{ name: "info", node: 55 }, { name: "capabilities", node: 145, onError: 357, fallback: {}, default: {} }, { name: "authMethods", node: 66, onError: 81, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 145 AgentCapabilities */ { properties: [{ name: "session", node: 146, onError: 356, omit: true }, { name: "auth", node: 65, onError: 73, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 146 AgentCapabilities/properties/session */ { union: { variants: [{ node: 147, check: 355 }, { check: 2 }] } },
+  /* 147 SessionCapabilities */ { properties: [{ name: "prompt", node: 56, onError: 63, omit: true }, { name: "mcp", node: 148, onError: 354, omit: true }, { name: "delete", node: 63, onError: 69, omit: true }, { name: "additionalDirectories", node: 64, onError: 71, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 148 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 149, check: 353 }, { check: 2 }] } },
+  /* 149 McpCapabilities */ { properties: [{ name: "stdio", node: 61, onError: 65, omit: true }, { name: "http", node: 62, onError: 67, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 150 AgentNotification */ { properties: [{ name: "params", node: 151 }] },
+  /* 151 AgentNotification/properties/params */ { union: { variants: [{ node: 152, check: 363 }, { check: 2 }] } },
+  /* 152 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 153, check: 362 }, { node: 26, check: 137 }, { check: 138 }] } },
+  /* 153 UpdateSessionNotification */ { properties: [{ name: "update", node: 154 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 154 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 2 }, { tag: "user_message", node: 87 }, { tag: "agent_message_chunk", node: 2 }, { tag: "agent_message", node: 87 }, { tag: "agent_thought_chunk", node: 2 }, { tag: "agent_thought", node: 87 }, { tag: "state_update", node: 155 }, { tag: "tool_call_content_chunk", node: 90 }, { tag: "tool_call_update", node: 159 }, { tag: "terminal_update", node: 92 }, { tag: "terminal_output_chunk", node: 25 }, { tag: "plan_update", node: 160 }, { tag: "available_commands_update", node: 100 }, { tag: "config_option_update", node: 106 }, { tag: "session_info_update", node: 107 }, { tag: "usage_update", node: 109 }, { other: true }] } },
+  /* 155 SessionUpdate/anyOf/6 */ { allOf: [156] },
+  /* 156 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 25 }, { tag: "idle", node: 157 }, { tag: "requires_action", node: 25 }, { other: true }] } },
+  /* 157 StateUpdate/anyOf/1 */ { allOf: [158] },
+  /* 158 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 121, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 159 SessionUpdate/anyOf/8 */ { allOf: [140] },
+  /* 160 SessionUpdate/anyOf/11 */ { allOf: [161] },
+  /* 161 PlanUpdate */ { properties: [{ name: "plan", node: 162 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 162 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 97 }, { other: true }] } },
+  /* 163 ClientRequest */ { properties: [{ name: "params", node: 164 }] },
+  /* 164 ClientRequest/properties/params */ { union: { variants: [{ node: 165, check: 371 }, { check: 2 }] } },
+  /* 165 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 166, check: 368 }, { node: 26, check: 151 }, { node: 26, check: 152 }, { node: 168, check: 369 }, { node: 26, check: 153 }, { node: 26, check: 154 }, { node: 171, check: 370 }, { node: 26, check: 155 }, { node: 26, check: 156 }, { node: 125, check: 157 }, { check: 55 }] } },
+  /* 166 InitializeRequest */ { properties: [{ name: "info", node: 55 }, { name: "capabilities", node: 167, onError: 364, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
+  /* 167 ClientCapabilities */ { properties: [{ name: "auth", node: 112, onError: 142, omit: true }, { name: "elicitation", node: 115, onError: 148, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 168 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 84, onError: 95, fallback: [] }, { name: "mcpServers", node: 169, onError: 367, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 169 NewSessionRequest/properties/mcpServers */ { items: 170, skipInvalid: 365 },
+  /* 170 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 119 }, { tag: "stdio", node: 121 }, { other: true }] } },
+  /* 171 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 84, onError: 95, fallback: [] }, { name: "mcpServers", node: 169, onError: 367, fallback: [] }, { name: "replayFrom", node: 123, onError: 150, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 172 ClientResponse */ { union: { variants: [{ node: 173, check: 374 }, { node: 85, check: 116 }] } },
+  /* 173 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 174 }] },
+  /* 174 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 127, check: 158 }, { node: 26, check: 159 }, { check: 110 }] } },
+  /* 175 ClientNotification */ { properties: [{ name: "params", node: 176 }] },
+  /* 176 ClientNotification/properties/params */ { union: { variants: [{ node: 177, check: 375 }, { check: 2 }] } },
+  /* 177 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 26, check: 160 }, { check: 138 }] } },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
-  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
-  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 41, check: 56, repair: 41 }, { node: 16, check: 57 }] }] },
-  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 39], ["_meta", 15]] },
-  /* 4 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 5 }, { kinds: "scalar" }] }] },
-  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 6 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 7]] },
-  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
-  /* 8 ToolCallUpdate/properties/content */ { items: 9 },
-  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 27 }, { tag: "terminal", node: 35 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 15]] },
-  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 18 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 22 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 13 ContentBlock/union/0/anyOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 14 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 15]] },
-  /* 15 Annotations/properties/_meta */ { others: 16 },
-  /* 16 (free-form) */ { free: true },
-  /* 17 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 18 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 19 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 20 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 21 },
-  /* 21 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
-  /* 22 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 23], ["annotations", 13], ["_meta", 15]] },
-  /* 23 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 24, check: 26, repair: 29 }, { kinds: "object", node: 25, check: 27, repair: 29 }] }] },
-  /* 24 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
-  /* 25 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
-  /* 26 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 27 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 28], ["patch", 33], ["_meta", 15]] },
-  /* 28 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 29 },
-  /* 29 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "add", node: 30 }, { tag: "delete", node: 30 }, { tag: "modify", node: 30 }, { tag: "move", node: 31 }, { tag: "copy", node: 31 }, { other: true, node: 32 }], tag: "operation" }] },
-  /* 30 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 31 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 32 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
-  /* 33 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 34 }, { kinds: "scalar" }] }] },
-  /* 34 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
-  /* 35 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37 },
-  /* 37 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 15]] },
-  /* 38 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 39 RequestPermissionRequest/properties/options */ { items: 40 },
-  /* 40 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 15]] },
-  /* 41 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "form", node: 42 }, { tag: "url", node: 57 }, { other: true, node: 58 }], tag: "mode" }] },
-  /* 42 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 43 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 44], ["required", -1], ["description", -1], ["_meta", 15]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 44 ElicitationSchema/properties/properties */ { others: 45 },
-  /* 45 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 46 }, { tag: "number", node: 49 }, { tag: "integer", node: 49 }, { tag: "boolean", node: 50 }, { tag: "array", node: 51 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 46 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
-  /* 47 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 48 },
-  /* 48 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
-  /* 49 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
-  /* 50 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
-  /* 51 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
-  /* 52 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 53, check: 50, repair: 34 }, { other: true, node: 26, check: 51 }, { kinds: "object", node: 54, check: 52, repair: 60 }], tag: "type" }] },
-  /* 53 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 15]] },
-  /* 54 TitledMultiSelectItems */ { keys: [["anyOf", 47], ["_meta", 15]] },
-  /* 55 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 56 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 57 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 58 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 59 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 60 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 61 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 62 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 63 EmbeddedResource */ { keys: [["resource", 23], ["annotations", 13], ["_meta", 15]] },
-  /* 64 Content */ { keys: [["content", 11], ["_meta", 15]] },
-  /* 65 DiffPathChange */ { keys: [["path", -1]] },
-  /* 66 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
-  /* 67 Diff */ { keys: [["changes", 28], ["patch", 33], ["_meta", 15]] },
-  /* 68 Terminal */ { keys: [["terminalId", -1], ["_meta", 15]] },
-  /* 69 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
-  /* 70 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 71 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
-  /* 72 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
-  /* 73 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
-  /* 74 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 15]] },
-  /* 75 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
-  /* 76 ElicitationFormMode */ { keys: [["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 77 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 78 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 79, check: 124, repair: 65 }, { kinds: "object", node: 113, check: 128, repair: 103 }] }] },
-  /* 79 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 80]] },
-  /* 80 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 81, check: 109, repair: 67 }, { kinds: "object", node: 89, check: 110, repair: 35 }, { kinds: "object", node: 89, check: 111, repair: 35 }, { kinds: "object", node: 99, check: 112, repair: 90 }, { kinds: "object", node: 109, check: 113, repair: 99 }, { kinds: "object", node: 89, check: 114, repair: 35 }, { kinds: "object", node: 112, check: 115, repair: 90 }, { kinds: "object", node: 89, check: 116, repair: 35 }, { kinds: "object", node: 112, check: 117, repair: 90 }, { kinds: "object", node: 89, check: 118, repair: 35 }, { node: 16, check: 119 }] }] },
-  /* 81 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 82], ["capabilities", 83], ["authMethods", 92], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
-  /* 82 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 15]] },
-  /* 83 AgentCapabilities */ { keys: [["session", 84], ["auth", 88], ["_meta", 15]] },
-  /* 84 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 85 }, { kinds: "scalar" }] }] },
-  /* 85 SessionCapabilities */ { keys: [["prompt", 86], ["mcp", 90], ["delete", 88], ["additionalDirectories", 88], ["_meta", 15]] },
-  /* 86 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 87 }, { kinds: "scalar" }] }] },
-  /* 87 PromptCapabilities */ { keys: [["image", 88], ["audio", 88], ["embeddedContext", 88], ["_meta", 15]] },
-  /* 88 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 89 }, { kinds: "scalar" }] }] },
-  /* 89 PromptImageCapabilities */ { keys: [["_meta", 15]] },
-  /* 90 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 91 }, { kinds: "scalar" }] }] },
-  /* 91 McpCapabilities */ { keys: [["stdio", 88], ["http", 88], ["_meta", 15]] },
-  /* 92 InitializeResponse/properties/authMethods */ { items: 93 },
-  /* 93 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 94 }, { tag: "agent", node: 97 }, { other: true, node: 98 }], tag: "type" }] },
-  /* 94 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
-  /* 95 AuthMethod/union/0/anyOf/0/properties/env */ { items: 96 },
-  /* 96 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 15]] },
-  /* 97 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 98 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]], others: 16 },
-  /* 99 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 100], ["_meta", 15]] },
-  /* 100 NewSessionResponse/properties/configOptions */ { items: 101 },
-  /* 101 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "select", node: 102 }, { tag: "boolean", node: 108 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 102 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 103]] },
-  /* 103 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 104, check: 94, repair: 49 }, { kinds: "array", node: 106, check: 97, repair: 96 }] }] },
-  /* 104 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 105 },
-  /* 105 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 106 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 107 },
-  /* 107 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 104], ["_meta", 15]] },
-  /* 108 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 109 ListSessionsResponse */ { keys: [["sessions", 110], ["nextCursor", -1], ["_meta", 15]] },
-  /* 110 ListSessionsResponse/properties/sessions */ { items: 111 },
-  /* 111 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 112 ResumeSessionResponse */ { keys: [["configOptions", 100], ["_meta", 15]] },
-  /* 113 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 114]] },
-  /* 114 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
-  /* 115 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
-  /* 116 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 117 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 103]] },
-  /* 118 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 119 AgentNotification */ { keys: [["method", -1], ["params", 120]] },
-  /* 120 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 121 }, { kinds: "scalar" }] }] },
-  /* 121 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 122, check: 149, repair: 108 }, { kinds: "object", node: 157, check: 150, repair: 35 }, { node: 16, check: 151 }] }] },
-  /* 122 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 123], ["_meta", 15]] },
-  /* 123 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 124 }, { tag: "user_message", node: 125 }, { tag: "agent_message_chunk", node: 124 }, { tag: "agent_message", node: 125 }, { tag: "agent_thought_chunk", node: 124 }, { tag: "agent_thought", node: 125 }, { tag: "state_update", node: 127 }, { tag: "tool_call_content_chunk", node: 131 }, { tag: "tool_call_update", node: 132 }, { tag: "terminal_update", node: 133 }, { tag: "terminal_output_chunk", node: 138 }, { tag: "plan_update", node: 139 }, { tag: "available_commands_update", node: 145 }, { tag: "config_option_update", node: 151 }, { tag: "session_info_update", node: 152 }, { tag: "usage_update", node: 153 }, { other: true, node: 156 }], tag: "sessionUpdate" }] },
-  /* 124 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 15]] },
-  /* 125 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 126], ["_meta", 15]] },
-  /* 126 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
-  /* 127 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 128 }, { tag: "idle", node: 129 }, { tag: "requires_action", node: 128 }, { other: true, node: 130 }], tag: "state" }] },
-  /* 128 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 15]] },
-  /* 129 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["_meta", 15]] },
-  /* 130 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
-  /* 131 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 15]] },
-  /* 132 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
-  /* 133 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 134], ["exitStatus", 136], ["_meta", 15]] },
-  /* 134 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 135 }, { kinds: "scalar" }] }] },
-  /* 135 TerminalOutput */ { keys: [["data", -1], ["_meta", 15]] },
-  /* 136 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 137 }, { kinds: "scalar" }] }] },
-  /* 137 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 15]] },
-  /* 138 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 15]] },
-  /* 139 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 140], ["_meta", 15]] },
-  /* 140 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 141 }, { other: true, node: 144 }], tag: "type" }] },
-  /* 141 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 142], ["_meta", 15]] },
-  /* 142 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 143 },
-  /* 143 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 15]] },
-  /* 144 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
-  /* 145 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["availableCommands", 146], ["_meta", 15]] },
-  /* 146 SessionUpdate/union/0/anyOf/12/properties/availableCommands */ { items: 147 },
-  /* 147 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 148], ["_meta", 15]] },
-  /* 148 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 149 }, { kinds: "scalar" }] }] },
-  /* 149 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 150 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 150 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 15]] },
-  /* 151 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["configOptions", 100], ["_meta", 15]] },
-  /* 152 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 153 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 154], ["_meta", 15]] },
-  /* 154 SessionUpdate/union/0/anyOf/15/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 155 }, { kinds: "scalar" }] }] },
-  /* 155 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 15]] },
-  /* 156 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1]], others: 16 },
-  /* 157 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 15]] },
-  /* 158 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 15]] },
-  /* 159 UserMessage */ { keys: [["messageId", -1], ["content", 126], ["_meta", 15]] },
-  /* 160 IdleStateUpdate */ { keys: [["stopReason", -1], ["_meta", 15]] },
-  /* 161 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 128 }, { tag: "idle", node: 129 }, { tag: "requires_action", node: 128 }, { other: true, node: 130 }], tag: "state" }] },
-  /* 162 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 15]] },
-  /* 163 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 134], ["exitStatus", 136], ["_meta", 15]] },
-  /* 164 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 15]] },
-  /* 165 PlanItems */ { keys: [["planId", -1], ["entries", 142], ["_meta", 15]] },
-  /* 166 PlanUpdate */ { keys: [["plan", 140], ["_meta", 15]] },
-  /* 167 TextCommandInput */ { keys: [["hint", -1], ["_meta", 15]] },
-  /* 168 AvailableCommandsUpdate */ { keys: [["availableCommands", 146], ["_meta", 15]] },
-  /* 169 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 170 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 154], ["_meta", 15]] },
-  /* 171 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 172]] },
-  /* 172 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 173 }, { kinds: "scalar" }] }] },
-  /* 173 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 174, check: 169, repair: 146 }, { kinds: "object", node: 180, check: 170, repair: 35 }, { kinds: "object", node: 89, check: 171, repair: 35 }, { kinds: "object", node: 181, check: 172, repair: 155 }, { kinds: "object", node: 186, check: 173, repair: 35 }, { kinds: "object", node: 187, check: 174, repair: 35 }, { kinds: "object", node: 188, check: 175, repair: 162 }, { kinds: "object", node: 187, check: 176, repair: 35 }, { kinds: "object", node: 193, check: 177, repair: 35 }, { kinds: "object", node: 196, check: 178, repair: 165 }, { node: 16, check: 57 }] }] },
-  /* 174 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 82], ["capabilities", 175], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
-  /* 175 ClientCapabilities */ { keys: [["auth", 176], ["elicitation", 178], ["_meta", 15]] },
-  /* 176 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 177 }, { kinds: "scalar" }] }] },
-  /* 177 AuthCapabilities */ { keys: [["terminal", 88], ["_meta", 15]] },
-  /* 178 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 179 }, { kinds: "scalar" }] }] },
-  /* 179 ElicitationCapabilities */ { keys: [["form", 88], ["url", 88], ["_meta", 15]] },
-  /* 180 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 15]] },
-  /* 181 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 182], ["_meta", 15]] },
-  /* 182 NewSessionRequest/properties/mcpServers */ { items: 183 },
-  /* 183 McpServer */ { unions: [{ variants: [{ tag: "http", node: 184 }, { tag: "stdio", node: 185 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 184 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 95], ["_meta", 15]] },
-  /* 185 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
-  /* 186 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 15]] },
-  /* 187 DeleteSessionRequest */ { keys: [["sessionId", -1], ["_meta", 15]] },
-  /* 188 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 182], ["replayFrom", 189], ["_meta", 15]] },
-  /* 189 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 190 }, { kinds: "scalar" }] }] },
-  /* 190 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 191 }, { other: true, node: 192 }], tag: "type" }] },
-  /* 191 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 15]] },
-  /* 192 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 15]], others: 16 },
-  /* 193 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "id", node: 194 }, { tag: "boolean", node: 194 }, { other: true, node: 195 }], tag: "type" }] },
-  /* 194 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 195 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
-  /* 196 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 126], ["_meta", 15]] },
-  /* 197 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 95], ["_meta", 15]] },
-  /* 198 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 95], ["_meta", 15]] },
-  /* 199 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 200, check: 184, repair: 168 }, { kinds: "object", node: 113, check: 128, repair: 103 }] }] },
-  /* 200 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 201]] },
-  /* 201 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 202, check: 180, repair: 170 }, { kinds: "object", node: 207, check: 181, repair: 35 }, { node: 16, check: 119 }] }] },
-  /* 202 RequestPermissionResponse */ { keys: [["outcome", 203], ["_meta", 15]] },
-  /* 203 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 204 }, { tag: "selected", node: 205 }, { other: true, node: 206 }], tag: "outcome" }] },
-  /* 204 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
-  /* 205 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 15]] },
-  /* 206 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
-  /* 207 CreateElicitationResponse */ { keys: [["_meta", 15]], unions: [{ variants: [{ tag: "accept", node: 208 }, { tag: "decline", node: 210 }, { tag: "cancel", node: 210 }, { other: true, node: 211 }], tag: "action" }] },
-  /* 208 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 209]] },
-  /* 209 CreateElicitationResponse/union/0/anyOf/0/properties/content */ { others: -1 },
-  /* 210 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 211 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
-  /* 212 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 15]] },
-  /* 213 ElicitationAcceptAction */ { keys: [["content", 209]] },
-  /* 214 ClientNotification */ { keys: [["method", -1], ["params", 215]] },
-  /* 215 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 216 }, { kinds: "scalar" }] }] },
-  /* 216 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 187, check: 185, repair: 35 }, { node: 16, check: 151 }] }] },
-  /* 217 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 218]] },
-  /* 218 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 219 }, { kinds: "scalar" }] }] },
-  /* 219 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 220 }] }] },
-  /* 220 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 15]] },
+  ...base.shapes,
+  /* 175 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 176]] },
+  /* 176 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 177 }, { kinds: "scalar" }] }] },
+  /* 177 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 178, check: 351, repair: 135 }, { kinds: "object", node: 33, check: 54, repair: 32 }, { node: 8, check: 55 }] }] },
+  /* 178 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 179], ["options", 31], ["_meta", 7]] },
+  /* 179 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
+  /* 180 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 181 }, { tag: "command", node: 30 }, { other: true, node: 18 }], tag: "type" }] },
+  /* 181 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 182]] },
+  /* 182 ToolCallUpdate */ { keys: [["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 0], ["locations", 28], ["rawInput", 8], ["rawOutput", 8], ["_meta", 7]] },
+  /* 183 ToolCallPermissionSubject */ { keys: [["toolCall", 182]] },
+  /* 184 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 185, check: 361, repair: 142 }, { kinds: "object", node: 95, check: 116, repair: 85 }] }] },
+  /* 185 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 186]] },
+  /* 186 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 187, check: 358, repair: 144 }, { kinds: "object", node: 73, check: 101, repair: 26 }, { kinds: "object", node: 73, check: 102, repair: 26 }, { kinds: "object", node: 81, check: 103, repair: 72 }, { kinds: "object", node: 91, check: 104, repair: 81 }, { kinds: "object", node: 73, check: 105, repair: 26 }, { kinds: "object", node: 94, check: 106, repair: 72 }, { kinds: "object", node: 73, check: 107, repair: 26 }, { kinds: "object", node: 94, check: 108, repair: 72 }, { kinds: "object", node: 73, check: 109, repair: 26 }, { node: 8, check: 110 }] }] },
+  /* 187 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 69], ["capabilities", 188], ["authMethods", 74], ["_meta", 7]], fills: [{ name: "capabilities", default: {} }] },
+  /* 188 AgentCapabilities */ { keys: [["session", 189], ["auth", 72], ["_meta", 7]] },
+  /* 189 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 190 }, { kinds: "scalar" }] }] },
+  /* 190 SessionCapabilities */ { keys: [["prompt", 70], ["mcp", 191], ["delete", 72], ["additionalDirectories", 72], ["_meta", 7]] },
+  /* 191 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 192 }, { kinds: "scalar" }] }] },
+  /* 192 McpCapabilities */ { keys: [["stdio", 72], ["http", 72], ["_meta", 7]] },
+  /* 193 AgentNotification */ { keys: [["method", -1], ["params", 194]] },
+  /* 194 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 195 }, { kinds: "scalar" }] }] },
+  /* 195 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 196, check: 362, repair: 153 }, { kinds: "object", node: 129, check: 137, repair: 26 }, { node: 8, check: 138 }] }] },
+  /* 196 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 197], ["_meta", 7]] },
+  /* 197 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 101 }, { tag: "user_message", node: 102 }, { tag: "agent_message_chunk", node: 101 }, { tag: "agent_message", node: 102 }, { tag: "agent_thought_chunk", node: 101 }, { tag: "agent_thought", node: 102 }, { tag: "state_update", node: 198 }, { tag: "tool_call_content_chunk", node: 106 }, { tag: "tool_call_update", node: 200 }, { tag: "terminal_update", node: 107 }, { tag: "terminal_output_chunk", node: 112 }, { tag: "plan_update", node: 201 }, { tag: "available_commands_update", node: 117 }, { tag: "config_option_update", node: 123 }, { tag: "session_info_update", node: 124 }, { tag: "usage_update", node: 125 }, { other: true, node: 128 }], tag: "sessionUpdate" }] },
+  /* 198 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 104 }, { tag: "idle", node: 199 }, { tag: "requires_action", node: 104 }, { other: true, node: 105 }], tag: "state" }] },
+  /* 199 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["_meta", 7]] },
+  /* 200 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 0], ["locations", 28], ["rawInput", 8], ["rawOutput", 8], ["_meta", 7]] },
+  /* 201 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 202], ["_meta", 7]] },
+  /* 202 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 113 }, { other: true, node: 116 }], tag: "type" }] },
+  /* 203 IdleStateUpdate */ { keys: [["stopReason", -1], ["_meta", 7]] },
+  /* 204 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 104 }, { tag: "idle", node: 199 }, { tag: "requires_action", node: 104 }, { other: true, node: 105 }], tag: "state" }] },
+  /* 205 PlanUpdate */ { keys: [["plan", 202], ["_meta", 7]] },
+  /* 206 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 207]] },
+  /* 207 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 208 }, { kinds: "scalar" }] }] },
+  /* 208 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 209, check: 368, repair: 166 }, { kinds: "object", node: 144, check: 151, repair: 26 }, { kinds: "object", node: 73, check: 152, repair: 26 }, { kinds: "object", node: 211, check: 369, repair: 168 }, { kinds: "object", node: 147, check: 153, repair: 26 }, { kinds: "object", node: 148, check: 154, repair: 26 }, { kinds: "object", node: 214, check: 370, repair: 171 }, { kinds: "object", node: 148, check: 155, repair: 26 }, { kinds: "object", node: 153, check: 156, repair: 26 }, { kinds: "object", node: 156, check: 157, repair: 125 }, { node: 8, check: 55 }] }] },
+  /* 209 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 69], ["capabilities", 210], ["_meta", 7]], fills: [{ name: "capabilities", default: {} }] },
+  /* 210 ClientCapabilities */ { keys: [["auth", 140], ["elicitation", 142], ["_meta", 7]] },
+  /* 211 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 212], ["_meta", 7]] },
+  /* 212 NewSessionRequest/properties/mcpServers */ { items: 213 },
+  /* 213 McpServer */ { unions: [{ variants: [{ tag: "http", node: 145 }, { tag: "stdio", node: 146 }, { other: true, node: 18 }], tag: "type" }] },
+  /* 214 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 212], ["replayFrom", 149], ["_meta", 7]] },
+  /* 215 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 216, check: 374, repair: 173 }, { kinds: "object", node: 95, check: 116, repair: 85 }] }] },
+  /* 216 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 217]] },
+  /* 217 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 159, check: 158, repair: 127 }, { kinds: "object", node: 164, check: 159, repair: 26 }, { node: 8, check: 110 }] }] },
+  /* 218 ClientNotification */ { keys: [["method", -1], ["params", 219]] },
+  /* 219 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 220 }, { kinds: "scalar" }] }] },
+  /* 220 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 148, check: 160, repair: 26 }, { node: 8, check: 138 }] }] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
-function s0(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
-    default: return S(v, 0, x);
-  }
-  return v;
-}
-function s1(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s2(v, x);
-  }
-  return s2(v, x);
-}
-function s2(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 2, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c55(v)) {
-    return s3(v, x);
-  }
-  { const r = Q(v, 3, 55); if (r !== undefined) return s3(r, x); }
-  if (c56(v)) {
-    return s41(v, x);
-  }
-  { const r = Q(v, 41, 56); if (r !== undefined) return s41(r, x); }
-  return s16(v, x);
-}
-function s3(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "title": case "description": continue;
-    case "subject": if (s4(v["subject"], x) !== v["subject"]) return S(v, 3, x); continue;
-    case "options": if (s39(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
-    default: return S(v, 3, x);
-  }
-  return v;
-}
-function s4(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 4, x);
-  return s5(v, x);
-}
-function s5(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 5, x);
-  switch (v["type"]) {
-    case "tool_call": {
-      return s6(v, x);
-    }
-    case "command": {
-      return s38(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 5, x);
-}
-function s6(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 6, x); continue;
-    default: return S(v, 6, x);
-  }
-  return v;
-}
-function s7(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 7, x); continue;
-    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 7, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 7, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
-    default: return S(v, 7, x);
-  }
-  return v;
-}
-function s8(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s9(v[i], x) !== v[i]) return S(v, 8, x);
-    return v;
-  }
-  return S(v, 8, x);
-  return v;
-}
-function s9(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 9, x);
-  switch (v["type"]) {
-    case "content": {
-      return s10(v, x);
-    }
-    case "diff": {
-      return s27(v, x);
-    }
-    case "terminal": {
-      return s35(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 9, x);
-}
-function s10(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 10, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
-    default: return S(v, 10, x);
-  }
-  return v;
-}
-function s11(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 11, x);
-  switch (v["type"]) {
-    case "text": {
-      return s12(v, x);
-    }
-    case "image": {
-      return s17(v, x);
-    }
-    case "audio": {
-      return s18(v, x);
-    }
-    case "resource_link": {
-      return s19(v, x);
-    }
-    case "resource": {
-      return s22(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 11, x);
-}
-function s12(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 12, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
-    default: return S(v, 12, x);
-  }
-  return v;
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 13, x);
-  return s14(v, x);
-}
-function s14(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
-    default: return S(v, 14, x);
-  }
-  return v;
-}
-function s15(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 15, x); continue;
-  }
-  return v;
-}
-function s16(v) { return F(v); }
-function s17(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
-    default: return S(v, 17, x);
-  }
-  return v;
-}
-function s18(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
-    default: return S(v, 18, x);
-  }
-  return v;
-}
-function s19(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 19, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
-    default: return S(v, 19, x);
-  }
-  return v;
-}
-function s20(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s21(v[i], x) !== v[i]) return S(v, 20, x);
-    return v;
-  }
-  return S(v, 20, x);
-  return v;
-}
-function s21(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "src": case "mimeType": case "sizes": case "theme": continue;
-    default: return S(v, 21, x);
-  }
-  return v;
-}
-function s22(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 22, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
-    default: return S(v, 22, x);
-  }
-  return v;
-}
-function s23(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 23, x);
-  if (Array.isArray(v)) return S(v, 23, x);
-  if (c26(v)) {
-    return s24(v, x);
-  }
-  { const r = Q(v, 29, 26); if (r !== undefined) return s24(r, x); }
-  return s25(v, x);
-}
-function s24(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": case "uri": case "mimeType": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
-    default: return S(v, 24, x);
-  }
-  return v;
-}
-function s25(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "uri": case "mimeType": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
-    default: return S(v, 25, x);
-  }
-  return v;
-}
-function s26(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 26, x); continue;
-  }
-  return v;
-}
-function s27(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 27, x); continue;
-    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 27, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 27, x); continue;
-    default: return S(v, 27, x);
-  }
-  return v;
-}
-function s28(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s29(v[i], x) !== v[i]) return S(v, 28, x);
-    return v;
-  }
-  return S(v, 28, x);
-  return v;
-}
-function s29(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 29, x);
-  switch (v["operation"]) {
-    case "add": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "delete": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "modify": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "move": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "copy": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["operation"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 29, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 29, x);
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 30, x);
-  }
-  return v;
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 33, x);
-  return s34(v, x);
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "format": case "text": continue;
-    default: return S(v, 34, x);
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
-    default: return S(v, 35, x);
-  }
-  return v;
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s37(v[i], x) !== v[i]) return S(v, 36, x);
-    return v;
-  }
-  return S(v, 36, x);
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
-    default: return S(v, 37, x);
-  }
-  return v;
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
-    default: return S(v, 38, x);
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
-    return v;
-  }
-  return S(v, 39, x);
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
-    default: return S(v, 40, x);
-  }
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 41, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 41, x);
-    }
-    case "url": {
-      return S(v, 41, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 41, x);
-    }
-  }
-  return S(v, 41, x);
-}
-function s42(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 42, x);
-  if (Array.isArray(v)) return S(v, 42, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
-      default: return S(v, 42, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 42, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
-    default: return S(v, 42, x);
-  }
-  return v;
-}
-function s43(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s44(v["properties"], x) !== v["properties"]) return S(v, 43, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
-    default: return S(v, 43, x);
-  }
-  if (!H(v, "type")) return S(v, 43, x);
-  if (!H(v, "properties")) return S(v, 43, x);
-  return v;
-}
-function s44(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s45(v[k], x) !== v[k]) return S(v, 44, x); continue;
-  }
-  return v;
-}
-function s45(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 45, x);
-  switch (v["type"]) {
-    case "string": {
-      return s46(v, x);
-    }
-    case "number": {
-      return s49(v, x);
-    }
-    case "integer": {
-      return s49(v, x);
-    }
-    case "boolean": {
-      return s50(v, x);
-    }
-    case "array": {
-      return s51(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 45, x);
-}
-function s46(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 46, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
-    default: return S(v, 46, x);
-  }
-  return v;
-}
-function s47(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s48(v[i], x) !== v[i]) return S(v, 47, x);
-    return v;
-  }
-  return S(v, 47, x);
-  return v;
-}
-function s48(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 48, x); continue;
-    default: return S(v, 48, x);
-  }
-  return v;
-}
-function s49(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
-    default: return S(v, 49, x);
-  }
-  return v;
-}
-function s50(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 50, x); continue;
-    default: return S(v, 50, x);
-  }
-  return v;
-}
-function s51(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 51, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
-    default: return S(v, 51, x);
-  }
-  return v;
-}
-function s52(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 52, x);
-  if (Array.isArray(v)) return S(v, 52, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c50(v)) {
-        return s53(v, x);
-      }
-      { const r = Q(v, 34, 50); if (r !== undefined) return s53(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c51(v)) {
-        return s26(v, x);
-      }
-      break;
-    }
-  }
-  return s54(v, x);
-}
-function s53(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
-    default: return S(v, 53, x);
-  }
-  return v;
-}
-function s54(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "anyOf": if (s47(v["anyOf"], x) !== v["anyOf"]) return S(v, 54, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
-    default: return S(v, 54, x);
-  }
-  return v;
-}
-function s55(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
-    default: return S(v, 55, x);
-  }
-  return v;
-}
-function s56(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 56, x);
-  }
-  return v;
-}
-function s57(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 57, x);
-  if (Array.isArray(v)) return S(v, 57, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 57, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 57, x);
-  for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 57, x);
-  }
-  return v;
-}
-function s58(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 58, x);
-  if (Array.isArray(v)) return S(v, 58, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 58, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
-  }
-  return v;
-}
-function s59(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 59, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
-    default: return S(v, 59, x);
-  }
-  return v;
-}
-function s60(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 60, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
-    default: return S(v, 60, x);
-  }
-  return v;
-}
-function s61(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 61, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
-    default: return S(v, 61, x);
-  }
-  return v;
-}
-function s62(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 62, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 62, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
-    default: return S(v, 62, x);
-  }
-  return v;
-}
-function s63(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 63, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 63, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
-    default: return S(v, 63, x);
-  }
-  return v;
-}
-function s64(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 64, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
-    default: return S(v, 64, x);
-  }
-  return v;
-}
-function s65(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": continue;
-    default: return S(v, 65, x);
-  }
-  return v;
-}
-function s66(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "oldPath": case "path": continue;
-    default: return S(v, 66, x);
-  }
-  return v;
-}
-function s67(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 67, x); continue;
-    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 67, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
-    default: return S(v, 67, x);
-  }
-  return v;
-}
-function s68(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 68, x); continue;
-    default: return S(v, 68, x);
-  }
-  return v;
-}
-function s69(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 69, x); continue;
-    default: return S(v, 69, x);
-  }
-  return v;
-}
-function s70(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
-    default: return S(v, 70, x);
-  }
-  return v;
-}
-function s71(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 71, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
-    default: return S(v, 71, x);
-  }
-  return v;
-}
-function s72(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 72, x); continue;
-    default: return S(v, 72, x);
-  }
-  return v;
-}
-function s73(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
-    default: return S(v, 73, x);
-  }
-  return v;
-}
-function s74(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
-    default: return S(v, 74, x);
-  }
-  return v;
-}
-function s75(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 75, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
-    default: return S(v, 75, x);
-  }
-  return v;
-}
-function s76(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 76, x);
-  if (Array.isArray(v)) return S(v, 76, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 76, x); continue;
-      default: return S(v, 76, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 76, x);
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 76, x); continue;
-    default: return S(v, 76, x);
-  }
-  return v;
-}
-function s77(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 77, x);
-  if (Array.isArray(v)) return S(v, 77, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 77, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 77, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 77, x);
-  }
-  return v;
-}
-function s78(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 78, x);
-  if (Array.isArray(v)) return S(v, 78, x);
-  if (c124(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 65, 124); if (r !== undefined) return s79(r, x); }
-  return s113(v, x);
-}
-function s79(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s80(v["result"], x) !== v["result"]) return S(v, 79, x); continue;
-    default: return S(v, 79, x);
-  }
-  return v;
-}
-function s80(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 80, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c109(v)) {
-    return s81(v, x);
-  }
-  { const r = Q(v, 67, 109); if (r !== undefined) return s81(r, x); }
-  if (c110(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 110); if (r !== undefined) return s89(r, x); }
-  if (c111(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 111); if (r !== undefined) return s89(r, x); }
-  if (c112(v)) {
-    return s99(v, x);
-  }
-  { const r = Q(v, 90, 112); if (r !== undefined) return s99(r, x); }
-  if (c113(v)) {
-    return s109(v, x);
-  }
-  { const r = Q(v, 99, 113); if (r !== undefined) return s109(r, x); }
-  if (c114(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 114); if (r !== undefined) return s89(r, x); }
-  if (c115(v)) {
-    return s112(v, x);
-  }
-  { const r = Q(v, 90, 115); if (r !== undefined) return s112(r, x); }
-  if (c116(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 116); if (r !== undefined) return s89(r, x); }
-  if (c117(v)) {
-    return s112(v, x);
-  }
-  { const r = Q(v, 90, 117); if (r !== undefined) return s112(r, x); }
-  if (c118(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 118); if (r !== undefined) return s89(r, x); }
-  return s16(v, x);
-}
-function s81(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s82(v["info"], x) !== v["info"]) return S(v, 81, x); continue;
-    case "capabilities": if (s83(v["capabilities"], x) !== v["capabilities"]) return S(v, 81, x); continue;
-    case "authMethods": if (s92(v["authMethods"], x) !== v["authMethods"]) return S(v, 81, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 81, x); continue;
-    default: return S(v, 81, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 81, x);
-  return v;
-}
-function s82(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
-    default: return S(v, 82, x);
-  }
-  return v;
-}
-function s83(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "session": if (s84(v["session"], x) !== v["session"]) return S(v, 83, x); continue;
-    case "auth": if (s88(v["auth"], x) !== v["auth"]) return S(v, 83, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 83, x); continue;
-    default: return S(v, 83, x);
-  }
-  return v;
-}
-function s84(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 84, x);
-  return s85(v, x);
-}
-function s85(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "prompt": if (s86(v["prompt"], x) !== v["prompt"]) return S(v, 85, x); continue;
-    case "mcp": if (s90(v["mcp"], x) !== v["mcp"]) return S(v, 85, x); continue;
-    case "delete": if (s88(v["delete"], x) !== v["delete"]) return S(v, 85, x); continue;
-    case "additionalDirectories": if (s88(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 85, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
-    default: return S(v, 85, x);
-  }
-  return v;
-}
-function s86(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 86, x);
-  return s87(v, x);
-}
-function s87(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "image": if (s88(v["image"], x) !== v["image"]) return S(v, 87, x); continue;
-    case "audio": if (s88(v["audio"], x) !== v["audio"]) return S(v, 87, x); continue;
-    case "embeddedContext": if (s88(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 87, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 87, x); continue;
-    default: return S(v, 87, x);
-  }
-  return v;
-}
-function s88(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 88, x);
-  return s89(v, x);
-}
-function s89(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 89, x); continue;
-    default: return S(v, 89, x);
-  }
-  return v;
-}
-function s90(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 90, x);
-  return s91(v, x);
-}
-function s91(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stdio": if (s88(v["stdio"], x) !== v["stdio"]) return S(v, 91, x); continue;
-    case "http": if (s88(v["http"], x) !== v["http"]) return S(v, 91, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 91, x); continue;
-    default: return S(v, 91, x);
-  }
-  return v;
-}
-function s92(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s93(v[i], x) !== v[i]) return S(v, 92, x);
-    return v;
-  }
-  return S(v, 92, x);
-  return v;
-}
-function s93(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 93, x);
-  switch (v["type"]) {
-    case "terminal": {
-      return s94(v, x);
-    }
-    case "agent": {
-      return s97(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s98(v, x);
-    }
-  }
-  return S(v, 93, x);
-}
-function s94(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 94, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
-    default: return S(v, 94, x);
-  }
-  return v;
-}
-function s95(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s96(v[i], x) !== v[i]) return S(v, 95, x);
-    return v;
-  }
-  return S(v, 95, x);
-  return v;
-}
-function s96(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
-    default: return S(v, 96, x);
-  }
-  return v;
-}
-function s97(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
-    default: return S(v, 97, x);
-  }
-  return v;
-}
-function s98(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 98, x); continue;
-  }
-  return v;
-}
-function s99(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 99, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
-    default: return S(v, 99, x);
-  }
-  return v;
-}
-function s100(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s101(v[i], x) !== v[i]) return S(v, 100, x);
-    return v;
-  }
-  return S(v, 100, x);
-  return v;
-}
-function s101(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 101, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
-        case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 101, x); continue;
-        default: return S(v, 101, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
-        default: return S(v, 101, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 101, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 101, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 101, x);
-}
-function s102(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 102, x); continue;
-    default: return S(v, 102, x);
-  }
-  return v;
-}
-function s103(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 103, x);
-  if (Array.isArray(v)) {
-    if (c94(v)) {
-      return s104(v, x);
-    }
-    { const r = Q(v, 49, 94); if (r !== undefined) return s104(r, x); }
-    return s106(v, x);
-  }
-  return S(v, 103, x);
-}
-function s104(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s105(v[i], x) !== v[i]) return S(v, 104, x);
-    return v;
-  }
-  return S(v, 104, x);
-  return v;
-}
-function s105(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
-    default: return S(v, 105, x);
-  }
-  return v;
-}
-function s106(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s107(v[i], x) !== v[i]) return S(v, 106, x);
-    return v;
-  }
-  return S(v, 106, x);
-  return v;
-}
-function s107(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "groupId": case "name": continue;
-    case "options": if (s104(v["options"], x) !== v["options"]) return S(v, 107, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
-    default: return S(v, 107, x);
-  }
-  return v;
-}
-function s108(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 108, x);
-  }
-  return v;
-}
-function s109(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s110(v["sessions"], x) !== v["sessions"]) return S(v, 109, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
-    default: return S(v, 109, x);
-  }
-  return v;
-}
-function s110(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s111(v[i], x) !== v[i]) return S(v, 110, x);
-    return v;
-  }
-  return S(v, 110, x);
-  return v;
-}
-function s111(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
-    default: return S(v, 111, x);
-  }
-  return v;
-}
-function s112(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 112, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
-    default: return S(v, 112, x);
-  }
-  return v;
-}
-function s113(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s114(v["error"], x) !== v["error"]) return S(v, 113, x); continue;
-    default: return S(v, 113, x);
-  }
-  return v;
-}
-function s114(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 114, x); continue;
-    default: return S(v, 114, x);
-  }
-  return v;
-}
-function s115(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 115, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 115, x); continue;
-    default: return S(v, 115, x);
-  }
-  return v;
-}
-function s116(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
-    default: return S(v, 116, x);
-  }
-  return v;
-}
-function s117(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s103(v["options"], x) !== v["options"]) return S(v, 117, x); continue;
-    default: return S(v, 117, x);
-  }
-  return v;
-}
-function s118(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 118, x);
-  }
-  return v;
-}
-function s119(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s120(v["params"], x) !== v["params"]) return S(v, 119, x); continue;
-    default: return S(v, 119, x);
-  }
-  return v;
-}
-function s120(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s121(v, x);
-  }
-  return s121(v, x);
-}
-function s121(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 121, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c149(v)) {
-    return s122(v, x);
-  }
-  { const r = Q(v, 108, 149); if (r !== undefined) return s122(r, x); }
-  if (c150(v)) {
-    return s157(v, x);
-  }
-  { const r = Q(v, 35, 150); if (r !== undefined) return s157(r, x); }
-  return s16(v, x);
-}
-function s122(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s123(v["update"], x) !== v["update"]) return S(v, 122, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
-    default: return S(v, 122, x);
-  }
-  return v;
-}
-function s123(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 123, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s124(v, x);
-    }
-    case "user_message": {
-      return s125(v, x);
-    }
-    case "agent_message_chunk": {
-      return s124(v, x);
-    }
-    case "agent_message": {
-      return s125(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s124(v, x);
-    }
-    case "agent_thought": {
-      return s125(v, x);
-    }
-    case "state_update": {
-      return s127(v, x);
-    }
-    case "tool_call_content_chunk": {
-      return s131(v, x);
-    }
-    case "tool_call_update": {
-      return s132(v, x);
-    }
-    case "terminal_update": {
-      return s133(v, x);
-    }
-    case "terminal_output_chunk": {
-      return s138(v, x);
-    }
-    case "plan_update": {
-      return s139(v, x);
-    }
-    case "available_commands_update": {
-      return s145(v, x);
-    }
-    case "config_option_update": {
-      return s151(v, x);
-    }
-    case "session_info_update": {
-      return s152(v, x);
-    }
-    case "usage_update": {
-      return s153(v, x);
-    }
-    default: {
-      if (typeof v["sessionUpdate"] !== "string") break;
-      return s156(v, x);
-    }
-  }
-  return S(v, 123, x);
-}
-function s124(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 124, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 124, x); continue;
-    default: return S(v, 124, x);
-  }
-  return v;
-}
-function s125(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s126(v["content"], x) !== v["content"]) return S(v, 125, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
-    default: return S(v, 125, x);
-  }
-  return v;
-}
-function s126(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 126, x);
-    return v;
-  }
-  return S(v, 126, x);
-  return v;
-}
-function s127(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 127, x);
-  switch (v["state"]) {
-    case "running": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-        default: return S(v, 127, x);
-      }
-      return v;
-    }
-    case "idle": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": case "stopReason": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-        default: return S(v, 127, x);
-      }
-      return v;
-    }
-    case "requires_action": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-        default: return S(v, 127, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 127, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 127, x);
-}
-function s128(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 128, x); continue;
-    default: return S(v, 128, x);
-  }
-  return v;
-}
-function s129(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": case "stopReason": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
-    default: return S(v, 129, x);
-  }
-  return v;
-}
-function s130(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 130, x); continue;
-  }
-  return v;
-}
-function s131(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 131, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
-    default: return S(v, 131, x);
-  }
-  return v;
-}
-function s132(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 132, x); continue;
-    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 132, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 132, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 132, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
-    default: return S(v, 132, x);
-  }
-  return v;
-}
-function s133(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s134(v["output"], x) !== v["output"]) return S(v, 133, x); continue;
-    case "exitStatus": if (s136(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 133, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
-    default: return S(v, 133, x);
-  }
-  return v;
-}
-function s134(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 134, x);
-  return s135(v, x);
-}
-function s135(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 135, x); continue;
-    default: return S(v, 135, x);
-  }
-  return v;
-}
-function s136(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 136, x);
-  return s137(v, x);
-}
-function s137(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
-    default: return S(v, 137, x);
-  }
-  return v;
-}
-function s138(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
-    default: return S(v, 138, x);
-  }
-  return v;
-}
-function s139(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s140(v["plan"], x) !== v["plan"]) return S(v, 139, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
-    default: return S(v, 139, x);
-  }
-  return v;
-}
-function s140(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 140, x);
-  switch (v["type"]) {
-    case "items": {
-      return s141(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s144(v, x);
-    }
-  }
-  return S(v, 140, x);
-}
-function s141(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s142(v["entries"], x) !== v["entries"]) return S(v, 141, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
-    default: return S(v, 141, x);
-  }
-  return v;
-}
-function s142(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s143(v[i], x) !== v[i]) return S(v, 142, x);
-    return v;
-  }
-  return S(v, 142, x);
-  return v;
-}
-function s143(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
-    default: return S(v, 143, x);
-  }
-  return v;
-}
-function s144(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 144, x); continue;
-  }
-  return v;
-}
-function s145(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s146(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 145, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
-    default: return S(v, 145, x);
-  }
-  return v;
-}
-function s146(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s147(v[i], x) !== v[i]) return S(v, 146, x);
-    return v;
-  }
-  return S(v, 146, x);
-  return v;
-}
-function s147(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s148(v["input"], x) !== v["input"]) return S(v, 147, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
-    default: return S(v, 147, x);
-  }
-  return v;
-}
-function s148(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 148, x);
-  return s149(v, x);
-}
-function s149(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 149, x);
-  switch (v["type"]) {
-    case "text": {
-      return s150(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 149, x);
-}
-function s150(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "hint": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
-    default: return S(v, 150, x);
-  }
-  return v;
-}
-function s151(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s100(v["configOptions"], x) !== v["configOptions"]) return S(v, 151, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
-    default: return S(v, 151, x);
-  }
-  return v;
-}
-function s152(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 152, x); continue;
-    default: return S(v, 152, x);
-  }
-  return v;
-}
-function s153(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s154(v["cost"], x) !== v["cost"]) return S(v, 153, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
-    default: return S(v, 153, x);
-  }
-  return v;
-}
-function s154(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 154, x);
-  return s155(v, x);
-}
-function s155(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
-    default: return S(v, 155, x);
-  }
-  return v;
-}
-function s156(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 156, x); continue;
-  }
-  return v;
-}
-function s157(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
-    default: return S(v, 157, x);
-  }
-  return v;
-}
-function s158(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 158, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
-    default: return S(v, 158, x);
-  }
-  return v;
-}
-function s159(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s126(v["content"], x) !== v["content"]) return S(v, 159, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
-    default: return S(v, 159, x);
-  }
-  return v;
-}
-function s160(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
-    default: return S(v, 160, x);
-  }
-  return v;
-}
-function s161(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 161, x);
-  switch (v["state"]) {
-    case "running": {
-      return s128(v, x);
-    }
-    case "idle": {
-      return s129(v, x);
-    }
-    case "requires_action": {
-      return s128(v, x);
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      return s130(v, x);
-    }
-  }
-  return S(v, 161, x);
-}
-function s162(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 162, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
-    default: return S(v, 162, x);
-  }
-  return v;
-}
-function s163(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s134(v["output"], x) !== v["output"]) return S(v, 163, x); continue;
-    case "exitStatus": if (s136(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 163, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
-    default: return S(v, 163, x);
-  }
-  return v;
-}
-function s164(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
-    default: return S(v, 164, x);
-  }
-  return v;
-}
-function s165(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s142(v["entries"], x) !== v["entries"]) return S(v, 165, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
-    default: return S(v, 165, x);
-  }
-  return v;
-}
-function s166(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s140(v["plan"], x) !== v["plan"]) return S(v, 166, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
-    default: return S(v, 166, x);
-  }
-  return v;
-}
-function s167(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
-    default: return S(v, 167, x);
-  }
-  return v;
-}
-function s168(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s146(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 168, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 168, x); continue;
-    default: return S(v, 168, x);
-  }
-  return v;
-}
-function s169(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
-    default: return S(v, 169, x);
-  }
-  return v;
-}
-function s170(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s154(v["cost"], x) !== v["cost"]) return S(v, 170, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
-    default: return S(v, 170, x);
-  }
-  return v;
-}
-function s171(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s172(v["params"], x) !== v["params"]) return S(v, 171, x); continue;
-    default: return S(v, 171, x);
-  }
-  return v;
-}
-function s172(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s173(v, x);
-  }
-  return s173(v, x);
-}
-function s173(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 173, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c169(v)) {
-    return s174(v, x);
-  }
-  { const r = Q(v, 146, 169); if (r !== undefined) return s174(r, x); }
-  if (c170(v)) {
-    return s180(v, x);
-  }
-  { const r = Q(v, 35, 170); if (r !== undefined) return s180(r, x); }
-  if (c171(v)) {
-    return s89(v, x);
-  }
-  { const r = Q(v, 35, 171); if (r !== undefined) return s89(r, x); }
-  if (c172(v)) {
-    return s181(v, x);
-  }
-  { const r = Q(v, 155, 172); if (r !== undefined) return s181(r, x); }
-  if (c173(v)) {
-    return s186(v, x);
-  }
-  { const r = Q(v, 35, 173); if (r !== undefined) return s186(r, x); }
-  if (c174(v)) {
-    return s187(v, x);
-  }
-  { const r = Q(v, 35, 174); if (r !== undefined) return s187(r, x); }
-  if (c175(v)) {
-    return s188(v, x);
-  }
-  { const r = Q(v, 162, 175); if (r !== undefined) return s188(r, x); }
-  if (c176(v)) {
-    return s187(v, x);
-  }
-  { const r = Q(v, 35, 176); if (r !== undefined) return s187(r, x); }
-  if (c177(v)) {
-    return s193(v, x);
-  }
-  { const r = Q(v, 35, 177); if (r !== undefined) return s193(r, x); }
-  if (c178(v)) {
-    return s196(v, x);
-  }
-  { const r = Q(v, 165, 178); if (r !== undefined) return s196(r, x); }
-  return s16(v, x);
-}
-function s174(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s82(v["info"], x) !== v["info"]) return S(v, 174, x); continue;
-    case "capabilities": if (s175(v["capabilities"], x) !== v["capabilities"]) return S(v, 174, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
-    default: return S(v, 174, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 174, x);
-  return v;
-}
 function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "auth": if (s176(v["auth"], x) !== v["auth"]) return S(v, 175, x); continue;
-    case "elicitation": if (s178(v["elicitation"], x) !== v["elicitation"]) return S(v, 175, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 175, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s176(v["params"], x) !== v["params"]) return S(v, 175, x); continue;
     default: return S(v, 175, x);
   }
   return v;
 }
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 176, x);
+  if (Array.isArray(v)) {
+    return s177(v, x);
+  }
   return s177(v, x);
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminal": if (s88(v["terminal"], x) !== v["terminal"]) return S(v, 177, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
-    default: return S(v, 177, x);
+  if (x) return S(v, 177, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c351(v)) {
+    return s178(v, x);
+  }
+  { const r = Q(v, 135, 351); if (r !== undefined) return s178(r, x); }
+  if (c54(v)) {
+    return s33(v, x);
+  }
+  { const r = Q(v, 32, 54); if (r !== undefined) return s33(r, x); }
+  return s8(v, x);
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 178, x);
-  return s179(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": case "title": case "description": continue;
+    case "subject": if (s179(v["subject"], x) !== v["subject"]) return S(v, 178, x); continue;
+    case "options": if (s31(v["options"], x) !== v["options"]) return S(v, 178, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    default: return S(v, 178, x);
+  }
+  return v;
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "form": if (s88(v["form"], x) !== v["form"]) return S(v, 179, x); continue;
-    case "url": if (s88(v["url"], x) !== v["url"]) return S(v, 179, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
-    default: return S(v, 179, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 179, x);
+  return s180(v, x);
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
-    default: return S(v, 180, x);
+  if (Array.isArray(v)) return S(v, 180, x);
+  switch (v["type"]) {
+    case "tool_call": {
+      return s181(v, x);
+    }
+    case "command": {
+      return s30(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s18(v, x);
+    }
   }
-  return v;
+  return S(v, 180, x);
 }
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s182(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 181, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    case "type": continue;
+    case "toolCall": if (s182(v["toolCall"], x) !== v["toolCall"]) return S(v, 181, x); continue;
     default: return S(v, 181, x);
   }
   return v;
 }
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s183(v[i], x) !== v[i]) return S(v, 182, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s0(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
+    case "locations": if (s28(v["locations"], x) !== v["locations"]) return S(v, 182, x); continue;
+    case "rawInput": if (s8(v["rawInput"], x) !== v["rawInput"]) return S(v, 182, x); continue;
+    case "rawOutput": if (s8(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 182, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
+    default: return S(v, 182, x);
   }
-  return S(v, 182, x);
   return v;
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 183, x);
-  switch (v["type"]) {
-    case "http": {
-      return s184(v, x);
-    }
-    case "stdio": {
-      return s185(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "toolCall": if (s182(v["toolCall"], x) !== v["toolCall"]) return S(v, 183, x); continue;
+    default: return S(v, 183, x);
   }
-  return S(v, 183, x);
+  return v;
 }
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s95(v["headers"], x) !== v["headers"]) return S(v, 184, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
-    default: return S(v, 184, x);
+  if (x) return S(v, 184, x);
+  if (Array.isArray(v)) return S(v, 184, x);
+  if (c361(v)) {
+    return s185(v, x);
   }
-  return v;
+  { const r = Q(v, 142, 361); if (r !== undefined) return s185(r, x); }
+  return s95(v, x);
 }
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "command": case "args": continue;
-    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 185, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    case "id": continue;
+    case "result": if (s186(v["result"], x) !== v["result"]) return S(v, 185, x); continue;
     default: return S(v, 185, x);
   }
   return v;
 }
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
-    default: return S(v, 186, x);
+  if (x) return S(v, 186, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c358(v)) {
+    return s187(v, x);
+  }
+  { const r = Q(v, 144, 358); if (r !== undefined) return s187(r, x); }
+  if (c101(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 101); if (r !== undefined) return s73(r, x); }
+  if (c102(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 102); if (r !== undefined) return s73(r, x); }
+  if (c103(v)) {
+    return s81(v, x);
+  }
+  { const r = Q(v, 72, 103); if (r !== undefined) return s81(r, x); }
+  if (c104(v)) {
+    return s91(v, x);
+  }
+  { const r = Q(v, 81, 104); if (r !== undefined) return s91(r, x); }
+  if (c105(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 105); if (r !== undefined) return s73(r, x); }
+  if (c106(v)) {
+    return s94(v, x);
+  }
+  { const r = Q(v, 72, 106); if (r !== undefined) return s94(r, x); }
+  if (c107(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 107); if (r !== undefined) return s73(r, x); }
+  if (c108(v)) {
+    return s94(v, x);
+  }
+  { const r = Q(v, 72, 108); if (r !== undefined) return s94(r, x); }
+  if (c109(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 109); if (r !== undefined) return s73(r, x); }
+  return s8(v, x);
 }
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s69(v["info"], x) !== v["info"]) return S(v, 187, x); continue;
+    case "capabilities": if (s188(v["capabilities"], x) !== v["capabilities"]) return S(v, 187, x); continue;
+    case "authMethods": if (s74(v["authMethods"], x) !== v["authMethods"]) return S(v, 187, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
     default: return S(v, 187, x);
   }
+  if (!H(v, "capabilities")) return S(v, 187, x);
   return v;
 }
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s182(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 188, x); continue;
-    case "replayFrom": if (s189(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 188, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    case "session": if (s189(v["session"], x) !== v["session"]) return S(v, 188, x); continue;
+    case "auth": if (s72(v["auth"], x) !== v["auth"]) return S(v, 188, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
     default: return S(v, 188, x);
   }
   return v;
@@ -2910,190 +493,251 @@ function s189(v, x) {
 }
 function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 190, x);
-  switch (v["type"]) {
-    case "start": {
-      return s191(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s192(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "prompt": if (s70(v["prompt"], x) !== v["prompt"]) return S(v, 190, x); continue;
+    case "mcp": if (s191(v["mcp"], x) !== v["mcp"]) return S(v, 190, x); continue;
+    case "delete": if (s72(v["delete"], x) !== v["delete"]) return S(v, 190, x); continue;
+    case "additionalDirectories": if (s72(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 190, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    default: return S(v, 190, x);
   }
-  return S(v, 190, x);
+  return v;
 }
 function s191(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
-    default: return S(v, 191, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 191, x);
+  return s192(v, x);
 }
 function s192(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 192, x); continue;
+    case "stdio": if (s72(v["stdio"], x) !== v["stdio"]) return S(v, 192, x); continue;
+    case "http": if (s72(v["http"], x) !== v["http"]) return S(v, 192, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
+    default: return S(v, 192, x);
   }
   return v;
 }
 function s193(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 193, x);
-  switch (v["type"]) {
-    case "id": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
-        default: return S(v, 193, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
-        default: return S(v, 193, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
-        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 193, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 193, x); continue;
-      }
-      return v;
-    }
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s194(v["params"], x) !== v["params"]) return S(v, 193, x); continue;
+    default: return S(v, 193, x);
   }
-  return S(v, 193, x);
+  return v;
 }
 function s194(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "type": continue;
-    default: return S(v, 194, x);
+  if (Array.isArray(v)) {
+    return s195(v, x);
   }
-  return v;
+  return s195(v, x);
 }
 function s195(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 195, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 195, x); continue;
+  if (x) return S(v, 195, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c362(v)) {
+    return s196(v, x);
+  }
+  { const r = Q(v, 153, 362); if (r !== undefined) return s196(r, x); }
+  if (c137(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 26, 137); if (r !== undefined) return s129(r, x); }
+  return s8(v, x);
 }
 function s196(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": continue;
-    case "prompt": if (s126(v["prompt"], x) !== v["prompt"]) return S(v, 196, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    case "update": if (s197(v["update"], x) !== v["update"]) return S(v, 196, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
     default: return S(v, 196, x);
   }
   return v;
 }
 function s197(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s95(v["headers"], x) !== v["headers"]) return S(v, 197, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 197, x); continue;
-    default: return S(v, 197, x);
+  if (Array.isArray(v)) return S(v, 197, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s101(v, x);
+    }
+    case "user_message": {
+      return s102(v, x);
+    }
+    case "agent_message_chunk": {
+      return s101(v, x);
+    }
+    case "agent_message": {
+      return s102(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s101(v, x);
+    }
+    case "agent_thought": {
+      return s102(v, x);
+    }
+    case "state_update": {
+      return s198(v, x);
+    }
+    case "tool_call_content_chunk": {
+      return s106(v, x);
+    }
+    case "tool_call_update": {
+      return s200(v, x);
+    }
+    case "terminal_update": {
+      return s107(v, x);
+    }
+    case "terminal_output_chunk": {
+      return s112(v, x);
+    }
+    case "plan_update": {
+      return s201(v, x);
+    }
+    case "available_commands_update": {
+      return s117(v, x);
+    }
+    case "config_option_update": {
+      return s123(v, x);
+    }
+    case "session_info_update": {
+      return s124(v, x);
+    }
+    case "usage_update": {
+      return s125(v, x);
+    }
+    default: {
+      if (typeof v["sessionUpdate"] !== "string") break;
+      return s128(v, x);
+    }
   }
-  return v;
+  return S(v, 197, x);
 }
 function s198(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s95(v["env"], x) !== v["env"]) return S(v, 198, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
-    default: return S(v, 198, x);
+  if (Array.isArray(v)) return S(v, 198, x);
+  switch (v["state"]) {
+    case "running": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+        default: return S(v, 198, x);
+      }
+      return v;
+    }
+    case "idle": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": case "stopReason": continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+        default: return S(v, 198, x);
+      }
+      return v;
+    }
+    case "requires_action": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+        default: return S(v, 198, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        default: if (k === "__proto__" || s8(v[k], x) !== v[k]) return S(v, 198, x); continue;
+      }
+      return v;
+    }
   }
-  return v;
+  return S(v, 198, x);
 }
 function s199(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 199, x);
-  if (Array.isArray(v)) return S(v, 199, x);
-  if (c184(v)) {
-    return s200(v, x);
+  for (const k in v) switch (k) {
+    case "state": case "stopReason": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
+    default: return S(v, 199, x);
   }
-  { const r = Q(v, 168, 184); if (r !== undefined) return s200(r, x); }
-  return s113(v, x);
+  return v;
 }
 function s200(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s201(v["result"], x) !== v["result"]) return S(v, 200, x); continue;
+    case "sessionUpdate": case "toolCallId": case "title": case "kind": case "status": continue;
+    case "content": if (s0(v["content"], x) !== v["content"]) return S(v, 200, x); continue;
+    case "locations": if (s28(v["locations"], x) !== v["locations"]) return S(v, 200, x); continue;
+    case "rawInput": if (s8(v["rawInput"], x) !== v["rawInput"]) return S(v, 200, x); continue;
+    case "rawOutput": if (s8(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 200, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
     default: return S(v, 200, x);
   }
   return v;
 }
 function s201(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 201, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "plan": if (s202(v["plan"], x) !== v["plan"]) return S(v, 201, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    default: return S(v, 201, x);
   }
-  if (c180(v)) {
-    return s202(v, x);
-  }
-  { const r = Q(v, 170, 180); if (r !== undefined) return s202(r, x); }
-  if (c181(v)) {
-    return s207(v, x);
-  }
-  { const r = Q(v, 35, 181); if (r !== undefined) return s207(r, x); }
-  return s16(v, x);
+  return v;
 }
 function s202(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s203(v["outcome"], x) !== v["outcome"]) return S(v, 202, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
-    default: return S(v, 202, x);
+  if (Array.isArray(v)) return S(v, 202, x);
+  switch (v["type"]) {
+    case "items": {
+      return s113(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s116(v, x);
+    }
   }
-  return v;
+  return S(v, 202, x);
 }
 function s203(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 203, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s204(v, x);
-    }
-    case "selected": {
-      return s205(v, x);
-    }
-    default: {
-      if (typeof v["outcome"] !== "string") break;
-      return s206(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 203, x); continue;
+    default: return S(v, 203, x);
   }
-  return S(v, 203, x);
+  return v;
 }
 function s204(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: return S(v, 204, x);
+  if (Array.isArray(v)) return S(v, 204, x);
+  switch (v["state"]) {
+    case "running": {
+      return s104(v, x);
+    }
+    case "idle": {
+      return s199(v, x);
+    }
+    case "requires_action": {
+      return s104(v, x);
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      return s105(v, x);
+    }
   }
-  return v;
+  return S(v, 204, x);
 }
 function s205(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
+    case "plan": if (s202(v["plan"], x) !== v["plan"]) return S(v, 205, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
     default: return S(v, 205, x);
   }
   return v;
@@ -3101,72 +745,85 @@ function s205(v, x) {
 function s206(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 206, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s207(v["params"], x) !== v["params"]) return S(v, 206, x); continue;
+    default: return S(v, 206, x);
   }
   return v;
 }
 function s207(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 207, x);
-  switch (v["action"]) {
-    case "accept": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-        case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 207, x); continue;
-        default: return S(v, 207, x);
-      }
-      return v;
-    }
-    case "decline": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-        default: return S(v, 207, x);
-      }
-      return v;
-    }
-    case "cancel": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-        default: return S(v, 207, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["action"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 207, x); continue;
-      }
-      return v;
-    }
+  if (Array.isArray(v)) {
+    return s208(v, x);
   }
-  return S(v, 207, x);
+  return s208(v, x);
 }
 function s208(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 208, x); continue;
-    default: return S(v, 208, x);
+  if (x) return S(v, 208, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c368(v)) {
+    return s209(v, x);
+  }
+  { const r = Q(v, 166, 368); if (r !== undefined) return s209(r, x); }
+  if (c151(v)) {
+    return s144(v, x);
+  }
+  { const r = Q(v, 26, 151); if (r !== undefined) return s144(r, x); }
+  if (c152(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 152); if (r !== undefined) return s73(r, x); }
+  if (c369(v)) {
+    return s211(v, x);
+  }
+  { const r = Q(v, 168, 369); if (r !== undefined) return s211(r, x); }
+  if (c153(v)) {
+    return s147(v, x);
+  }
+  { const r = Q(v, 26, 153); if (r !== undefined) return s147(r, x); }
+  if (c154(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 154); if (r !== undefined) return s148(r, x); }
+  if (c370(v)) {
+    return s214(v, x);
+  }
+  { const r = Q(v, 171, 370); if (r !== undefined) return s214(r, x); }
+  if (c155(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 155); if (r !== undefined) return s148(r, x); }
+  if (c156(v)) {
+    return s153(v, x);
+  }
+  { const r = Q(v, 26, 156); if (r !== undefined) return s153(r, x); }
+  if (c157(v)) {
+    return s156(v, x);
+  }
+  { const r = Q(v, 125, 157); if (r !== undefined) return s156(r, x); }
+  return s8(v, x);
 }
 function s209(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 209, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s69(v["info"], x) !== v["info"]) return S(v, 209, x); continue;
+    case "capabilities": if (s210(v["capabilities"], x) !== v["capabilities"]) return S(v, 209, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 209, x); continue;
+    default: return S(v, 209, x);
   }
+  if (!H(v, "capabilities")) return S(v, 209, x);
   return v;
 }
 function s210(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
+    case "auth": if (s140(v["auth"], x) !== v["auth"]) return S(v, 210, x); continue;
+    case "elicitation": if (s142(v["elicitation"], x) !== v["elicitation"]) return S(v, 210, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
     default: return S(v, 210, x);
   }
   return v;
@@ -3174,298 +831,327 @@ function s210(v, x) {
 function s211(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 211, x); continue;
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s212(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 211, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 211, x); continue;
+    default: return S(v, 211, x);
   }
   return v;
 }
 function s212(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
-    default: return S(v, 212, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s213(v[i], x) !== v[i]) return S(v, 212, x);
+    return v;
   }
+  return S(v, 212, x);
   return v;
 }
 function s213(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s209(v["content"], x) !== v["content"]) return S(v, 213, x); continue;
-    default: return S(v, 213, x);
+  if (Array.isArray(v)) return S(v, 213, x);
+  switch (v["type"]) {
+    case "http": {
+      return s145(v, x);
+    }
+    case "stdio": {
+      return s146(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s18(v, x);
+    }
   }
-  return v;
+  return S(v, 213, x);
 }
 function s214(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s215(v["params"], x) !== v["params"]) return S(v, 214, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s212(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 214, x); continue;
+    case "replayFrom": if (s149(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 214, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
     default: return S(v, 214, x);
   }
   return v;
 }
 function s215(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
+  if (x) return S(v, 215, x);
+  if (Array.isArray(v)) return S(v, 215, x);
+  if (c374(v)) {
     return s216(v, x);
   }
-  return s216(v, x);
+  { const r = Q(v, 173, 374); if (r !== undefined) return s216(r, x); }
+  return s95(v, x);
 }
 function s216(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 216, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c185(v)) {
-    return s187(v, x);
-  }
-  { const r = Q(v, 35, 185); if (r !== undefined) return s187(r, x); }
-  return s16(v, x);
-}
-function s217(v, x) {
-  if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s218(v["params"], x) !== v["params"]) return S(v, 217, x); continue;
-    default: return S(v, 217, x);
+    case "id": continue;
+    case "result": if (s217(v["result"], x) !== v["result"]) return S(v, 216, x); continue;
+    default: return S(v, 216, x);
   }
   return v;
 }
+function s217(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 217, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
+  }
+  if (c158(v)) {
+    return s159(v, x);
+  }
+  { const r = Q(v, 127, 158); if (r !== undefined) return s159(r, x); }
+  if (c159(v)) {
+    return s164(v, x);
+  }
+  { const r = Q(v, 26, 159); if (r !== undefined) return s164(r, x); }
+  return s8(v, x);
+}
 function s218(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 218, x);
-  return s219(v, x);
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s219(v["params"], x) !== v["params"]) return S(v, 218, x); continue;
+    default: return S(v, 218, x);
+  }
+  return v;
 }
 function s219(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 219, x);
+  if (Array.isArray(v)) {
+    return s220(v, x);
+  }
   return s220(v, x);
 }
 function s220(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
-    default: return S(v, 220, x);
+  if (x) return S(v, 220, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c160(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 160); if (r !== undefined) return s148(r, x); }
+  return s8(v, x);
 }
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [...base.walks, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
 // parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
-export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0); }
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s175(v, false) : R(v, o, vAgentRequest, "AgentRequest", 175, 132); }
 export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s3(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 3, 3); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s178(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 178, 135); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
-export function parseRequestPermissionSubject(v, o) { return vRequestPermissionSubject(v) ? s5(v, false) : R(v, o, vRequestPermissionSubject, "RequestPermissionSubject", 5, 5); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s7(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 7, 8); }
+export function parseRequestPermissionSubject(v, o) { return vRequestPermissionSubject(v) ? s180(v, false) : R(v, o, vRequestPermissionSubject, "RequestPermissionSubject", 180, 137); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s182(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 182, 140); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s9(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 9, 10); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s11(v, false) : R(v, o, vContentBlock, "ContentBlock", 11, 13); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s14(v, false) : R(v, o, vAnnotations, "Annotations", 14, 17); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s1(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 1, 1); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s3(v, false) : R(v, o, vContentBlock, "ContentBlock", 3, 4); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s6(v, false) : R(v, o, vAnnotations, "Annotations", 6, 8); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s59(v, false) : R(v, o, vTextContent, "TextContent", 59, 15); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s51(v, false) : R(v, o, vTextContent, "TextContent", 51, 6); }
 export function parseMediaType(v, o) { return vMediaType(v) ? v : R(v, o, vMediaType, "MediaType"); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s60(v, false) : R(v, o, vImageContent, "ImageContent", 60, 20); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s61(v, false) : R(v, o, vAudioContent, "AudioContent", 61, 15); }
-export function parseIcon(v, o) { return vIcon(v) ? s21(v, false) : R(v, o, vIcon, "Icon", 21, 24); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s52(v, false) : R(v, o, vImageContent, "ImageContent", 52, 11); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s53(v, false) : R(v, o, vAudioContent, "AudioContent", 53, 6); }
+export function parseIcon(v, o) { return vIcon(v) ? s13(v, false) : R(v, o, vIcon, "Icon", 13, 15); }
 export function parseIconTheme(v, o) { return vIconTheme(v) ? v : R(v, o, vIconTheme, "IconTheme"); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s62(v, false) : R(v, o, vResourceLink, "ResourceLink", 62, 22); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s23(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 23, 28); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s24(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 24, 29); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s25(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 25, 29); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s63(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 63, 27); }
-export function parseContent(v, o) { return vContent(v) ? s64(v, false) : R(v, o, vContent, "Content", 64, 12); }
-export function parseDiffChange(v, o) { return vDiffChange(v) ? s29(v, false) : R(v, o, vDiffChange, "DiffChange", 29, 33); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s54(v, false) : R(v, o, vResourceLink, "ResourceLink", 54, 13); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s15(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 15, 19); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s16(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 16, 20); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s17(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 17, 20); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s55(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 55, 18); }
+export function parseContent(v, o) { return vContent(v) ? s56(v, false) : R(v, o, vContent, "Content", 56, 3); }
+export function parseDiffChange(v, o) { return vDiffChange(v) ? s21(v, false) : R(v, o, vDiffChange, "DiffChange", 21, 24); }
 export function parseDiffFileType(v, o) { return vDiffFileType(v) ? v : R(v, o, vDiffFileType, "DiffFileType"); }
 export function parseAbsolutePath(v, o) { return vAbsolutePath(v) ? v : R(v, o, vAbsolutePath, "AbsolutePath"); }
-export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s65(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 65); }
-export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s66(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 66); }
-export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s34(v, false) : R(v, o, vDiffPatch, "DiffPatch", 34); }
+export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s57(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 57); }
+export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s58(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 58); }
+export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s26(v, false) : R(v, o, vDiffPatch, "DiffPatch", 26); }
 export function parseDiffPatchFormat(v, o) { return vDiffPatchFormat(v) ? v : R(v, o, vDiffPatchFormat, "DiffPatchFormat"); }
-export function parseDiff(v, o) { return vDiff(v) ? s67(v, false) : R(v, o, vDiff, "Diff", 67, 31); }
+export function parseDiff(v, o) { return vDiff(v) ? s59(v, false) : R(v, o, vDiff, "Diff", 59, 22); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s68(v, false) : R(v, o, vTerminal, "Terminal", 68, 35); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s37(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 37, 37); }
-export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s69(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 69, 7); }
-export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s70(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 70, 39); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s40(v, false) : R(v, o, vPermissionOption, "PermissionOption", 40, 35); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s60(v, false) : R(v, o, vTerminal, "Terminal", 60, 26); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s29(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 29, 28); }
+export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s183(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 183, 139); }
+export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s61(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 61, 30); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s32(v, false) : R(v, o, vPermissionOption, "PermissionOption", 32, 26); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s41(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 41, 41); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s55(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 55, 61); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s56(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 56); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s43(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 43, 44); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 32); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s47(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 47, 52); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s48(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 48); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 35); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s45(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 45, 46); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 37); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s48(v, false) : R(v, o, vEnumOption, "EnumOption", 48, 50); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s71(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 71, 48); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s72(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 72, 52); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s72(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 72, 54); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s73(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 73, 56); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s52(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 52, 59); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s74(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 74, 35); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s54(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 54, 60); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s75(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 75, 58); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s76(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 76, 43); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 41); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s62(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 62, 39); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s63(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 63, 43); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s63(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 63, 45); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s64(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 64, 47); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 50); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s65(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 65, 26); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s46(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 46, 51); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s66(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 66, 49); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s67(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 67, 34); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s77(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 77, 63); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s16(v, false) : R(v, o, vExtRequest, "ExtRequest", 16); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s78(v, false) : R(v, o, vAgentResponse, "AgentResponse", 78, 64); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s81(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 81, 67); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s68(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 68, 54); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s8(v, false) : R(v, o, vExtRequest, "ExtRequest", 8); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s184(v, false) : R(v, o, vAgentResponse, "AgentResponse", 184, 141); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s187(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 187, 144); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s82(v, false) : R(v, o, vImplementation, "Implementation", 82, 68); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s83(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 83, 69); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s85(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 85, 71); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s87(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 87, 73); }
-export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s89(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 89, 35); }
-export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s89(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 89, 35); }
-export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s89(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 89, 35); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s91(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 91, 78); }
-export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s89(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 89, 35); }
-export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s89(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 89, 35); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s89(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 89, 35); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s89(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 89, 35); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s89(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 89, 35); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s93(v, false) : R(v, o, vAuthMethod, "AuthMethod", 93, 85); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s69(v, false) : R(v, o, vImplementation, "Implementation", 69, 55); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s188(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 188, 145); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s190(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 190, 147); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s71(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 71, 57); }
+export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s73(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 73, 26); }
+export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s73(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 73, 26); }
+export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s73(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 73, 26); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s192(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 192, 149); }
+export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s73(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 73, 26); }
+export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s73(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 73, 26); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s73(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 73, 26); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s73(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 73, 26); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s73(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 73, 26); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s75(v, false) : R(v, o, vAuthMethod, "AuthMethod", 75, 67); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s96(v, false) : R(v, o, vEnvVariable, "EnvVariable", 96, 35); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s115(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 115, 87); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s116(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 116, 50); }
-export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s89(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 89, 35); }
-export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s89(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 89, 35); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s99(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 99, 90); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s101(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 101, 92); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s78(v, false) : R(v, o, vEnvVariable, "EnvVariable", 78, 26); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s97(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 97, 69); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s98(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 98, 41); }
+export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s73(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 73, 26); }
+export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s73(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 73, 26); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s81(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 81, 72); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s83(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 83, 74); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s103(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 103, 95); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s105(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 105, 50); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s107(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 107, 97); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s85(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 85, 77); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s87(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 87, 41); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s89(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 89, 79); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s117(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 117, 94); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s118(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 118); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s109(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 109, 99); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s111(v, false) : R(v, o, vSessionInfo, "SessionInfo", 111, 101); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s99(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 99, 76); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s100(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 100); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s91(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 91, 81); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s93(v, false) : R(v, o, vSessionInfo, "SessionInfo", 93, 83); }
 export function parseSessionListCursor(v, o) { return vSessionListCursor(v) ? v : R(v, o, vSessionListCursor, "SessionListCursor"); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s89(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 89, 35); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s112(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 112, 90); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s89(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 89, 35); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s112(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 112, 90); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s89(v, false) : R(v, o, vPromptResponse, "PromptResponse", 89, 35); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s16(v, false) : R(v, o, vExtResponse, "ExtResponse", 16); }
-export function parseError(v, o) { return vError(v) ? s114(v, false) : R(v, o, vError, "Error", 114, 104); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s73(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 73, 26); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s94(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 94, 72); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s73(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 73, 26); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s94(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 94, 72); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s73(v, false) : R(v, o, vPromptResponse, "PromptResponse", 73, 26); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s8(v, false) : R(v, o, vExtResponse, "ExtResponse", 8); }
+export function parseError(v, o) { return vError(v) ? s96(v, false) : R(v, o, vError, "Error", 96, 86); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s119(v, false) : R(v, o, vAgentNotification, "AgentNotification", 119, 105); }
-export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s122(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 122, 108); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s123(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 123, 109); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s193(v, false) : R(v, o, vAgentNotification, "AgentNotification", 193, 150); }
+export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s196(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 196, 153); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s197(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 197, 154); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s158(v, false) : R(v, o, vContentChunk, "ContentChunk", 158, 12); }
-export function parseUserMessage(v, o) { return vUserMessage(v) ? s159(v, false) : R(v, o, vUserMessage, "UserMessage", 159, 111); }
-export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s159(v, false) : R(v, o, vAgentMessage, "AgentMessage", 159, 111); }
-export function parseAgentThought(v, o) { return vAgentThought(v) ? s159(v, false) : R(v, o, vAgentThought, "AgentThought", 159, 111); }
-export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s89(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 89, 35); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s130(v, false) : R(v, o, vContentChunk, "ContentChunk", 130, 3); }
+export function parseUserMessage(v, o) { return vUserMessage(v) ? s131(v, false) : R(v, o, vUserMessage, "UserMessage", 131, 88); }
+export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s131(v, false) : R(v, o, vAgentMessage, "AgentMessage", 131, 88); }
+export function parseAgentThought(v, o) { return vAgentThought(v) ? s131(v, false) : R(v, o, vAgentThought, "AgentThought", 131, 88); }
+export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s73(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 73, 26); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s160(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 160, 116); }
-export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s89(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 89, 35); }
-export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s161(v, false) : R(v, o, vStateUpdate, "StateUpdate", 161, 114); }
-export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s162(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 162, 118); }
-export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s135(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 135, 35); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s137(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 137, 124); }
-export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s163(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 163, 121); }
-export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s164(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 164, 35); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s140(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 140, 127); }
+export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s203(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 203, 158); }
+export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s73(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 73, 26); }
+export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s204(v, false) : R(v, o, vStateUpdate, "StateUpdate", 204, 156); }
+export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s132(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 132, 91); }
+export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s109(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 109, 26); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s111(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 111, 96); }
+export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s133(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 133, 93); }
+export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s134(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 134, 26); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s202(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 202, 162); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s143(v, false) : R(v, o, vPlanEntry, "PlanEntry", 143, 35); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s115(v, false) : R(v, o, vPlanEntry, "PlanEntry", 115, 26); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s165(v, false) : R(v, o, vPlanItems, "PlanItems", 165, 129); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s166(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 166, 126); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s147(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 147, 134); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s149(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 149, 136); }
-export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s167(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 167, 35); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s168(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 168, 132); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s112(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 112, 90); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s169(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 169, 139); }
-export function parseCost(v, o) { return vCost(v) ? s155(v, false) : R(v, o, vCost, "Cost", 155, 35); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s170(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 170, 141); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s157(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 157, 35); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s16(v, false) : R(v, o, vExtNotification, "ExtNotification", 16); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s171(v, false) : R(v, o, vClientRequest, "ClientRequest", 171, 143); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s174(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 174, 146); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s175(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 175, 147); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s177(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 177, 149); }
-export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s89(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 89, 35); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s179(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 179, 152); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s89(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 89, 35); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s89(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 89, 35); }
-export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s180(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 180, 35); }
-export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s89(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 89, 35); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s181(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 181, 155); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s183(v, false) : R(v, o, vMcpServer, "McpServer", 183, 157); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s96(v, false) : R(v, o, vHttpHeader, "HttpHeader", 96, 35); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s197(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 197, 159); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s198(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 198, 161); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s186(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 186, 35); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s187(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 187, 35); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s188(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 188, 162); }
-export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s190(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 190, 164); }
-export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s89(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 89, 35); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s187(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 187, 35); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s193(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 193, 35); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s196(v, false) : R(v, o, vPromptRequest, "PromptRequest", 196, 165); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s199(v, false) : R(v, o, vClientResponse, "ClientResponse", 199, 167); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s202(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 202, 170); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s203(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 203, 171); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s212(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 212, 35); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s207(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 207, 35); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s135(v, false) : R(v, o, vPlanItems, "PlanItems", 135, 98); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s205(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 205, 161); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s119(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 119, 103); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s121(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 121, 105); }
+export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s136(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 136, 26); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s137(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 137, 101); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s94(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 94, 72); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s138(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 138, 108); }
+export function parseCost(v, o) { return vCost(v) ? s127(v, false) : R(v, o, vCost, "Cost", 127, 26); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s139(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 139, 110); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s129(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 129, 26); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s8(v, false) : R(v, o, vExtNotification, "ExtNotification", 8); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s206(v, false) : R(v, o, vClientRequest, "ClientRequest", 206, 163); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s209(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 209, 166); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s210(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 210, 167); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s141(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 141, 113); }
+export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s73(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 73, 26); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s143(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 143, 116); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s73(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 73, 26); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s73(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 73, 26); }
+export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s144(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 144, 26); }
+export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s73(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 73, 26); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s211(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 211, 168); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s213(v, false) : R(v, o, vMcpServer, "McpServer", 213, 170); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s78(v, false) : R(v, o, vHttpHeader, "HttpHeader", 78, 26); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s157(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 157, 120); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s158(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 158, 122); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s147(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 147, 26); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s148(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 148, 26); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s214(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 214, 171); }
+export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s150(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 150, 124); }
+export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s73(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 73, 26); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s148(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 148, 26); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s153(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 153, 26); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s156(v, false) : R(v, o, vPromptRequest, "PromptRequest", 156, 125); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s215(v, false) : R(v, o, vClientResponse, "ClientResponse", 215, 172); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s159(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 159, 127); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s160(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 160, 128); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s169(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 169, 26); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s164(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 164, 26); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s213(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 213); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s214(v, false) : R(v, o, vClientNotification, "ClientNotification", 214, 172); }
-export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s187(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 187, 35); }
-export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s217(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 217, 175); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s220(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 220, 35); }
-export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 191], ["command", 194]], 195);
-export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 195);
-export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 198], ["diff", 201], ["terminal", 204]], 205);
-export const isCustomToolCallContent = /* @__PURE__ */ plan.customGuard("type", ["content", "diff", "terminal"], 205);
-export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 208], ["image", 211], ["audio", 214], ["resource_link", 217], ["resource", 220]], 221);
-export const isCustomContentBlock = /* @__PURE__ */ plan.customGuard("type", ["text", "image", "audio", "resource_link", "resource"], 221);
-export const isDiffChangeOf = /* @__PURE__ */ plan.variantGuard("operation", [["add", 225], ["delete", 228], ["modify", 231], ["move", 235], ["copy", 238]], 240);
-export const isCustomDiffChange = /* @__PURE__ */ plan.customGuard("operation", ["add", "delete", "modify", "move", "copy"], 240);
-export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 244], ["url", 248]], 252);
-export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 252);
-export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 254], ["number", 257], ["integer", 260], ["boolean", 263], ["array", 266]], 267);
-export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 267);
-export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 50]], 51);
-export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 51);
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s170(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 170); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s218(v, false) : R(v, o, vClientNotification, "ClientNotification", 218, 175); }
+export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s148(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 148, 26); }
+export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s171(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 171, 129); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s174(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 174, 26); }
+export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 377], ["command", 166]], 167);
+export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 167);
+export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 170], ["diff", 173], ["terminal", 176]], 177);
+export const isCustomToolCallContent = /* @__PURE__ */ plan.customGuard("type", ["content", "diff", "terminal"], 177);
+export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 180], ["image", 183], ["audio", 186], ["resource_link", 189], ["resource", 192]], 193);
+export const isCustomContentBlock = /* @__PURE__ */ plan.customGuard("type", ["text", "image", "audio", "resource_link", "resource"], 193);
+export const isDiffChangeOf = /* @__PURE__ */ plan.variantGuard("operation", [["add", 197], ["delete", 200], ["modify", 203], ["move", 207], ["copy", 210]], 212);
+export const isCustomDiffChange = /* @__PURE__ */ plan.customGuard("operation", ["add", "delete", "modify", "move", "copy"], 212);
+export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 216], ["url", 220]], 224);
+export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 224);
+export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 226], ["number", 229], ["integer", 232], ["boolean", 235], ["array", 238]], 239);
+export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 239);
+export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 49]], 50);
+export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 50);
 export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
-export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 269], ["agent", 272]], 276);
-export const isCustomAuthMethod = /* @__PURE__ */ plan.customGuard("type", ["terminal", "agent"], 276);
-export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 280], ["boolean", 283]], 285);
-export const isCustomSessionConfigOption = /* @__PURE__ */ plan.customGuard("type", ["select", "boolean"], 285);
-export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 288], ["user_message", 291], ["agent_message_chunk", 293], ["agent_message", 296], ["agent_thought_chunk", 298], ["agent_thought", 301], ["state_update", 304], ["tool_call_content_chunk", 307], ["tool_call_update", 310], ["terminal_update", 313], ["terminal_output_chunk", 316], ["plan_update", 319], ["available_commands_update", 322], ["config_option_update", 325], ["session_info_update", 328], ["usage_update", 331]], 332);
-export const isCustomSessionUpdate = /* @__PURE__ */ plan.customGuard("sessionUpdate", ["user_message_chunk", "user_message", "agent_message_chunk", "agent_message", "agent_thought_chunk", "agent_thought", "state_update", "tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", "plan_update", "available_commands_update", "config_option_update", "session_info_update", "usage_update"], 332);
-export const isStateUpdateOf = /* @__PURE__ */ plan.variantGuard("state", [["running", 335], ["idle", 338], ["requires_action", 341]], 342);
-export const isCustomStateUpdate = /* @__PURE__ */ plan.customGuard("state", ["running", "idle", "requires_action"], 342);
-export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 345]], 349);
-export const isCustomPlanUpdateContent = /* @__PURE__ */ plan.customGuard("type", ["items"], 349);
-export const isAvailableCommandInputOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 351]], 352);
-export const isCustomAvailableCommandInput = /* @__PURE__ */ plan.customGuard("type", ["text"], 352);
-export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 355], ["stdio", 358]], 359);
-export const isCustomMcpServer = /* @__PURE__ */ plan.customGuard("type", ["http", "stdio"], 359);
-export const isReplayFromOf = /* @__PURE__ */ plan.variantGuard("type", [["start", 362]], 363);
-export const isCustomReplayFrom = /* @__PURE__ */ plan.customGuard("type", ["start"], 363);
-export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["id", 368], ["boolean", 370]], 372);
-export const isCustomSetSessionConfigOptionRequest = /* @__PURE__ */ plan.customGuard("type", ["id", "boolean"], 372);
-export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 373], ["selected", 376]], 377);
-export const isCustomRequestPermissionOutcome = /* @__PURE__ */ plan.customGuard("outcome", ["cancelled", "selected"], 377);
-export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 381], ["decline", 383], ["cancel", 385]], 387);
-export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 387);
+export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 241], ["agent", 244]], 248);
+export const isCustomAuthMethod = /* @__PURE__ */ plan.customGuard("type", ["terminal", "agent"], 248);
+export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 252], ["boolean", 255]], 257);
+export const isCustomSessionConfigOption = /* @__PURE__ */ plan.customGuard("type", ["select", "boolean"], 257);
+export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 260], ["user_message", 263], ["agent_message_chunk", 265], ["agent_message", 268], ["agent_thought_chunk", 270], ["agent_thought", 273], ["state_update", 379], ["tool_call_content_chunk", 277], ["tool_call_update", 381], ["terminal_update", 281], ["terminal_output_chunk", 284], ["plan_update", 383], ["available_commands_update", 288], ["config_option_update", 291], ["session_info_update", 294], ["usage_update", 297]], 384);
+export const isCustomSessionUpdate = /* @__PURE__ */ plan.customGuard("sessionUpdate", ["user_message_chunk", "user_message", "agent_message_chunk", "agent_message", "agent_thought_chunk", "agent_thought", "state_update", "tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", "plan_update", "available_commands_update", "config_option_update", "session_info_update", "usage_update"], 384);
+export const isStateUpdateOf = /* @__PURE__ */ plan.variantGuard("state", [["running", 300], ["idle", 386], ["requires_action", 304]], 305);
+export const isCustomStateUpdate = /* @__PURE__ */ plan.customGuard("state", ["running", "idle", "requires_action"], 305);
+export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 308]], 312);
+export const isCustomPlanUpdateContent = /* @__PURE__ */ plan.customGuard("type", ["items"], 312);
+export const isAvailableCommandInputOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 314]], 315);
+export const isCustomAvailableCommandInput = /* @__PURE__ */ plan.customGuard("type", ["text"], 315);
+export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 318], ["stdio", 321]], 387);
+export const isCustomMcpServer = /* @__PURE__ */ plan.customGuard("type", ["http", "stdio"], 387);
+export const isReplayFromOf = /* @__PURE__ */ plan.variantGuard("type", [["start", 324]], 325);
+export const isCustomReplayFrom = /* @__PURE__ */ plan.customGuard("type", ["start"], 325);
+export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["id", 330], ["boolean", 332]], 334);
+export const isCustomSetSessionConfigOptionRequest = /* @__PURE__ */ plan.customGuard("type", ["id", "boolean"], 334);
+export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 335], ["selected", 338]], 339);
+export const isCustomRequestPermissionOutcome = /* @__PURE__ */ plan.customGuard("outcome", ["cancelled", "selected"], 339);
+export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 343], ["decline", 345], ["cancel", 347]], 349);
+export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 349);

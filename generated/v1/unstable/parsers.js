@@ -2,2909 +2,794 @@
 
 import * as P from "../../runtime/index.js";
 import { vAgentRequest, vRequestId, vWriteTextFileRequest, vSessionId, vReadTextFileRequest, vRequestPermissionRequest, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vImageContent, vAudioContent, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiff, vTerminalId, vTerminal, vToolCallLocation, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateTerminalRequest, vEnvVariable, vTerminalOutputRequest, vReleaseTerminalRequest, vWaitForTerminalExitRequest, vKillTerminalRequest, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vConnectMcpRequest, vMcpServerAcpId, vMessageMcpRequest, vMcpConnectionId, vDisconnectMcpRequest, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vAgentCapabilities, vPromptCapabilities, vMcpCapabilities, vSessionCapabilities, vSessionListCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionForkCapabilities, vSessionResumeCapabilities, vSessionCloseCapabilities, vAgentAuthCapabilities, vLogoutCapabilities, vProvidersCapabilities, vNesCapabilities, vNesEventCapabilities, vNesDocumentEventCapabilities, vNesDocumentDidOpenCapabilities, vNesDocumentDidChangeCapabilities, vTextDocumentSyncKind, vNesDocumentDidCloseCapabilities, vNesDocumentDidSaveCapabilities, vNesDocumentDidFocusCapabilities, vNesContextCapabilities, vNesRecentFilesCapabilities, vNesRelatedSnippetsCapabilities, vNesEditHistoryCapabilities, vNesUserActionsCapabilities, vNesOpenFilesCapabilities, vNesDiagnosticsCapabilities, vPositionEncodingKind, vAuthMethod, vAuthMethodId, vAuthMethodTerminal, vAuthMethodAgent, vImplementation, vAuthenticateResponse, vListProvidersResponse, vProviderInfo, vProviderId, vLlmProtocol, vProviderCurrentConfig, vSetProviderResponse, vDisableProviderResponse, vLogoutResponse, vNewSessionResponse, vSessionModeState, vSessionModeId, vSessionMode, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vLoadSessionResponse, vListSessionsResponse, vSessionInfo, vDeleteSessionResponse, vForkSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionModeResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStopReason, vUsage, vStartNesResponse, vSuggestNesResponse, vNesSuggestion, vNesSuggestionId, vNesTextEdit, vRange, vPosition, vNesEditSuggestion, vNesJumpSuggestion, vNesRenameSuggestion, vNesSearchAndReplaceSuggestion, vCloseNesResponse, vExtResponse, vMessageMcpResponse, vError, vErrorCode, vAgentNotification, vSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vToolCall, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlan, vPlanUpdateContent, vPlanId, vPlanItems, vPlanFile, vPlanMarkdown, vPlanUpdate, vPlanRemoved, vAvailableCommand, vAvailableCommandInput, vUnstructuredCommandInput, vAvailableCommandsUpdate, vCurrentModeUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vNoticeSeverity, vNotice, vCompactionId, vCompactionStatus, vCompactionUpdate, vCompactionSummaryChunk, vCompleteElicitationNotification, vMessageMcpNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vFileSystemCapabilities, vClientSessionCapabilities, vCompactionCapabilities, vSessionConfigOptionsCapabilities, vBooleanConfigOptionCapabilities, vPlanCapabilities, vAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vClientNesCapabilities, vNesJumpCapabilities, vNesRenameCapabilities, vNesSearchAndReplaceCapabilities, vAuthenticateRequest, vListProvidersRequest, vSetProviderRequest, vDisableProviderRequest, vLogoutRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerSse, vMcpServerAcp, vMcpServerStdio, vLoadSessionRequest, vListSessionsRequest, vDeleteSessionRequest, vForkSessionRequest, vResumeSessionRequest, vCloseSessionRequest, vSetSessionModeRequest, vSetSessionConfigOptionRequest, vPromptRequest, vStartNesRequest, vWorkspaceFolder, vNesRepository, vSuggestNesRequest, vNesTriggerKind, vNesSuggestContext, vNesRecentFile, vNesRelatedSnippet, vNesExcerpt, vNesEditHistoryEntry, vNesUserAction, vNesOpenFile, vNesDiagnostic, vNesDiagnosticSeverity, vCloseNesRequest, vClientResponse, vWriteTextFileResponse, vReadTextFileResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateTerminalResponse, vTerminalOutputResponse, vTerminalExitStatus, vReleaseTerminalResponse, vWaitForTerminalExitResponse, vKillTerminalResponse, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vConnectMcpResponse, vDisconnectMcpResponse, vClientNotification, vCancelNotification, vDidOpenDocumentNotification, vDidChangeDocumentNotification, vTextDocumentContentChangeEvent, vDidCloseDocumentNotification, vDidSaveDocumentNotification, vDidFocusDocumentNotification, vAcceptNesNotification, vRejectNesNotification, vNesRejectReason, vCancelRequestNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36, k37, k38, k39, k40, k41, k42, k43, k44, k45 } from "./parsers-validators.js";
+import { k0, k1, k2, k3, k4, k5 } from "./parsers-validators.js";
+import { base } from "../shared-parsers.js";
+// The shared checks and walks this module's own code calls, under their names in the plan.
+const c3 = base.checks[3];
+const c10 = base.checks[10];
+const c28 = base.checks[28];
+const c43 = base.checks[43];
+const c44 = base.checks[44];
+const c45 = base.checks[45];
+const c46 = base.checks[46];
+const c47 = base.checks[47];
+const c48 = base.checks[48];
+const c49 = base.checks[49];
+const c50 = base.checks[50];
+const c51 = base.checks[51];
+const c76 = base.checks[76];
+const c97 = base.checks[97];
+const c98 = base.checks[98];
+const c99 = base.checks[99];
+const c100 = base.checks[100];
+const c101 = base.checks[101];
+const c102 = base.checks[102];
+const c103 = base.checks[103];
+const c104 = base.checks[104];
+const c105 = base.checks[105];
+const c106 = base.checks[106];
+const c107 = base.checks[107];
+const c108 = base.checks[108];
+const c109 = base.checks[109];
+const c113 = base.checks[113];
+const c128 = base.checks[128];
+const c129 = base.checks[129];
+const c144 = base.checks[144];
+const c147 = base.checks[147];
+const c148 = base.checks[148];
+const c149 = base.checks[149];
+const c150 = base.checks[150];
+const c151 = base.checks[151];
+const c152 = base.checks[152];
+const c153 = base.checks[153];
+const c154 = base.checks[154];
+const c155 = base.checks[155];
+const c156 = base.checks[156];
+const c159 = base.checks[159];
+const c160 = base.checks[160];
+const c161 = base.checks[161];
+const c162 = base.checks[162];
+const c163 = base.checks[163];
+const c164 = base.checks[164];
+const c165 = base.checks[165];
+const c166 = base.checks[166];
+const c167 = base.checks[167];
+const c168 = base.checks[168];
+const c169 = base.checks[169];
+const c187 = base.checks[187];
+const c204 = base.checks[204];
+const c207 = base.checks[207];
+const c208 = base.checks[208];
+const c209 = base.checks[209];
+const c214 = base.checks[214];
+const c215 = base.checks[215];
+const c233 = base.checks[233];
+const c234 = base.checks[234];
+const c238 = base.checks[238];
+const c239 = base.checks[239];
+const c244 = base.checks[244];
+const c250 = base.checks[250];
+const c252 = base.checks[252];
+const c254 = base.checks[254];
+const c256 = base.checks[256];
+const c257 = base.checks[257];
+const c258 = base.checks[258];
+const c261 = base.checks[261];
+const c264 = base.checks[264];
+const c267 = base.checks[267];
+const c270 = base.checks[270];
+const c273 = base.checks[273];
+const c276 = base.checks[276];
+const c277 = base.checks[277];
+const c283 = base.checks[283];
+const c284 = base.checks[284];
+const c285 = base.checks[285];
+const c291 = base.checks[291];
+const c292 = base.checks[292];
+const c297 = base.checks[297];
+const c308 = base.checks[308];
+const c309 = base.checks[309];
+const c310 = base.checks[310];
+const s0 = base.walks[0];
+const s1 = base.walks[1];
+const s2 = base.walks[2];
+const s3 = base.walks[3];
+const s4 = base.walks[4];
+const s5 = base.walks[5];
+const s7 = base.walks[7];
+const s10 = base.walks[10];
+const s15 = base.walks[15];
+const s16 = base.walks[16];
+const s17 = base.walks[17];
+const s20 = base.walks[20];
+const s21 = base.walks[21];
+const s22 = base.walks[22];
+const s23 = base.walks[23];
+const s24 = base.walks[24];
+const s26 = base.walks[26];
+const s27 = base.walks[27];
+const s28 = base.walks[28];
+const s30 = base.walks[30];
+const s32 = base.walks[32];
+const s35 = base.walks[35];
+const s39 = base.walks[39];
+const s42 = base.walks[42];
+const s43 = base.walks[43];
+const s44 = base.walks[44];
+const s47 = base.walks[47];
+const s48 = base.walks[48];
+const s49 = base.walks[49];
+const s50 = base.walks[50];
+const s51 = base.walks[51];
+const s52 = base.walks[52];
+const s53 = base.walks[53];
+const s54 = base.walks[54];
+const s55 = base.walks[55];
+const s56 = base.walks[56];
+const s57 = base.walks[57];
+const s58 = base.walks[58];
+const s59 = base.walks[59];
+const s60 = base.walks[60];
+const s61 = base.walks[61];
+const s62 = base.walks[62];
+const s63 = base.walks[63];
+const s64 = base.walks[64];
+const s65 = base.walks[65];
+const s66 = base.walks[66];
+const s67 = base.walks[67];
+const s69 = base.walks[69];
+const s70 = base.walks[70];
+const s71 = base.walks[71];
+const s72 = base.walks[72];
+const s73 = base.walks[73];
+const s75 = base.walks[75];
+const s78 = base.walks[78];
+const s80 = base.walks[80];
+const s82 = base.walks[82];
+const s84 = base.walks[84];
+const s86 = base.walks[86];
+const s87 = base.walks[87];
+const s89 = base.walks[89];
+const s90 = base.walks[90];
+const s91 = base.walks[91];
+const s92 = base.walks[92];
+const s93 = base.walks[93];
+const s94 = base.walks[94];
+const s95 = base.walks[95];
+const s96 = base.walks[96];
+const s97 = base.walks[97];
+const s98 = base.walks[98];
+const s99 = base.walks[99];
+const s100 = base.walks[100];
+const s102 = base.walks[102];
+const s104 = base.walks[104];
+const s105 = base.walks[105];
+const s106 = base.walks[106];
+const s107 = base.walks[107];
+const s108 = base.walks[108];
+const s109 = base.walks[109];
+const s111 = base.walks[111];
+const s112 = base.walks[112];
+const s113 = base.walks[113];
+const s114 = base.walks[114];
+const s115 = base.walks[115];
+const s116 = base.walks[116];
+const s117 = base.walks[117];
+const s118 = base.walks[118];
+const s119 = base.walks[119];
+const s120 = base.walks[120];
+const s121 = base.walks[121];
+const s122 = base.walks[122];
+const s123 = base.walks[123];
+const s124 = base.walks[124];
+const s125 = base.walks[125];
+const s126 = base.walks[126];
+const s127 = base.walks[127];
+const s128 = base.walks[128];
+const s129 = base.walks[129];
+const s130 = base.walks[130];
+const s131 = base.walks[131];
+const s134 = base.walks[134];
+const s135 = base.walks[135];
+const s136 = base.walks[136];
+const s137 = base.walks[137];
+const s138 = base.walks[138];
+const s139 = base.walks[139];
+const s142 = base.walks[142];
+const s144 = base.walks[144];
+const s145 = base.walks[145];
+const s149 = base.walks[149];
+const s150 = base.walks[150];
+const s151 = base.walks[151];
 
 // Checks of subschemas: definitions' validators, composed where a subschema mixes them.
-const c0 = k0;
-const c1 = k1;
-const c2 = vToolKind;
-const c3 = k2;
-const c4 = /* @__PURE__ */ P.any(c2, c3);
-const c5 = vToolCallStatus;
-const c6 = /* @__PURE__ */ P.any(c5, c3);
-const c7 = k3;
-const c8 = vRole;
-const c9 = /* @__PURE__ */ P.items(c8);
-const c10 = k4;
-const c11 = /* @__PURE__ */ P.all(c10, c9);
-const c12 = k5;
-const c13 = vAnnotations;
-const c14 = /* @__PURE__ */ P.any(c13, c3);
-const c15 = k6;
-const c16 = vTextResourceContents;
-const c17 = vBlobResourceContents;
-const c18 = vToolCallContent;
-const c19 = /* @__PURE__ */ P.items(c18);
-const c20 = /* @__PURE__ */ P.all(c10, c19);
-const c21 = vToolCallLocation;
-const c22 = /* @__PURE__ */ P.items(c21);
-const c23 = /* @__PURE__ */ P.all(c10, c22);
-const c24 = k7;
-const c25 = k8;
-const c26 = vEnvVariable;
-const c27 = /* @__PURE__ */ P.items(c26);
-const c28 = k9;
-const c29 = /* @__PURE__ */ P.all(c28, c27);
-const c30 = k10;
-const c31 = vElicitationSchemaType;
-const c32 = k11;
-const c33 = vStringMultiSelectItems;
-const c34 = /* @__PURE__ */ P.tag("type", "string");
-const c35 = /* @__PURE__ */ P.all(c34, c33);
-const c36 = k12;
-const c37 = vTitledMultiSelectItems;
-const c38 = k13;
-const c39 = vToolCallId;
-const c40 = /* @__PURE__ */ P.any(c39, c3);
-const c41 = vElicitationSessionScope;
-const c42 = vElicitationRequestScope;
-const c43 = vWriteTextFileRequest;
-const c44 = vReadTextFileRequest;
-const c45 = vRequestPermissionRequest;
-const c46 = vCreateTerminalRequest;
-const c47 = vTerminalOutputRequest;
-const c48 = vReleaseTerminalRequest;
-const c49 = vWaitForTerminalExitRequest;
-const c50 = vKillTerminalRequest;
-const c51 = vCreateElicitationRequest;
-const c52 = vConnectMcpRequest;
-const c53 = vMessageMcpRequest;
-const c54 = vDisconnectMcpRequest;
-const c55 = vExtRequest;
-const c56 = /* @__PURE__ */ P.any(c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55);
-const c57 = k14;
-const c58 = vPromptCapabilities;
-const c59 = vMcpCapabilities;
-const c60 = vSessionListCapabilities;
-const c61 = /* @__PURE__ */ P.any(c60, c3);
-const c62 = vSessionDeleteCapabilities;
-const c63 = /* @__PURE__ */ P.any(c62, c3);
-const c64 = vSessionAdditionalDirectoriesCapabilities;
-const c65 = /* @__PURE__ */ P.any(c64, c3);
-const c66 = vSessionForkCapabilities;
-const c67 = /* @__PURE__ */ P.any(c66, c3);
-const c68 = vSessionResumeCapabilities;
-const c69 = /* @__PURE__ */ P.any(c68, c3);
-const c70 = vSessionCloseCapabilities;
-const c71 = /* @__PURE__ */ P.any(c70, c3);
-const c72 = vSessionCapabilities;
-const c73 = vLogoutCapabilities;
-const c74 = /* @__PURE__ */ P.any(c73, c3);
-const c75 = vAgentAuthCapabilities;
-const c76 = vProvidersCapabilities;
-const c77 = /* @__PURE__ */ P.any(c76, c3);
-const c78 = vNesDocumentDidOpenCapabilities;
-const c79 = /* @__PURE__ */ P.any(c78, c3);
-const c80 = vNesDocumentDidChangeCapabilities;
-const c81 = /* @__PURE__ */ P.any(c80, c3);
-const c82 = vNesDocumentDidCloseCapabilities;
-const c83 = /* @__PURE__ */ P.any(c82, c3);
-const c84 = vNesDocumentDidSaveCapabilities;
-const c85 = /* @__PURE__ */ P.any(c84, c3);
-const c86 = vNesDocumentDidFocusCapabilities;
-const c87 = /* @__PURE__ */ P.any(c86, c3);
-const c88 = vNesDocumentEventCapabilities;
-const c89 = /* @__PURE__ */ P.any(c88, c3);
-const c90 = vNesEventCapabilities;
-const c91 = /* @__PURE__ */ P.any(c90, c3);
-const c92 = vNesRecentFilesCapabilities;
-const c93 = /* @__PURE__ */ P.any(c92, c3);
-const c94 = vNesRelatedSnippetsCapabilities;
-const c95 = /* @__PURE__ */ P.any(c94, c3);
-const c96 = vNesEditHistoryCapabilities;
-const c97 = /* @__PURE__ */ P.any(c96, c3);
-const c98 = vNesUserActionsCapabilities;
-const c99 = /* @__PURE__ */ P.any(c98, c3);
-const c100 = vNesOpenFilesCapabilities;
-const c101 = /* @__PURE__ */ P.any(c100, c3);
-const c102 = vNesDiagnosticsCapabilities;
-const c103 = /* @__PURE__ */ P.any(c102, c3);
-const c104 = vNesContextCapabilities;
-const c105 = /* @__PURE__ */ P.any(c104, c3);
-const c106 = vNesCapabilities;
-const c107 = /* @__PURE__ */ P.any(c106, c3);
-const c108 = vPositionEncodingKind;
-const c109 = /* @__PURE__ */ P.any(c108, c3);
-const c110 = vAgentCapabilities;
-const c111 = k15;
-const c112 = vAuthMethodTerminal;
-const c113 = /* @__PURE__ */ P.tag("type", "terminal");
-const c114 = /* @__PURE__ */ P.all(c113, c112);
-const c115 = vAuthMethodAgent;
-const c116 = vAuthMethod;
-const c117 = /* @__PURE__ */ P.items(c116);
-const c118 = /* @__PURE__ */ P.all(c28, c117);
-const c119 = vImplementation;
-const c120 = /* @__PURE__ */ P.any(c119, c3);
-const c121 = vLlmProtocol;
-const c122 = /* @__PURE__ */ P.items(c121);
-const c123 = /* @__PURE__ */ P.all(c28, c122);
-const c124 = vProviderCurrentConfig;
-const c125 = vSessionMode;
-const c126 = /* @__PURE__ */ P.items(c125);
-const c127 = /* @__PURE__ */ P.all(c28, c126);
-const c128 = vSessionModeState;
-const c129 = /* @__PURE__ */ P.any(c128, c3);
-const c130 = vSessionConfigOptionCategory;
-const c131 = /* @__PURE__ */ P.any(c130, c3);
-const c132 = vSessionConfigSelectOption;
-const c133 = /* @__PURE__ */ P.items(c132);
-const c134 = /* @__PURE__ */ P.all(c28, c133);
-const c135 = vSessionConfigSelectGroup;
-const c136 = /* @__PURE__ */ P.items(c135);
-const c137 = /* @__PURE__ */ P.all(c28, c136);
-const c138 = vSessionConfigOption;
-const c139 = /* @__PURE__ */ P.items(c138);
-const c140 = /* @__PURE__ */ P.all(c10, c139);
-const c141 = vSessionInfo;
-const c142 = /* @__PURE__ */ P.items(c141);
-const c143 = /* @__PURE__ */ P.all(c28, c142);
-const c144 = /* @__PURE__ */ P.all(c28, c139);
-const c145 = vUsage;
-const c146 = /* @__PURE__ */ P.any(c145, c3);
-const c147 = vPosition;
-const c148 = /* @__PURE__ */ P.any(c147, c3);
-const c149 = vInitializeResponse;
-const c150 = vAuthenticateResponse;
-const c151 = vListProvidersResponse;
-const c152 = vSetProviderResponse;
-const c153 = vDisableProviderResponse;
-const c154 = vLogoutResponse;
-const c155 = vNewSessionResponse;
-const c156 = vLoadSessionResponse;
-const c157 = vListSessionsResponse;
-const c158 = vDeleteSessionResponse;
-const c159 = vForkSessionResponse;
-const c160 = vResumeSessionResponse;
-const c161 = vCloseSessionResponse;
-const c162 = vSetSessionModeResponse;
-const c163 = vSetSessionConfigOptionResponse;
-const c164 = vPromptResponse;
-const c165 = vStartNesResponse;
-const c166 = vSuggestNesResponse;
-const c167 = vCloseNesResponse;
-const c168 = vExtResponse;
-const c169 = vMessageMcpResponse;
-const c170 = vRequestId;
-const c171 = /* @__PURE__ */ P.any(c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169);
-const c172 = /* @__PURE__ */ P.props([["id", c170], ["result", c171]]);
-const c173 = k16;
-const c174 = /* @__PURE__ */ P.all(c173, c172);
-const c175 = vError;
-const c176 = /* @__PURE__ */ P.props([["id", c170], ["error", c175]]);
-const c177 = k17;
-const c178 = /* @__PURE__ */ P.all(c177, c176);
-const c179 = vMessageId;
-const c180 = /* @__PURE__ */ P.any(c179, c3);
-const c181 = /* @__PURE__ */ P.all(c28, c19);
-const c182 = /* @__PURE__ */ P.all(c28, c22);
-const c183 = vPlanEntry;
-const c184 = /* @__PURE__ */ P.items(c183);
-const c185 = /* @__PURE__ */ P.all(c28, c184);
-const c186 = vAvailableCommandInput;
-const c187 = /* @__PURE__ */ P.any(c186, c3);
-const c188 = vAvailableCommand;
-const c189 = /* @__PURE__ */ P.items(c188);
-const c190 = /* @__PURE__ */ P.all(c28, c189);
-const c191 = vCost;
-const c192 = /* @__PURE__ */ P.any(c191, c3);
-const c193 = vContentBlock;
-const c194 = /* @__PURE__ */ P.items(c193);
-const c195 = /* @__PURE__ */ P.all(c10, c194);
-const c196 = vSessionNotification;
-const c197 = vCompleteElicitationNotification;
-const c198 = vMessageMcpNotification;
-const c199 = vExtNotification;
-const c200 = /* @__PURE__ */ P.any(c196, c197, c198, c199);
-const c201 = vFileSystemCapabilities;
-const c202 = vCompactionCapabilities;
-const c203 = /* @__PURE__ */ P.any(c202, c3);
-const c204 = vBooleanConfigOptionCapabilities;
-const c205 = /* @__PURE__ */ P.any(c204, c3);
-const c206 = vSessionConfigOptionsCapabilities;
-const c207 = /* @__PURE__ */ P.any(c206, c3);
-const c208 = vClientSessionCapabilities;
-const c209 = /* @__PURE__ */ P.any(c208, c3);
-const c210 = vPlanCapabilities;
-const c211 = /* @__PURE__ */ P.any(c210, c3);
-const c212 = vAuthCapabilities;
-const c213 = vElicitationFormCapabilities;
-const c214 = /* @__PURE__ */ P.any(c213, c3);
-const c215 = vElicitationUrlCapabilities;
-const c216 = /* @__PURE__ */ P.any(c215, c3);
-const c217 = vElicitationCapabilities;
-const c218 = /* @__PURE__ */ P.any(c217, c3);
-const c219 = vNesJumpCapabilities;
-const c220 = /* @__PURE__ */ P.any(c219, c3);
-const c221 = vNesRenameCapabilities;
-const c222 = /* @__PURE__ */ P.any(c221, c3);
-const c223 = vNesSearchAndReplaceCapabilities;
-const c224 = /* @__PURE__ */ P.any(c223, c3);
-const c225 = vClientNesCapabilities;
-const c226 = /* @__PURE__ */ P.any(c225, c3);
-const c227 = /* @__PURE__ */ P.items(c108);
-const c228 = /* @__PURE__ */ P.all(c28, c227);
-const c229 = vClientCapabilities;
-const c230 = vMcpServerHttp;
-const c231 = /* @__PURE__ */ P.tag("type", "http");
-const c232 = /* @__PURE__ */ P.all(c231, c230);
-const c233 = vMcpServerSse;
-const c234 = /* @__PURE__ */ P.tag("type", "sse");
-const c235 = /* @__PURE__ */ P.all(c234, c233);
-const c236 = vMcpServerAcp;
-const c237 = /* @__PURE__ */ P.tag("type", "acp");
-const c238 = /* @__PURE__ */ P.all(c237, c236);
-const c239 = vMcpServerStdio;
-const c240 = vMcpServer;
-const c241 = /* @__PURE__ */ P.items(c240);
-const c242 = /* @__PURE__ */ P.all(c28, c241);
-const c243 = vNesRepository;
-const c244 = /* @__PURE__ */ P.any(c243, c3);
-const c245 = vRange;
-const c246 = /* @__PURE__ */ P.any(c245, c3);
-const c247 = vNesSuggestContext;
-const c248 = vInitializeRequest;
-const c249 = vAuthenticateRequest;
-const c250 = vListProvidersRequest;
-const c251 = vSetProviderRequest;
-const c252 = vDisableProviderRequest;
-const c253 = vLogoutRequest;
-const c254 = vNewSessionRequest;
-const c255 = vLoadSessionRequest;
-const c256 = vListSessionsRequest;
-const c257 = vDeleteSessionRequest;
-const c258 = vForkSessionRequest;
-const c259 = vResumeSessionRequest;
-const c260 = vCloseSessionRequest;
-const c261 = vSetSessionModeRequest;
-const c262 = vSetSessionConfigOptionRequest;
-const c263 = vPromptRequest;
-const c264 = vStartNesRequest;
-const c265 = vSuggestNesRequest;
-const c266 = vCloseNesRequest;
-const c267 = /* @__PURE__ */ P.any(c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c53, c55);
-const c268 = vTerminalExitStatus;
-const c269 = /* @__PURE__ */ P.any(c268, c3);
-const c270 = vWriteTextFileResponse;
-const c271 = vReadTextFileResponse;
-const c272 = vRequestPermissionResponse;
-const c273 = vCreateTerminalResponse;
-const c274 = vTerminalOutputResponse;
-const c275 = vReleaseTerminalResponse;
-const c276 = vWaitForTerminalExitResponse;
-const c277 = vKillTerminalResponse;
-const c278 = vCreateElicitationResponse;
-const c279 = vConnectMcpResponse;
-const c280 = vDisconnectMcpResponse;
-const c281 = /* @__PURE__ */ P.any(c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c169, c168);
-const c282 = /* @__PURE__ */ P.props([["id", c170], ["result", c281]]);
-const c283 = /* @__PURE__ */ P.all(c173, c282);
-const c284 = vTextDocumentContentChangeEvent;
-const c285 = /* @__PURE__ */ P.items(c284);
-const c286 = /* @__PURE__ */ P.all(c28, c285);
-const c287 = vNesRejectReason;
-const c288 = /* @__PURE__ */ P.any(c287, c3);
-const c289 = vCancelNotification;
-const c290 = vDidOpenDocumentNotification;
-const c291 = vDidChangeDocumentNotification;
-const c292 = vDidCloseDocumentNotification;
-const c293 = vDidSaveDocumentNotification;
-const c294 = vDidFocusDocumentNotification;
-const c295 = vAcceptNesNotification;
-const c296 = vRejectNesNotification;
-const c297 = /* @__PURE__ */ P.any(c289, c290, c291, c292, c293, c294, c295, c296, c198, c199);
-const c298 = vSessionId;
-const c299 = vTextContent;
-const c300 = /* @__PURE__ */ P.tag("type", "text");
-const c301 = /* @__PURE__ */ P.all(c300, c299);
-const c302 = vImageContent;
-const c303 = /* @__PURE__ */ P.tag("type", "image");
-const c304 = /* @__PURE__ */ P.all(c303, c302);
-const c305 = vAudioContent;
-const c306 = /* @__PURE__ */ P.tag("type", "audio");
-const c307 = /* @__PURE__ */ P.all(c306, c305);
-const c308 = vResourceLink;
-const c309 = /* @__PURE__ */ P.tag("type", "resource_link");
-const c310 = /* @__PURE__ */ P.all(c309, c308);
-const c311 = vEmbeddedResource;
-const c312 = /* @__PURE__ */ P.tag("type", "resource");
-const c313 = /* @__PURE__ */ P.all(c312, c311);
-const c314 = /* @__PURE__ */ P.otherTag("type", ["text", "image", "audio", "resource_link", "resource"]);
-const c315 = /* @__PURE__ */ P.one(c301, c304, c307, c310, c313, c314);
-const c316 = (v) => c315(v);
-const c317 = /* @__PURE__ */ P.props([["content", c316]]);
-const c318 = k18;
-const c319 = /* @__PURE__ */ P.all(c318, c317);
-const c320 = (v) => c319(v);
-const c321 = /* @__PURE__ */ P.tag("type", "content");
-const c322 = /* @__PURE__ */ P.all(c321, c320);
-const c323 = vDiff;
-const c324 = /* @__PURE__ */ P.tag("type", "diff");
-const c325 = /* @__PURE__ */ P.all(c324, c323);
-const c326 = vTerminal;
-const c327 = /* @__PURE__ */ P.all(c113, c326);
-const c328 = /* @__PURE__ */ P.otherTag("type", ["content", "diff", "terminal"]);
-const c329 = /* @__PURE__ */ P.one(c322, c325, c327, c328);
-const c330 = (v) => c329(v);
-const c331 = /* @__PURE__ */ P.items(c330);
-const c332 = /* @__PURE__ */ P.all(c10, c331);
-const c333 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c4], ["status", c6], ["content", c332], ["locations", c23]]);
-const c334 = k19;
-const c335 = /* @__PURE__ */ P.all(c334, c333);
-const c336 = (v) => c335(v);
-const c337 = vPermissionOption;
-const c338 = /* @__PURE__ */ P.items(c337);
-const c339 = /* @__PURE__ */ P.all(c28, c338);
-const c340 = /* @__PURE__ */ P.props([["sessionId", c298], ["toolCall", c336], ["options", c339]]);
-const c341 = k20;
-const c342 = /* @__PURE__ */ P.all(c341, c340);
-const c343 = (v) => c342(v);
-const c344 = vProtocolVersion;
-const c345 = /* @__PURE__ */ P.otherTag("type", ["terminal"]);
-const c346 = /* @__PURE__ */ P.any(c114, c115, c345);
-const c347 = (v) => c346(v);
-const c348 = /* @__PURE__ */ P.items(c347);
-const c349 = /* @__PURE__ */ P.all(c28, c348);
-const c350 = /* @__PURE__ */ P.props([["protocolVersion", c344], ["agentCapabilities", c110], ["authMethods", c349], ["agentInfo", c120]]);
-const c351 = k21;
-const c352 = /* @__PURE__ */ P.all(c351, c350);
-const c353 = (v) => c352(v);
-const c354 = vSessionConfigId;
-const c355 = /* @__PURE__ */ P.props([["id", c354], ["category", c131]]);
-const c356 = vSessionConfigSelect;
-const c357 = /* @__PURE__ */ P.tag("type", "select");
-const c358 = /* @__PURE__ */ P.all(c357, c356);
-const c359 = vSessionConfigBoolean;
-const c360 = /* @__PURE__ */ P.tag("type", "boolean");
-const c361 = /* @__PURE__ */ P.all(c360, c359);
-const c362 = /* @__PURE__ */ P.otherTag("type", ["select", "boolean"]);
-const c363 = /* @__PURE__ */ P.one(c358, c361, c362);
-const c364 = k22;
-const c365 = /* @__PURE__ */ P.all(c364, c355, c363);
-const c366 = (v) => c365(v);
-const c367 = /* @__PURE__ */ P.items(c366);
-const c368 = /* @__PURE__ */ P.all(c10, c367);
-const c369 = /* @__PURE__ */ P.props([["sessionId", c298], ["modes", c129], ["configOptions", c368]]);
-const c370 = k23;
-const c371 = /* @__PURE__ */ P.all(c370, c369);
-const c372 = (v) => c371(v);
-const c373 = /* @__PURE__ */ P.props([["modes", c129], ["configOptions", c368]]);
-const c374 = k24;
-const c375 = /* @__PURE__ */ P.all(c374, c373);
-const c376 = (v) => c375(v);
-const c377 = (v) => c371(v);
-const c378 = (v) => c375(v);
-const c379 = /* @__PURE__ */ P.all(c28, c367);
-const c380 = /* @__PURE__ */ P.props([["configOptions", c379]]);
-const c381 = k25;
-const c382 = /* @__PURE__ */ P.all(c381, c380);
-const c383 = (v) => c382(v);
-const c384 = vNesEditSuggestion;
-const c385 = /* @__PURE__ */ P.tag("kind", "edit");
-const c386 = /* @__PURE__ */ P.all(c385, c384);
-const c387 = vNesJumpSuggestion;
-const c388 = /* @__PURE__ */ P.tag("kind", "jump");
-const c389 = /* @__PURE__ */ P.all(c388, c387);
-const c390 = vNesRenameSuggestion;
-const c391 = /* @__PURE__ */ P.tag("kind", "rename");
-const c392 = /* @__PURE__ */ P.all(c391, c390);
-const c393 = vNesSearchAndReplaceSuggestion;
-const c394 = /* @__PURE__ */ P.tag("kind", "searchAndReplace");
-const c395 = /* @__PURE__ */ P.all(c394, c393);
-const c396 = /* @__PURE__ */ P.otherTag("kind", ["edit", "jump", "rename", "searchAndReplace"]);
-const c397 = /* @__PURE__ */ P.one(c386, c389, c392, c395, c396);
-const c398 = (v) => c397(v);
-const c399 = /* @__PURE__ */ P.items(c398);
-const c400 = /* @__PURE__ */ P.all(c28, c399);
-const c401 = /* @__PURE__ */ P.props([["suggestions", c400]]);
-const c402 = k26;
-const c403 = /* @__PURE__ */ P.all(c402, c401);
-const c404 = (v) => c403(v);
-const c405 = /* @__PURE__ */ P.any(c353, c150, c151, c152, c153, c154, c372, c376, c157, c158, c377, c378, c161, c162, c383, c164, c165, c404, c167, c168, c169);
-const c406 = /* @__PURE__ */ P.props([["id", c170], ["result", c405]]);
-const c407 = /* @__PURE__ */ P.all(c173, c406);
-const c408 = /* @__PURE__ */ P.props([["content", c316], ["messageId", c180]]);
-const c409 = k27;
-const c410 = /* @__PURE__ */ P.all(c409, c408);
-const c411 = (v) => c410(v);
-const c412 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message_chunk");
-const c413 = /* @__PURE__ */ P.all(c412, c411);
-const c414 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message_chunk");
-const c415 = /* @__PURE__ */ P.all(c414, c411);
-const c416 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought_chunk");
-const c417 = /* @__PURE__ */ P.all(c416, c411);
-const c418 = /* @__PURE__ */ P.all(c28, c331);
-const c419 = /* @__PURE__ */ P.props([["toolCallId", c39], ["kind", c2], ["status", c5], ["content", c418], ["locations", c182]]);
-const c420 = k28;
-const c421 = /* @__PURE__ */ P.all(c420, c419);
-const c422 = (v) => c421(v);
-const c423 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call");
-const c424 = /* @__PURE__ */ P.all(c423, c422);
-const c425 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_update");
-const c426 = /* @__PURE__ */ P.all(c425, c336);
-const c427 = vPlan;
-const c428 = /* @__PURE__ */ P.tag("sessionUpdate", "plan");
-const c429 = /* @__PURE__ */ P.all(c428, c427);
-const c430 = vPlanItems;
-const c431 = /* @__PURE__ */ P.tag("type", "items");
-const c432 = /* @__PURE__ */ P.all(c431, c430);
-const c433 = vPlanFile;
-const c434 = /* @__PURE__ */ P.tag("type", "file");
-const c435 = /* @__PURE__ */ P.all(c434, c433);
-const c436 = vPlanMarkdown;
-const c437 = /* @__PURE__ */ P.tag("type", "markdown");
-const c438 = /* @__PURE__ */ P.all(c437, c436);
-const c439 = /* @__PURE__ */ P.otherTag("type", ["items", "file", "markdown"]);
-const c440 = /* @__PURE__ */ P.one(c432, c435, c438, c439);
-const c441 = (v) => c440(v);
-const c442 = /* @__PURE__ */ P.props([["plan", c441]]);
-const c443 = k29;
-const c444 = /* @__PURE__ */ P.all(c443, c442);
-const c445 = (v) => c444(v);
-const c446 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_update");
-const c447 = /* @__PURE__ */ P.all(c446, c445);
-const c448 = vPlanRemoved;
-const c449 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_removed");
-const c450 = /* @__PURE__ */ P.all(c449, c448);
-const c451 = vAvailableCommandsUpdate;
-const c452 = /* @__PURE__ */ P.tag("sessionUpdate", "available_commands_update");
-const c453 = /* @__PURE__ */ P.all(c452, c451);
-const c454 = vCurrentModeUpdate;
-const c455 = /* @__PURE__ */ P.tag("sessionUpdate", "current_mode_update");
-const c456 = /* @__PURE__ */ P.all(c455, c454);
-const c457 = (v) => c382(v);
-const c458 = /* @__PURE__ */ P.tag("sessionUpdate", "config_option_update");
-const c459 = /* @__PURE__ */ P.all(c458, c457);
-const c460 = vSessionInfoUpdate;
-const c461 = /* @__PURE__ */ P.tag("sessionUpdate", "session_info_update");
-const c462 = /* @__PURE__ */ P.all(c461, c460);
-const c463 = vUsageUpdate;
-const c464 = /* @__PURE__ */ P.tag("sessionUpdate", "usage_update");
-const c465 = /* @__PURE__ */ P.all(c464, c463);
-const c466 = vNotice;
-const c467 = /* @__PURE__ */ P.tag("sessionUpdate", "notice");
-const c468 = /* @__PURE__ */ P.all(c467, c466);
-const c469 = vCompactionId;
-const c470 = vCompactionStatus;
-const c471 = /* @__PURE__ */ P.items(c316);
-const c472 = /* @__PURE__ */ P.all(c10, c471);
-const c473 = /* @__PURE__ */ P.props([["compactionId", c469], ["status", c470], ["summary", c472]]);
-const c474 = k30;
-const c475 = /* @__PURE__ */ P.all(c474, c473);
-const c476 = (v) => c475(v);
-const c477 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_update");
-const c478 = /* @__PURE__ */ P.all(c477, c476);
-const c479 = /* @__PURE__ */ P.props([["compactionId", c469], ["content", c316]]);
-const c480 = k31;
-const c481 = /* @__PURE__ */ P.all(c480, c479);
-const c482 = (v) => c481(v);
-const c483 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_summary_chunk");
-const c484 = /* @__PURE__ */ P.all(c483, c482);
-const c485 = /* @__PURE__ */ P.otherTag("sessionUpdate", ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk"]);
-const c486 = /* @__PURE__ */ P.one(c413, c415, c417, c424, c426, c429, c447, c450, c453, c456, c459, c462, c465, c468, c478, c484, c485);
-const c487 = (v) => c486(v);
-const c488 = /* @__PURE__ */ P.props([["sessionId", c298], ["update", c487]]);
-const c489 = k32;
-const c490 = /* @__PURE__ */ P.all(c489, c488);
-const c491 = (v) => c490(v);
-const c492 = k33;
-const c493 = vSessionConfigValueId;
-const c494 = /* @__PURE__ */ P.props([["value", c493]]);
-const c495 = k34;
-const c496 = /* @__PURE__ */ P.all(c495, c494);
-const c497 = /* @__PURE__ */ P.otherTag("type", ["http", "sse", "acp"]);
-const c498 = /* @__PURE__ */ P.any(c232, c235, c238, c239, c497);
-const c499 = (v) => c498(v);
-const c500 = /* @__PURE__ */ P.items(c499);
-const c501 = /* @__PURE__ */ P.all(c28, c500);
-const c502 = /* @__PURE__ */ P.props([["mcpServers", c501]]);
-const c503 = k35;
-const c504 = /* @__PURE__ */ P.all(c503, c502);
-const c505 = (v) => c504(v);
-const c506 = /* @__PURE__ */ P.props([["mcpServers", c501], ["sessionId", c298]]);
-const c507 = k36;
+const c358 = vRequestPermissionRequest;
+const c359 = vConnectMcpRequest;
+const c360 = vMessageMcpRequest;
+const c361 = vDisconnectMcpRequest;
+const c362 = /* @__PURE__ */ P.any(c43, c44, c358, c45, c46, c47, c48, c49, c50, c359, c360, c361, c51);
+const c363 = vMcpCapabilities;
+const c364 = vSessionForkCapabilities;
+const c365 = /* @__PURE__ */ P.any(c364, c3);
+const c366 = vSessionCapabilities;
+const c367 = vProvidersCapabilities;
+const c368 = /* @__PURE__ */ P.any(c367, c3);
+const c369 = vNesDocumentDidOpenCapabilities;
+const c370 = /* @__PURE__ */ P.any(c369, c3);
+const c371 = vNesDocumentDidChangeCapabilities;
+const c372 = /* @__PURE__ */ P.any(c371, c3);
+const c373 = vNesDocumentDidCloseCapabilities;
+const c374 = /* @__PURE__ */ P.any(c373, c3);
+const c375 = vNesDocumentDidSaveCapabilities;
+const c376 = /* @__PURE__ */ P.any(c375, c3);
+const c377 = vNesDocumentDidFocusCapabilities;
+const c378 = /* @__PURE__ */ P.any(c377, c3);
+const c379 = vNesDocumentEventCapabilities;
+const c380 = /* @__PURE__ */ P.any(c379, c3);
+const c381 = vNesEventCapabilities;
+const c382 = /* @__PURE__ */ P.any(c381, c3);
+const c383 = vNesRecentFilesCapabilities;
+const c384 = /* @__PURE__ */ P.any(c383, c3);
+const c385 = vNesRelatedSnippetsCapabilities;
+const c386 = /* @__PURE__ */ P.any(c385, c3);
+const c387 = vNesEditHistoryCapabilities;
+const c388 = /* @__PURE__ */ P.any(c387, c3);
+const c389 = vNesUserActionsCapabilities;
+const c390 = /* @__PURE__ */ P.any(c389, c3);
+const c391 = vNesOpenFilesCapabilities;
+const c392 = /* @__PURE__ */ P.any(c391, c3);
+const c393 = vNesDiagnosticsCapabilities;
+const c394 = /* @__PURE__ */ P.any(c393, c3);
+const c395 = vNesContextCapabilities;
+const c396 = /* @__PURE__ */ P.any(c395, c3);
+const c397 = vNesCapabilities;
+const c398 = /* @__PURE__ */ P.any(c397, c3);
+const c399 = vPositionEncodingKind;
+const c400 = /* @__PURE__ */ P.any(c399, c3);
+const c401 = vAgentCapabilities;
+const c402 = vLlmProtocol;
+const c403 = /* @__PURE__ */ P.items(c402);
+const c404 = /* @__PURE__ */ P.all(c28, c403);
+const c405 = vProviderCurrentConfig;
+const c406 = vUsage;
+const c407 = /* @__PURE__ */ P.any(c406, c3);
+const c408 = vPosition;
+const c409 = /* @__PURE__ */ P.any(c408, c3);
+const c410 = vInitializeResponse;
+const c411 = vListProvidersResponse;
+const c412 = vSetProviderResponse;
+const c413 = vDisableProviderResponse;
+const c414 = vForkSessionResponse;
+const c415 = vPromptResponse;
+const c416 = vStartNesResponse;
+const c417 = vSuggestNesResponse;
+const c418 = vCloseNesResponse;
+const c419 = vMessageMcpResponse;
+const c420 = /* @__PURE__ */ P.any(c410, c97, c411, c412, c413, c98, c99, c100, c101, c102, c414, c103, c104, c105, c106, c415, c416, c417, c418, c107, c419);
+const c421 = /* @__PURE__ */ P.props([["id", c108], ["result", c420]]);
+const c422 = /* @__PURE__ */ P.all(c109, c421);
+const c423 = vContentBlock;
+const c424 = /* @__PURE__ */ P.items(c423);
+const c425 = /* @__PURE__ */ P.all(c10, c424);
+const c426 = vSessionNotification;
+const c427 = vMessageMcpNotification;
+const c428 = /* @__PURE__ */ P.any(c426, c128, c427, c129);
+const c429 = vCompactionCapabilities;
+const c430 = /* @__PURE__ */ P.any(c429, c3);
+const c431 = vClientSessionCapabilities;
+const c432 = /* @__PURE__ */ P.any(c431, c3);
+const c433 = vPlanCapabilities;
+const c434 = /* @__PURE__ */ P.any(c433, c3);
+const c435 = vNesJumpCapabilities;
+const c436 = /* @__PURE__ */ P.any(c435, c3);
+const c437 = vNesRenameCapabilities;
+const c438 = /* @__PURE__ */ P.any(c437, c3);
+const c439 = vNesSearchAndReplaceCapabilities;
+const c440 = /* @__PURE__ */ P.any(c439, c3);
+const c441 = vClientNesCapabilities;
+const c442 = /* @__PURE__ */ P.any(c441, c3);
+const c443 = /* @__PURE__ */ P.items(c399);
+const c444 = /* @__PURE__ */ P.all(c28, c443);
+const c445 = vClientCapabilities;
+const c446 = vMcpServerAcp;
+const c447 = /* @__PURE__ */ P.tag("type", "acp");
+const c448 = /* @__PURE__ */ P.all(c447, c446);
+const c449 = vMcpServer;
+const c450 = /* @__PURE__ */ P.items(c449);
+const c451 = /* @__PURE__ */ P.all(c28, c450);
+const c452 = vNesRepository;
+const c453 = /* @__PURE__ */ P.any(c452, c3);
+const c454 = vRange;
+const c455 = /* @__PURE__ */ P.any(c454, c3);
+const c456 = vNesSuggestContext;
+const c457 = vInitializeRequest;
+const c458 = vListProvidersRequest;
+const c459 = vSetProviderRequest;
+const c460 = vDisableProviderRequest;
+const c461 = vNewSessionRequest;
+const c462 = vLoadSessionRequest;
+const c463 = vForkSessionRequest;
+const c464 = vResumeSessionRequest;
+const c465 = vStartNesRequest;
+const c466 = vSuggestNesRequest;
+const c467 = vCloseNesRequest;
+const c468 = /* @__PURE__ */ P.any(c457, c149, c458, c459, c460, c150, c461, c462, c151, c152, c463, c464, c153, c154, c155, c156, c465, c466, c467, c360, c51);
+const c469 = vConnectMcpResponse;
+const c470 = vDisconnectMcpResponse;
+const c471 = /* @__PURE__ */ P.any(c159, c160, c161, c162, c163, c164, c165, c166, c167, c469, c470, c419, c107);
+const c472 = /* @__PURE__ */ P.props([["id", c108], ["result", c471]]);
+const c473 = /* @__PURE__ */ P.all(c109, c472);
+const c474 = vTextDocumentContentChangeEvent;
+const c475 = /* @__PURE__ */ P.items(c474);
+const c476 = /* @__PURE__ */ P.all(c28, c475);
+const c477 = vNesRejectReason;
+const c478 = /* @__PURE__ */ P.any(c477, c3);
+const c479 = vDidOpenDocumentNotification;
+const c480 = vDidChangeDocumentNotification;
+const c481 = vDidCloseDocumentNotification;
+const c482 = vDidSaveDocumentNotification;
+const c483 = vDidFocusDocumentNotification;
+const c484 = vAcceptNesNotification;
+const c485 = vRejectNesNotification;
+const c486 = /* @__PURE__ */ P.any(c168, c479, c480, c481, c482, c483, c484, c485, c427, c129);
+const c487 = k0;
+const c488 = /* @__PURE__ */ P.all(c487, c204);
+const c489 = (v) => c488(v);
+const c490 = /* @__PURE__ */ P.props([["sessionId", c169], ["toolCall", c489], ["options", c207]]);
+const c491 = /* @__PURE__ */ P.all(c208, c490);
+const c492 = (v) => c491(v);
+const c493 = /* @__PURE__ */ P.props([["protocolVersion", c209], ["agentCapabilities", c401], ["authMethods", c214], ["agentInfo", c76]]);
+const c494 = /* @__PURE__ */ P.all(c215, c493);
+const c495 = (v) => c494(v);
+const c496 = (v) => c233(v);
+const c497 = vNesEditSuggestion;
+const c498 = /* @__PURE__ */ P.tag("kind", "edit");
+const c499 = /* @__PURE__ */ P.all(c498, c497);
+const c500 = vNesJumpSuggestion;
+const c501 = /* @__PURE__ */ P.tag("kind", "jump");
+const c502 = /* @__PURE__ */ P.all(c501, c500);
+const c503 = vNesRenameSuggestion;
+const c504 = /* @__PURE__ */ P.tag("kind", "rename");
+const c505 = /* @__PURE__ */ P.all(c504, c503);
+const c506 = vNesSearchAndReplaceSuggestion;
+const c507 = /* @__PURE__ */ P.tag("kind", "searchAndReplace");
 const c508 = /* @__PURE__ */ P.all(c507, c506);
-const c509 = (v) => c508(v);
-const c510 = /* @__PURE__ */ P.props([["sessionId", c298], ["mcpServers", c501]]);
-const c511 = k37;
-const c512 = /* @__PURE__ */ P.all(c511, c510);
-const c513 = (v) => c512(v);
-const c514 = (v) => c512(v);
-const c515 = /* @__PURE__ */ P.props([["sessionId", c298], ["configId", c354]]);
-const c516 = /* @__PURE__ */ P.otherTag("type", ["boolean"]);
-const c517 = /* @__PURE__ */ P.any(c492, c496, c516);
-const c518 = k38;
-const c519 = /* @__PURE__ */ P.all(c518, c515, c517);
-const c520 = (v) => c519(v);
-const c521 = /* @__PURE__ */ P.all(c28, c471);
-const c522 = /* @__PURE__ */ P.props([["sessionId", c298], ["prompt", c521]]);
-const c523 = k39;
-const c524 = /* @__PURE__ */ P.all(c523, c522);
-const c525 = (v) => c524(v);
-const c526 = /* @__PURE__ */ P.tag("outcome", "cancelled");
-const c527 = vSelectedPermissionOutcome;
-const c528 = /* @__PURE__ */ P.tag("outcome", "selected");
-const c529 = /* @__PURE__ */ P.all(c528, c527);
-const c530 = /* @__PURE__ */ P.otherTag("outcome", ["cancelled", "selected"]);
-const c531 = /* @__PURE__ */ P.one(c526, c529, c530);
-const c532 = (v) => c531(v);
-const c533 = /* @__PURE__ */ P.props([["outcome", c532]]);
-const c534 = k40;
-const c535 = /* @__PURE__ */ P.all(c534, c533);
-const c536 = (v) => c535(v);
-const c537 = /* @__PURE__ */ P.any(c270, c271, c536, c273, c274, c275, c276, c277, c278, c279, c280, c169, c168);
-const c538 = /* @__PURE__ */ P.props([["id", c170], ["result", c537]]);
-const c539 = /* @__PURE__ */ P.all(c173, c538);
-const c540 = /* @__PURE__ */ P.any(c43, c44, c343, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55);
-const c541 = /* @__PURE__ */ P.any(c540, c3);
-const c542 = /* @__PURE__ */ P.props([["id", c170], ["params", c541]]);
-const c543 = k41;
-const c544 = /* @__PURE__ */ P.all(c543, c542);
-const c545 = /* @__PURE__ */ P.any(c407, c178);
-const c546 = /* @__PURE__ */ P.any(c491, c197, c198, c199);
-const c547 = /* @__PURE__ */ P.any(c546, c3);
-const c548 = /* @__PURE__ */ P.props([["params", c547]]);
-const c549 = k42;
-const c550 = /* @__PURE__ */ P.all(c549, c548);
-const c551 = /* @__PURE__ */ P.any(c248, c249, c250, c251, c252, c253, c505, c509, c256, c257, c513, c514, c260, c261, c520, c525, c264, c265, c266, c53, c55);
-const c552 = /* @__PURE__ */ P.any(c551, c3);
-const c553 = /* @__PURE__ */ P.props([["id", c170], ["params", c552]]);
-const c554 = /* @__PURE__ */ P.all(c543, c553);
-const c555 = /* @__PURE__ */ P.any(c539, c178);
-const c556 = vContent;
-const c557 = /* @__PURE__ */ P.all(c321, c556);
-const c558 = vElicitationFormMode;
-const c559 = /* @__PURE__ */ P.tag("mode", "form");
-const c560 = /* @__PURE__ */ P.all(c559, c558);
-const c561 = /* @__PURE__ */ P.all(c51, c560);
-const c562 = vElicitationUrlMode;
-const c563 = /* @__PURE__ */ P.tag("mode", "url");
+const c509 = /* @__PURE__ */ P.otherTag("kind", ["edit", "jump", "rename", "searchAndReplace"]);
+const c510 = /* @__PURE__ */ P.one(c499, c502, c505, c508, c509);
+const c511 = (v) => c510(v);
+const c512 = /* @__PURE__ */ P.items(c511);
+const c513 = /* @__PURE__ */ P.all(c28, c512);
+const c514 = /* @__PURE__ */ P.props([["suggestions", c513]]);
+const c515 = k1;
+const c516 = /* @__PURE__ */ P.all(c515, c514);
+const c517 = (v) => c516(v);
+const c518 = /* @__PURE__ */ P.any(c495, c97, c411, c412, c413, c98, c234, c238, c101, c102, c496, c239, c104, c105, c244, c415, c416, c517, c418, c107, c419);
+const c519 = /* @__PURE__ */ P.props([["id", c108], ["result", c518]]);
+const c520 = /* @__PURE__ */ P.all(c109, c519);
+const c521 = k2;
+const c522 = /* @__PURE__ */ P.all(c521, c256);
+const c523 = (v) => c522(v);
+const c524 = /* @__PURE__ */ P.all(c257, c523);
+const c525 = /* @__PURE__ */ P.all(c258, c489);
+const c526 = vPlanItems;
+const c527 = /* @__PURE__ */ P.tag("type", "items");
+const c528 = /* @__PURE__ */ P.all(c527, c526);
+const c529 = vPlanFile;
+const c530 = /* @__PURE__ */ P.tag("type", "file");
+const c531 = /* @__PURE__ */ P.all(c530, c529);
+const c532 = vPlanMarkdown;
+const c533 = /* @__PURE__ */ P.tag("type", "markdown");
+const c534 = /* @__PURE__ */ P.all(c533, c532);
+const c535 = /* @__PURE__ */ P.otherTag("type", ["items", "file", "markdown"]);
+const c536 = /* @__PURE__ */ P.one(c528, c531, c534, c535);
+const c537 = (v) => c536(v);
+const c538 = /* @__PURE__ */ P.props([["plan", c537]]);
+const c539 = k3;
+const c540 = /* @__PURE__ */ P.all(c539, c538);
+const c541 = (v) => c540(v);
+const c542 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_update");
+const c543 = /* @__PURE__ */ P.all(c542, c541);
+const c544 = vPlanRemoved;
+const c545 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_removed");
+const c546 = /* @__PURE__ */ P.all(c545, c544);
+const c547 = vNotice;
+const c548 = /* @__PURE__ */ P.tag("sessionUpdate", "notice");
+const c549 = /* @__PURE__ */ P.all(c548, c547);
+const c550 = vCompactionId;
+const c551 = vCompactionStatus;
+const c552 = /* @__PURE__ */ P.all(c10, c292);
+const c553 = /* @__PURE__ */ P.props([["compactionId", c550], ["status", c551], ["summary", c552]]);
+const c554 = k4;
+const c555 = /* @__PURE__ */ P.all(c554, c553);
+const c556 = (v) => c555(v);
+const c557 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_update");
+const c558 = /* @__PURE__ */ P.all(c557, c556);
+const c559 = /* @__PURE__ */ P.props([["compactionId", c550], ["content", c187]]);
+const c560 = k5;
+const c561 = /* @__PURE__ */ P.all(c560, c559);
+const c562 = (v) => c561(v);
+const c563 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_summary_chunk");
 const c564 = /* @__PURE__ */ P.all(c563, c562);
-const c565 = /* @__PURE__ */ P.all(c51, c564);
-const c566 = /* @__PURE__ */ P.any(c41, c42);
-const c567 = k43;
-const c568 = /* @__PURE__ */ P.all(c567, c566);
-const c569 = /* @__PURE__ */ P.all(c51, c568);
-const c570 = vStringPropertySchema;
-const c571 = /* @__PURE__ */ P.all(c34, c570);
-const c572 = vNumberPropertySchema;
-const c573 = /* @__PURE__ */ P.tag("type", "number");
-const c574 = /* @__PURE__ */ P.all(c573, c572);
-const c575 = vIntegerPropertySchema;
-const c576 = /* @__PURE__ */ P.tag("type", "integer");
-const c577 = /* @__PURE__ */ P.all(c576, c575);
-const c578 = vBooleanPropertySchema;
-const c579 = /* @__PURE__ */ P.all(c360, c578);
-const c580 = vMultiSelectPropertySchema;
-const c581 = /* @__PURE__ */ P.tag("type", "array");
-const c582 = /* @__PURE__ */ P.all(c581, c580);
-const c583 = k44;
-const c584 = /* @__PURE__ */ P.all(c138, c358);
-const c585 = /* @__PURE__ */ P.all(c138, c361);
-const c586 = vContentChunk;
-const c587 = /* @__PURE__ */ P.all(c412, c586);
-const c588 = /* @__PURE__ */ P.all(c414, c586);
-const c589 = /* @__PURE__ */ P.all(c416, c586);
-const c590 = vToolCall;
-const c591 = /* @__PURE__ */ P.all(c423, c590);
-const c592 = vToolCallUpdate;
-const c593 = /* @__PURE__ */ P.all(c425, c592);
-const c594 = vPlanUpdate;
-const c595 = /* @__PURE__ */ P.all(c446, c594);
-const c596 = vConfigOptionUpdate;
-const c597 = /* @__PURE__ */ P.all(c458, c596);
-const c598 = vCompactionUpdate;
-const c599 = /* @__PURE__ */ P.all(c477, c598);
-const c600 = vCompactionSummaryChunk;
-const c601 = /* @__PURE__ */ P.all(c483, c600);
-const c602 = /* @__PURE__ */ P.all(c262, c492);
-const c603 = vElicitationAcceptAction;
-const c604 = /* @__PURE__ */ P.tag("action", "accept");
-const c605 = /* @__PURE__ */ P.all(c604, c603);
-const c606 = /* @__PURE__ */ P.all(c278, c605);
-const c607 = /* @__PURE__ */ P.tag("action", "decline");
-const c608 = /* @__PURE__ */ P.all(c278, c607);
-const c609 = /* @__PURE__ */ P.tag("action", "cancel");
-const c610 = /* @__PURE__ */ P.all(c278, c609);
-const c611 = k45;
-const c612 = /* @__PURE__ */ P.all(c278, c611);
-const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519, c520, c521, c522, c523, c524, c525, c526, c527, c528, c529, c530, c531, c532, c533, c534, c535, c536, c537, c538, c539, c540, c541, c542, c543, c544, c545, c546, c547, c548, c549, c550, c551, c552, c553, c554, c555, c556, c557, c558, c559, c560, c561, c562, c563, c564, c565, c566, c567, c568, c569, c570, c571, c572, c573, c574, c575, c576, c577, c578, c579, c580, c581, c582, c583, c584, c585, c586, c587, c588, c589, c590, c591, c592, c593, c594, c595, c596, c597, c598, c599, c600, c601, c602, c603, c604, c605, c606, c607, c608, c609, c610, c611, c612];
+const c565 = /* @__PURE__ */ P.otherTag("sessionUpdate", ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan", "plan_update", "plan_removed", "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk"]);
+const c566 = /* @__PURE__ */ P.one(c250, c252, c254, c524, c525, c261, c543, c546, c264, c267, c270, c273, c276, c549, c558, c564, c565);
+const c567 = (v) => c566(v);
+const c568 = /* @__PURE__ */ P.props([["sessionId", c169], ["update", c567]]);
+const c569 = /* @__PURE__ */ P.all(c277, c568);
+const c570 = (v) => c569(v);
+const c571 = /* @__PURE__ */ P.otherTag("type", ["http", "sse", "acp"]);
+const c572 = /* @__PURE__ */ P.any(c144, c147, c448, c148, c571);
+const c573 = (v) => c572(v);
+const c574 = /* @__PURE__ */ P.items(c573);
+const c575 = /* @__PURE__ */ P.all(c28, c574);
+const c576 = /* @__PURE__ */ P.props([["mcpServers", c575]]);
+const c577 = /* @__PURE__ */ P.all(c283, c576);
+const c578 = (v) => c577(v);
+const c579 = /* @__PURE__ */ P.props([["mcpServers", c575], ["sessionId", c169]]);
+const c580 = /* @__PURE__ */ P.all(c284, c579);
+const c581 = (v) => c580(v);
+const c582 = /* @__PURE__ */ P.props([["sessionId", c169], ["mcpServers", c575]]);
+const c583 = /* @__PURE__ */ P.all(c285, c582);
+const c584 = (v) => c583(v);
+const c585 = (v) => c583(v);
+const c586 = /* @__PURE__ */ P.any(c159, c160, c308, c162, c163, c164, c165, c166, c167, c469, c470, c419, c107);
+const c587 = /* @__PURE__ */ P.props([["id", c108], ["result", c586]]);
+const c588 = /* @__PURE__ */ P.all(c109, c587);
+const c589 = /* @__PURE__ */ P.any(c43, c44, c492, c45, c46, c47, c48, c49, c50, c359, c360, c361, c51);
+const c590 = /* @__PURE__ */ P.any(c589, c3);
+const c591 = /* @__PURE__ */ P.props([["id", c108], ["params", c590]]);
+const c592 = /* @__PURE__ */ P.all(c309, c591);
+const c593 = /* @__PURE__ */ P.any(c520, c113);
+const c594 = /* @__PURE__ */ P.any(c570, c128, c427, c129);
+const c595 = /* @__PURE__ */ P.any(c594, c3);
+const c596 = /* @__PURE__ */ P.props([["params", c595]]);
+const c597 = /* @__PURE__ */ P.all(c310, c596);
+const c598 = /* @__PURE__ */ P.any(c457, c149, c458, c459, c460, c150, c578, c581, c151, c152, c584, c585, c153, c154, c291, c297, c465, c466, c467, c360, c51);
+const c599 = /* @__PURE__ */ P.any(c598, c3);
+const c600 = /* @__PURE__ */ P.props([["id", c108], ["params", c599]]);
+const c601 = /* @__PURE__ */ P.all(c309, c600);
+const c602 = /* @__PURE__ */ P.any(c588, c113);
+const c603 = vToolCall;
+const c604 = /* @__PURE__ */ P.all(c257, c603);
+const c605 = vToolCallUpdate;
+const c606 = /* @__PURE__ */ P.all(c258, c605);
+const c607 = vPlanUpdate;
+const c608 = /* @__PURE__ */ P.all(c542, c607);
+const c609 = vCompactionUpdate;
+const c610 = /* @__PURE__ */ P.all(c557, c609);
+const c611 = vCompactionSummaryChunk;
+const c612 = /* @__PURE__ */ P.all(c563, c611);
+const checks = [...base.checks, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519, c520, c521, c522, c523, c524, c525, c526, c527, c528, c529, c530, c531, c532, c533, c534, c535, c536, c537, c538, c539, c540, c541, c542, c543, c544, c545, c546, c547, c548, c549, c550, c551, c552, c553, c554, c555, c556, c557, c558, c559, c560, c561, c562, c563, c564, c565, c566, c567, c568, c569, c570, c571, c572, c573, c574, c575, c576, c577, c578, c579, c580, c581, c582, c583, c584, c585, c586, c587, c588, c589, c590, c591, c592, c593, c594, c595, c596, c597, c598, c599, c600, c601, c602, c603, c604, c605, c606, c607, c608, c609, c610, c611, c612];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 56 }, { check: 3 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 43 }, { node: 4, check: 44 }, { node: 5, check: 45 }, { node: 31, check: 46 }, { node: 3, check: 47 }, { node: 3, check: 48 }, { node: 3, check: 49 }, { node: 3, check: 50 }, { node: 34, check: 51 }, { node: 3, check: 52 }, { node: 3, check: 53 }, { node: 3, check: 54 }, { check: 55 }] } },
-  /* 3 WriteTextFileRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }] },
-  /* 4 ReadTextFileRequest */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "limit", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 5 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 6 }, { name: "options", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 6 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "name", onError: 7, omit: true }, { name: "content", node: 7, onError: 20, omit: true }, { name: "locations", node: 28, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 7 ToolCallUpdate/properties/content */ { items: 8, skipInvalid: 18 },
-  /* 8 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 9 }, { tag: "diff", node: 25 }, { tag: "terminal", node: 27 }] } },
-  /* 9 ToolCallContent/oneOf/0 */ { allOf: [10] },
-  /* 10 Content */ { properties: [{ name: "content", node: 11 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 11 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 12 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 21 }] } },
-  /* 12 ContentBlock/oneOf/0 */ { allOf: [13] },
-  /* 13 TextContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 14 TextContent/properties/annotations */ { union: { variants: [{ node: 15, check: 13 }, { check: 3 }] } },
-  /* 15 Annotations */ { properties: [{ name: "audience", node: 16, onError: 11, omit: true }, { name: "lastModified", onError: 7, omit: true }, { name: "priority", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 16 Annotations/properties/audience */ { skipInvalid: 8 },
-  /* 17 ContentBlock/oneOf/1 */ { allOf: [18] },
-  /* 18 ImageContent */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "uri", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 19 ContentBlock/oneOf/3 */ { allOf: [20] },
-  /* 20 ResourceLink */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "description", onError: 7, omit: true }, { name: "mimeType", onError: 7, omit: true }, { name: "size", onError: 15, omit: true }, { name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 21 ContentBlock/oneOf/4 */ { allOf: [22] },
-  /* 22 EmbeddedResource */ { properties: [{ name: "annotations", node: 14, onError: 14, omit: true }, { name: "resource", node: 23 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 23 EmbeddedResourceResource */ { union: { variants: [{ node: 24, check: 16 }, { node: 24, check: 17 }] } },
-  /* 24 TextResourceContents */ { properties: [{ name: "mimeType", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 25 ToolCallContent/oneOf/1 */ { allOf: [26] },
-  /* 26 Diff */ { properties: [{ name: "oldText", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 27 ToolCallContent/oneOf/2 */ { allOf: [3] },
-  /* 28 ToolCallUpdate/properties/locations */ { items: 29, skipInvalid: 21 },
-  /* 29 ToolCallLocation */ { properties: [{ name: "line", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 30 RequestPermissionRequest/properties/options */ { items: 3 },
-  /* 31 CreateTerminalRequest */ { properties: [{ name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", node: 33, onError: 29, fallback: [] }, { name: "cwd", onError: 7, omit: true }, { name: "outputByteLimit", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 32 CreateTerminalRequest/properties/args */ { skipInvalid: 24 },
-  /* 33 CreateTerminalRequest/properties/env */ { items: 3, skipInvalid: 26 },
-  /* 34 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 0, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 35 }, { tag: "url", node: 55 }, { other: true, node: 56 }] } },
-  /* 35 CreateElicitationRequest/anyOf/0 */ { allOf: [36] },
-  /* 36 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 37 }], union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
-  /* 37 ElicitationSchema */ { properties: [{ name: "type", onError: 31, fallback: "object", default: "object" }, { name: "title", onError: 7, omit: true }, { name: "properties", node: 38, default: {} }, { name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 38 ElicitationSchema/properties/properties */ { values: 39, declared: [] },
-  /* 39 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 40 }, { tag: "number", node: 44 }, { tag: "integer", node: 46 }, { tag: "boolean", node: 48 }, { tag: "array", node: 50 }, { other: true }] } },
-  /* 40 ElicitationPropertySchema/anyOf/0 */ { allOf: [41] },
-  /* 41 StringPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 7, omit: true }, { name: "oneOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 42 StringPropertySchema/properties/oneOf */ { items: 43 },
-  /* 43 EnumOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 44 ElicitationPropertySchema/anyOf/1 */ { allOf: [45] },
-  /* 45 NumberPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 12, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 46 ElicitationPropertySchema/anyOf/2 */ { allOf: [47] },
-  /* 47 IntegerPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 15, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 48 ElicitationPropertySchema/anyOf/3 */ { allOf: [49] },
-  /* 49 BooleanPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "default", onError: 32, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 50 ElicitationPropertySchema/anyOf/4 */ { allOf: [51] },
-  /* 51 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "description", onError: 7, omit: true }, { name: "items", node: 52 }, { name: "default", node: 32, onError: 38, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 52 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 27, check: 35 }, { other: true, check: 36 }, { node: 53, check: 37 }] } },
-  /* 53 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 42 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 54 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 40, omit: true }] },
-  /* 55 CreateElicitationRequest/anyOf/1 */ { allOf: [56] },
-  /* 56 ElicitationUrlMode */ { union: { variants: [{ node: 54, check: 41 }, { check: 42 }] } },
-  /* 57 AgentResponse */ { union: { variants: [{ node: 58, check: 174 }, { node: 135, check: 178 }] } },
-  /* 58 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 59 }] },
-  /* 59 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 60, check: 149 }, { node: 3, check: 150 }, { node: 100, check: 151 }, { node: 3, check: 152 }, { node: 3, check: 153 }, { node: 3, check: 154 }, { node: 105, check: 155 }, { node: 105, check: 156 }, { node: 117, check: 157 }, { node: 3, check: 158 }, { node: 105, check: 159 }, { node: 105, check: 160 }, { node: 3, check: 161 }, { node: 3, check: 162 }, { node: 120, check: 163 }, { node: 121, check: 164 }, { node: 3, check: 165 }, { node: 124, check: 166 }, { node: 3, check: 167 }, { check: 168 }, { check: 169 }] } },
-  /* 60 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 61, onError: 110, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 94, onError: 118, fallback: [], default: [] }, { name: "agentInfo", node: 98, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 61 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 57, fallback: false, default: false }, { name: "promptCapabilities", node: 62, onError: 58, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 63, onError: 59, fallback: { http: false, sse: false, acp: false }, default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", node: 64, onError: 72, fallback: {}, default: {} }, { name: "auth", node: 71, onError: 75, fallback: {}, default: {} }, { name: "providers", node: 73, onError: 77, omit: true }, { name: "nes", node: 74, onError: 107, omit: true }, { name: "positionEncoding", onError: 109, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 62 PromptCapabilities */ { properties: [{ name: "image", onError: 57, fallback: false, default: false }, { name: "audio", onError: 57, fallback: false, default: false }, { name: "embeddedContext", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 63 McpCapabilities */ { properties: [{ name: "http", onError: 57, fallback: false, default: false }, { name: "sse", onError: 57, fallback: false, default: false }, { name: "acp", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 64 SessionCapabilities */ { properties: [{ name: "list", node: 65, onError: 61, omit: true }, { name: "delete", node: 66, onError: 63, omit: true }, { name: "additionalDirectories", node: 67, onError: 65, omit: true }, { name: "fork", node: 68, onError: 67, omit: true }, { name: "resume", node: 69, onError: 69, omit: true }, { name: "close", node: 70, onError: 71, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 65 SessionCapabilities/properties/list */ { union: { variants: [{ node: 3, check: 60 }, { check: 3 }] } },
-  /* 66 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 3, check: 62 }, { check: 3 }] } },
-  /* 67 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 3, check: 64 }, { check: 3 }] } },
-  /* 68 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 3, check: 66 }, { check: 3 }] } },
-  /* 69 SessionCapabilities/properties/resume */ { union: { variants: [{ node: 3, check: 68 }, { check: 3 }] } },
-  /* 70 SessionCapabilities/properties/close */ { union: { variants: [{ node: 3, check: 70 }, { check: 3 }] } },
-  /* 71 AgentAuthCapabilities */ { properties: [{ name: "logout", node: 72, onError: 74, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 72 AgentAuthCapabilities/properties/logout */ { union: { variants: [{ node: 3, check: 73 }, { check: 3 }] } },
-  /* 73 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 3, check: 76 }, { check: 3 }] } },
-  /* 74 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 75, check: 106 }, { check: 3 }] } },
-  /* 75 NesCapabilities */ { properties: [{ name: "events", node: 76, onError: 91, omit: true }, { name: "context", node: 85, onError: 105, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 76 NesCapabilities/properties/events */ { union: { variants: [{ node: 77, check: 90 }, { check: 3 }] } },
-  /* 77 NesEventCapabilities */ { properties: [{ name: "document", node: 78, onError: 89, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 78 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 79, check: 88 }, { check: 3 }] } },
-  /* 79 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 80, onError: 79, omit: true }, { name: "didChange", node: 81, onError: 81, omit: true }, { name: "didClose", node: 82, onError: 83, omit: true }, { name: "didSave", node: 83, onError: 85, omit: true }, { name: "didFocus", node: 84, onError: 87, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 80 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 3, check: 78 }, { check: 3 }] } },
-  /* 81 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 3, check: 80 }, { check: 3 }] } },
-  /* 82 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 3, check: 82 }, { check: 3 }] } },
-  /* 83 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 3, check: 84 }, { check: 3 }] } },
-  /* 84 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 3, check: 86 }, { check: 3 }] } },
-  /* 85 NesCapabilities/properties/context */ { union: { variants: [{ node: 86, check: 104 }, { check: 3 }] } },
-  /* 86 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 87, onError: 93, omit: true }, { name: "relatedSnippets", node: 89, onError: 95, omit: true }, { name: "editHistory", node: 90, onError: 97, omit: true }, { name: "userActions", node: 91, onError: 99, omit: true }, { name: "openFiles", node: 92, onError: 101, omit: true }, { name: "diagnostics", node: 93, onError: 103, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 87 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 88, check: 92 }, { check: 3 }] } },
-  /* 88 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 89 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 3, check: 94 }, { check: 3 }] } },
-  /* 90 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 88, check: 96 }, { check: 3 }] } },
-  /* 91 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 88, check: 98 }, { check: 3 }] } },
-  /* 92 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 3, check: 100 }, { check: 3 }] } },
-  /* 93 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 3, check: 102 }, { check: 3 }] } },
-  /* 94 InitializeResponse/properties/authMethods */ { items: 95, skipInvalid: 116 },
-  /* 95 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 96, check: 114 }, { node: 43, check: 115 }] } },
-  /* 96 AuthMethod/anyOf/0 */ { allOf: [97] },
-  /* 97 AuthMethodTerminal */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "args", node: 32, onError: 25, fallback: [] }, { name: "env", onError: 111, fallback: {} }, { name: "_meta", onError: 0, omit: true }] },
-  /* 98 InitializeResponse/properties/agentInfo */ { union: { variants: [{ node: 99, check: 119 }, { check: 3 }] } },
-  /* 99 Implementation */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 100 ListProvidersResponse */ { properties: [{ name: "providers", node: 101 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 101 ListProvidersResponse/properties/providers */ { items: 102 },
-  /* 102 ProviderInfo */ { properties: [{ name: "supported", node: 103, onError: 123, fallback: [] }, { name: "current", node: 104 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 103 ProviderInfo/properties/supported */ { skipInvalid: 121 },
-  /* 104 ProviderInfo/properties/current */ { union: { variants: [{ node: 3, check: 124 }, { check: 3 }] } },
-  /* 105 NewSessionResponse */ { properties: [{ name: "modes", node: 106, onError: 129, omit: true }, { name: "configOptions", node: 109, onError: 140, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 106 NewSessionResponse/properties/modes */ { union: { variants: [{ node: 107, check: 128 }, { check: 3 }] } },
-  /* 107 SessionModeState */ { properties: [{ name: "availableModes", node: 108, onError: 127, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 108 SessionModeState/properties/availableModes */ { items: 43, skipInvalid: 125 },
-  /* 109 NewSessionResponse/properties/configOptions */ { items: 110, skipInvalid: 138 },
-  /* 110 SessionConfigOption */ { properties: [{ name: "description", onError: 7, omit: true }, { name: "category", onError: 131, omit: true }, { name: "_meta", onError: 0, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 111 }, { tag: "boolean" }] } },
-  /* 111 SessionConfigOption/oneOf/0 */ { allOf: [112] },
-  /* 112 SessionConfigSelect */ { properties: [{ name: "options", node: 113 }] },
-  /* 113 SessionConfigSelectOptions */ { union: { variants: [{ node: 42, check: 134 }, { node: 114, check: 137 }] } },
-  /* 114 SessionConfigSelectOptions/anyOf/1 */ { items: 115 },
-  /* 115 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 116, onError: 134, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 116 SessionConfigSelectGroup/properties/options */ { items: 43, skipInvalid: 132 },
-  /* 117 ListSessionsResponse */ { properties: [{ name: "sessions", node: 118, onError: 143, fallback: [] }, { name: "nextCursor", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 118 ListSessionsResponse/properties/sessions */ { items: 119, skipInvalid: 141 },
-  /* 119 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 120 SetSessionConfigOptionResponse */ { properties: [{ name: "configOptions", node: 109, onError: 144, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 121 PromptResponse */ { properties: [{ name: "usage", node: 122, onError: 146, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 122 PromptResponse/properties/usage */ { union: { variants: [{ node: 123, check: 145 }, { check: 3 }] } },
-  /* 123 Usage */ { properties: [{ name: "thoughtTokens", onError: 30, omit: true }, { name: "cachedReadTokens", onError: 30, omit: true }, { name: "cachedWriteTokens", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 124 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 125 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 125 SuggestNesResponse/properties/suggestions */ { items: 126 },
-  /* 126 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 127 }, { tag: "jump", node: 133 }, { tag: "rename", node: 133 }, { tag: "searchAndReplace", node: 27 }] } },
-  /* 127 NesSuggestion/oneOf/0 */ { allOf: [128] },
-  /* 128 NesEditSuggestion */ { properties: [{ name: "edits", node: 129 }, { name: "cursorPosition", node: 132, onError: 148, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 129 NesEditSuggestion/properties/edits */ { items: 130 },
-  /* 130 NesTextEdit */ { properties: [{ name: "range", node: 131 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 131 Range */ { properties: [{ name: "start", node: 3 }, { name: "end", node: 3 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 132 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 3, check: 147 }, { check: 3 }] } },
-  /* 133 NesSuggestion/oneOf/1 */ { allOf: [134] },
-  /* 134 NesJumpSuggestion */ { properties: [{ name: "position", node: 3 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 135 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 136 }] },
-  /* 136 Error */ {  },
-  /* 137 AgentNotification */ { properties: [{ name: "params", node: 138 }] },
-  /* 138 AgentNotification/properties/params */ { union: { variants: [{ node: 139, check: 200 }, { check: 3 }] } },
-  /* 139 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 140, check: 196 }, { node: 3, check: 197 }, { node: 169, check: 198 }, { check: 199 }] } },
-  /* 140 SessionNotification */ { properties: [{ name: "update", node: 141 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 141 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 142 }, { tag: "agent_message_chunk", node: 142 }, { tag: "agent_thought_chunk", node: 142 }, { tag: "tool_call", node: 144 }, { tag: "tool_call_update", node: 146 }, { tag: "plan", node: 147 }, { tag: "plan_update", node: 150 }, { tag: "plan_removed", node: 27 }, { tag: "available_commands_update", node: 153 }, { tag: "current_mode_update", node: 27 }, { tag: "config_option_update", node: 159 }, { tag: "session_info_update", node: 160 }, { tag: "usage_update", node: 162 }, { tag: "notice", node: 165 }, { tag: "compaction_update", node: 166 }, { tag: "compaction_summary_chunk", node: 9 }] } },
-  /* 142 SessionUpdate/oneOf/0 */ { allOf: [143] },
-  /* 143 ContentChunk */ { properties: [{ name: "content", node: 11 }, { name: "messageId", onError: 180, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 144 SessionUpdate/oneOf/3 */ { allOf: [145] },
-  /* 145 ToolCall */ { properties: [{ name: "name", onError: 7, omit: true }, { name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 7, onError: 181, fallback: [] }, { name: "locations", node: 28, onError: 182, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 146 SessionUpdate/oneOf/4 */ { allOf: [6] },
-  /* 147 SessionUpdate/oneOf/5 */ { allOf: [148] },
-  /* 148 Plan */ { properties: [{ name: "entries", node: 149, onError: 185, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 149 Plan/properties/entries */ { items: 3, skipInvalid: 183 },
-  /* 150 SessionUpdate/oneOf/6 */ { allOf: [151] },
-  /* 151 PlanUpdate */ { properties: [{ name: "plan", node: 152 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 152 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 147 }, { tag: "file", node: 27 }, { tag: "markdown", node: 27 }] } },
-  /* 153 SessionUpdate/oneOf/8 */ { allOf: [154] },
-  /* 154 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 155, onError: 190, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 155 AvailableCommandsUpdate/properties/availableCommands */ { items: 156, skipInvalid: 188 },
-  /* 156 AvailableCommand */ { properties: [{ name: "input", node: 157, onError: 187, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 157 AvailableCommand/properties/input */ { union: { variants: [{ node: 158, check: 186 }, { check: 3 }] } },
-  /* 158 AvailableCommandInput */ { union: { variants: [{ node: 3 }] } },
-  /* 159 SessionUpdate/oneOf/10 */ { allOf: [120] },
-  /* 160 SessionUpdate/oneOf/11 */ { allOf: [161] },
-  /* 161 SessionInfoUpdate */ { properties: [{ name: "title", onError: 7, omit: true }, { name: "updatedAt", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 162 SessionUpdate/oneOf/12 */ { allOf: [163] },
-  /* 163 UsageUpdate */ { properties: [{ name: "cost", node: 164, onError: 192, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 164 UsageUpdate/properties/cost */ { union: { variants: [{ node: 3, check: 191 }, { check: 3 }] } },
-  /* 165 SessionUpdate/oneOf/13 */ { allOf: [43] },
-  /* 166 SessionUpdate/oneOf/14 */ { allOf: [167] },
-  /* 167 CompactionUpdate */ { properties: [{ name: "summary", node: 168, onError: 195, omit: true }, { name: "error", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 168 CompactionUpdate/properties/summary */ { items: 11, skipInvalid: 193 },
-  /* 169 MessageMcpNotification */ { properties: [{ name: "params", onError: 0, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 170 ClientRequest */ { properties: [{ name: "params", node: 171 }] },
-  /* 171 ClientRequest/properties/params */ { union: { variants: [{ node: 172, check: 267 }, { check: 3 }] } },
-  /* 172 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 173, check: 248 }, { node: 3, check: 249 }, { node: 3, check: 250 }, { node: 3, check: 251 }, { node: 3, check: 252 }, { node: 3, check: 253 }, { node: 193, check: 254 }, { node: 199, check: 255 }, { node: 3, check: 256 }, { node: 3, check: 257 }, { node: 193, check: 258 }, { node: 193, check: 259 }, { node: 3, check: 260 }, { node: 3, check: 261 }, { node: 3, check: 262 }, { node: 200, check: 263 }, { node: 202, check: 264 }, { node: 204, check: 265 }, { node: 3, check: 266 }, { node: 3, check: 53 }, { check: 55 }] } },
-  /* 173 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 174, onError: 229, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 98, onError: 120, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 174 ClientCapabilities */ { properties: [{ name: "fs", node: 175, onError: 201, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 57, fallback: false, default: false }, { name: "session", node: 176, onError: 209, omit: true }, { name: "plan", node: 181, onError: 211, omit: true }, { name: "auth", node: 182, onError: 212, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 183, onError: 218, omit: true }, { name: "nes", node: 187, onError: 226, omit: true }, { name: "positionEncodings", node: 192, onError: 228, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 175 FileSystemCapabilities */ { properties: [{ name: "readTextFile", onError: 57, fallback: false, default: false }, { name: "writeTextFile", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 176 ClientCapabilities/properties/session */ { union: { variants: [{ node: 177, check: 208 }, { check: 3 }] } },
-  /* 177 ClientSessionCapabilities */ { properties: [{ name: "compaction", onError: 203, omit: true }, { name: "configOptions", node: 178, onError: 207, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 178 ClientSessionCapabilities/properties/configOptions */ { union: { variants: [{ node: 179, check: 206 }, { check: 3 }] } },
-  /* 179 SessionConfigOptionsCapabilities */ { properties: [{ name: "boolean", node: 180, onError: 205, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 180 SessionConfigOptionsCapabilities/properties/boolean */ { union: { variants: [{ node: 3, check: 204 }, { check: 3 }] } },
-  /* 181 ClientCapabilities/properties/plan */ { union: { variants: [{ node: 3, check: 210 }, { check: 3 }] } },
-  /* 182 AuthCapabilities */ { properties: [{ name: "terminal", onError: 57, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
-  /* 183 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 184, check: 217 }, { check: 3 }] } },
-  /* 184 ElicitationCapabilities */ { properties: [{ name: "form", node: 185, onError: 214, omit: true }, { name: "url", node: 186, onError: 216, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 185 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 3, check: 213 }, { check: 3 }] } },
-  /* 186 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 3, check: 215 }, { check: 3 }] } },
-  /* 187 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 188, check: 225 }, { check: 3 }] } },
-  /* 188 ClientNesCapabilities */ { properties: [{ name: "jump", node: 189, onError: 220, omit: true }, { name: "rename", node: 190, onError: 222, omit: true }, { name: "searchAndReplace", node: 191, onError: 224, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 189 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 3, check: 219 }, { check: 3 }] } },
-  /* 190 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 3, check: 221 }, { check: 3 }] } },
-  /* 191 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 3, check: 223 }, { check: 3 }] } },
-  /* 192 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 108 },
-  /* 193 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "mcpServers", node: 194, onError: 242, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 194 NewSessionRequest/properties/mcpServers */ { items: 195, skipInvalid: 240 },
-  /* 195 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 196, check: 232 }, { tag: "sse", node: 196, check: 235 }, { tag: "acp", node: 27, check: 238 }, { node: 198, check: 239 }] } },
-  /* 196 McpServer/anyOf/0 */ { allOf: [197] },
-  /* 197 McpServerHttp */ { properties: [{ name: "headers", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 198 McpServerStdio */ { properties: [{ name: "env", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 199 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 194, onError: 242, fallback: [] }, { name: "additionalDirectories", node: 32, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 200 PromptRequest */ { properties: [{ name: "prompt", node: 201 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 201 PromptRequest/properties/prompt */ { items: 11 },
-  /* 202 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 7, omit: true }, { name: "workspaceFolders", node: 30 }, { name: "repository", node: 203, onError: 244, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 203 StartNesRequest/properties/repository */ { union: { variants: [{ node: 3, check: 243 }, { check: 3 }] } },
-  /* 204 SuggestNesRequest */ { properties: [{ name: "position", node: 3 }, { name: "selection", node: 205 }, { name: "context", node: 206 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 205 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 131, check: 245 }, { check: 3 }] } },
-  /* 206 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 207, check: 247 }, { check: 3 }] } },
-  /* 207 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 30 }, { name: "relatedSnippets", node: 208 }, { name: "editHistory", node: 30 }, { name: "userActions", node: 210 }, { name: "openFiles", node: 211 }, { name: "diagnostics", node: 129 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 208 NesSuggestContext/properties/relatedSnippets */ { items: 209 },
-  /* 209 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 30 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 210 NesSuggestContext/properties/userActions */ { items: 134 },
-  /* 211 NesSuggestContext/properties/openFiles */ { items: 212 },
-  /* 212 NesOpenFile */ { properties: [{ name: "visibleRange", node: 205, onError: 246, omit: true }, { name: "lastFocusedMs", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 213 ClientResponse */ { union: { variants: [{ node: 214, check: 283 }, { node: 135, check: 178 }] } },
-  /* 214 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 215 }] },
-  /* 215 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 3, check: 270 }, { node: 3, check: 271 }, { node: 216, check: 272 }, { node: 3, check: 273 }, { node: 218, check: 274 }, { node: 3, check: 275 }, { node: 220, check: 276 }, { node: 3, check: 277 }, { node: 3, check: 278 }, { node: 3, check: 279 }, { node: 3, check: 280 }, { check: 169 }, { check: 168 }] } },
-  /* 216 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 217 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 217 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 27 }] } },
-  /* 218 TerminalOutputResponse */ { properties: [{ name: "exitStatus", node: 219, onError: 269, omit: true }, { name: "_meta", onError: 0, omit: true }] },
-  /* 219 TerminalOutputResponse/properties/exitStatus */ { union: { variants: [{ node: 220, check: 268 }, { check: 3 }] } },
-  /* 220 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 1, omit: true }, { name: "signal", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  ...base.nodes,
+  /* 120 AgentRequest */ { properties: [{ name: "params", node: 121 }] },
+  /* 121 AgentRequest/properties/params */ { union: { variants: [{ node: 122, check: 362 }, { check: 3 }] } },
+  /* 122 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 0, check: 43 }, { node: 1, check: 44 }, { node: 123, check: 358 }, { node: 26, check: 45 }, { node: 0, check: 46 }, { node: 0, check: 47 }, { node: 0, check: 48 }, { node: 0, check: 49 }, { node: 29, check: 50 }, { node: 0, check: 359 }, { node: 0, check: 360 }, { node: 0, check: 361 }, { check: 51 }] } },
+  /* 123 RequestPermissionRequest */ { properties: [{ name: "toolCall", node: 124 }, { name: "options", node: 25 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 124 ToolCallUpdate */ { properties: [{ name: "kind", onError: 4, omit: true }, { name: "status", onError: 6, omit: true }, { name: "title", onError: 7, omit: true }, { name: "name", onError: 7, omit: true }, { name: "content", node: 2, onError: 20, omit: true }, { name: "locations", node: 23, onError: 23, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 125 AgentResponse */ { union: { variants: [{ node: 126, check: 422 }, { node: 82, check: 113 }] } },
+  /* 126 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 127 }] },
+  /* 127 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 128, check: 410 }, { node: 0, check: 97 }, { node: 154, check: 411 }, { node: 0, check: 412 }, { node: 0, check: 413 }, { node: 0, check: 98 }, { node: 66, check: 99 }, { node: 66, check: 100 }, { node: 78, check: 101 }, { node: 0, check: 102 }, { node: 66, check: 414 }, { node: 66, check: 103 }, { node: 0, check: 104 }, { node: 0, check: 105 }, { node: 81, check: 106 }, { node: 159, check: 415 }, { node: 0, check: 416 }, { node: 162, check: 417 }, { node: 0, check: 418 }, { check: 107 }, { check: 419 }] } },
+  /* 128 InitializeResponse */ { properties: [{ name: "agentCapabilities", node: 129, onError: 401, fallback: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} }, default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", node: 60, onError: 74, fallback: [], default: [] }, { name: "agentInfo", node: 64, onError: 76, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 129 AgentCapabilities */ { properties: [{ name: "loadSession", onError: 52, fallback: false, default: false }, { name: "promptCapabilities", node: 52, onError: 53, fallback: { image: false, audio: false, embeddedContext: false }, default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", node: 130, onError: 363, fallback: { http: false, sse: false, acp: false }, default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", node: 131, onError: 366, fallback: {}, default: {} }, { name: "auth", node: 58, onError: 66, fallback: {}, default: {} }, { name: "providers", node: 133, onError: 368, omit: true }, { name: "nes", node: 134, onError: 398, omit: true }, { name: "positionEncoding", onError: 400, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 130 McpCapabilities */ { properties: [{ name: "http", onError: 52, fallback: false, default: false }, { name: "sse", onError: 52, fallback: false, default: false }, { name: "acp", onError: 52, fallback: false, default: false }, { name: "_meta", onError: 0, omit: true }] },
+  /* 131 SessionCapabilities */ { properties: [{ name: "list", node: 53, onError: 55, omit: true }, { name: "delete", node: 54, onError: 57, omit: true }, { name: "additionalDirectories", node: 55, onError: 59, omit: true }, { name: "fork", node: 132, onError: 365, omit: true }, { name: "resume", node: 56, onError: 61, omit: true }, { name: "close", node: 57, onError: 63, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 132 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 0, check: 364 }, { check: 3 }] } },
+  /* 133 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 0, check: 367 }, { check: 3 }] } },
+  /* 134 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 135, check: 397 }, { check: 3 }] } },
+  /* 135 NesCapabilities */ { properties: [{ name: "events", node: 136, onError: 382, omit: true }, { name: "context", node: 145, onError: 396, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 136 NesCapabilities/properties/events */ { union: { variants: [{ node: 137, check: 381 }, { check: 3 }] } },
+  /* 137 NesEventCapabilities */ { properties: [{ name: "document", node: 138, onError: 380, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 138 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 139, check: 379 }, { check: 3 }] } },
+  /* 139 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 140, onError: 370, omit: true }, { name: "didChange", node: 141, onError: 372, omit: true }, { name: "didClose", node: 142, onError: 374, omit: true }, { name: "didSave", node: 143, onError: 376, omit: true }, { name: "didFocus", node: 144, onError: 378, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 140 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 0, check: 369 }, { check: 3 }] } },
+  /* 141 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 0, check: 371 }, { check: 3 }] } },
+  /* 142 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 0, check: 373 }, { check: 3 }] } },
+  /* 143 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 0, check: 375 }, { check: 3 }] } },
+  /* 144 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 0, check: 377 }, { check: 3 }] } },
+  /* 145 NesCapabilities/properties/context */ { union: { variants: [{ node: 146, check: 395 }, { check: 3 }] } },
+  /* 146 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 147, onError: 384, omit: true }, { name: "relatedSnippets", node: 149, onError: 386, omit: true }, { name: "editHistory", node: 150, onError: 388, omit: true }, { name: "userActions", node: 151, onError: 390, omit: true }, { name: "openFiles", node: 152, onError: 392, omit: true }, { name: "diagnostics", node: 153, onError: 394, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 147 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 148, check: 383 }, { check: 3 }] } },
+  /* 148 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 1, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 149 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 0, check: 385 }, { check: 3 }] } },
+  /* 150 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 148, check: 387 }, { check: 3 }] } },
+  /* 151 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 148, check: 389 }, { check: 3 }] } },
+  /* 152 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 0, check: 391 }, { check: 3 }] } },
+  /* 153 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 0, check: 393 }, { check: 3 }] } },
+  /* 154 ListProvidersResponse */ { properties: [{ name: "providers", node: 155 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 155 ListProvidersResponse/properties/providers */ { items: 156 },
+  /* 156 ProviderInfo */ { properties: [{ name: "supported", node: 157, onError: 404, fallback: [] }, { name: "current", node: 158 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 157 ProviderInfo/properties/supported */ { skipInvalid: 402 },
+  /* 158 ProviderInfo/properties/current */ { union: { variants: [{ node: 0, check: 405 }, { check: 3 }] } },
+  /* 159 PromptResponse */ { properties: [{ name: "usage", node: 160, onError: 407, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 160 PromptResponse/properties/usage */ { union: { variants: [{ node: 161, check: 406 }, { check: 3 }] } },
+  /* 161 Usage */ { properties: [{ name: "thoughtTokens", onError: 30, omit: true }, { name: "cachedReadTokens", onError: 30, omit: true }, { name: "cachedWriteTokens", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 162 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 163 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 163 SuggestNesResponse/properties/suggestions */ { items: 164 },
+  /* 164 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 165 }, { tag: "jump", node: 171 }, { tag: "rename", node: 171 }, { tag: "searchAndReplace", node: 22 }] } },
+  /* 165 NesSuggestion/oneOf/0 */ { allOf: [166] },
+  /* 166 NesEditSuggestion */ { properties: [{ name: "edits", node: 167 }, { name: "cursorPosition", node: 170, onError: 409, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 167 NesEditSuggestion/properties/edits */ { items: 168 },
+  /* 168 NesTextEdit */ { properties: [{ name: "range", node: 169 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 169 Range */ { properties: [{ name: "start", node: 0 }, { name: "end", node: 0 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 170 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 0, check: 408 }, { check: 3 }] } },
+  /* 171 NesSuggestion/oneOf/1 */ { allOf: [172] },
+  /* 172 NesJumpSuggestion */ { properties: [{ name: "position", node: 0 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 173 AgentNotification */ { properties: [{ name: "params", node: 174 }] },
+  /* 174 AgentNotification/properties/params */ { union: { variants: [{ node: 175, check: 428 }, { check: 3 }] } },
+  /* 175 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 176, check: 426 }, { node: 0, check: 128 }, { node: 188, check: 427 }, { check: 129 }] } },
+  /* 176 SessionNotification */ { properties: [{ name: "update", node: 177 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 177 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 84 }, { tag: "agent_message_chunk", node: 84 }, { tag: "agent_thought_chunk", node: 84 }, { tag: "tool_call", node: 178 }, { tag: "tool_call_update", node: 180 }, { tag: "plan", node: 86 }, { tag: "plan_update", node: 181 }, { tag: "plan_removed", node: 22 }, { tag: "available_commands_update", node: 89 }, { tag: "current_mode_update", node: 22 }, { tag: "config_option_update", node: 95 }, { tag: "session_info_update", node: 96 }, { tag: "usage_update", node: 98 }, { tag: "notice", node: 184 }, { tag: "compaction_update", node: 185 }, { tag: "compaction_summary_chunk", node: 4 }] } },
+  /* 178 SessionUpdate/oneOf/3 */ { allOf: [179] },
+  /* 179 ToolCall */ { properties: [{ name: "name", onError: 7, omit: true }, { name: "kind", onError: 2, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 2, onError: 116, fallback: [] }, { name: "locations", node: 23, onError: 117, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 180 SessionUpdate/oneOf/4 */ { allOf: [124] },
+  /* 181 SessionUpdate/oneOf/6 */ { allOf: [182] },
+  /* 182 PlanUpdate */ { properties: [{ name: "plan", node: 183 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 183 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 86 }, { tag: "file", node: 22 }, { tag: "markdown", node: 22 }] } },
+  /* 184 SessionUpdate/oneOf/13 */ { allOf: [38] },
+  /* 185 SessionUpdate/oneOf/14 */ { allOf: [186] },
+  /* 186 CompactionUpdate */ { properties: [{ name: "summary", node: 187, onError: 425, omit: true }, { name: "error", onError: 7, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 187 CompactionUpdate/properties/summary */ { items: 6, skipInvalid: 423 },
+  /* 188 MessageMcpNotification */ { properties: [{ name: "params", onError: 0, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 189 ClientRequest */ { properties: [{ name: "params", node: 190 }] },
+  /* 190 ClientRequest/properties/params */ { union: { variants: [{ node: 191, check: 468 }, { check: 3 }] } },
+  /* 191 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 192, check: 457 }, { node: 0, check: 149 }, { node: 0, check: 458 }, { node: 0, check: 459 }, { node: 0, check: 460 }, { node: 0, check: 150 }, { node: 203, check: 461 }, { node: 206, check: 462 }, { node: 0, check: 151 }, { node: 0, check: 152 }, { node: 203, check: 463 }, { node: 203, check: 464 }, { node: 0, check: 153 }, { node: 0, check: 154 }, { node: 0, check: 155 }, { node: 113, check: 156 }, { node: 207, check: 465 }, { node: 209, check: 466 }, { node: 0, check: 467 }, { node: 0, check: 360 }, { check: 51 }] } },
+  /* 192 InitializeRequest */ { properties: [{ name: "clientCapabilities", node: 193, onError: 445, fallback: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } }, default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }, { name: "clientInfo", node: 64, onError: 76, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 193 ClientCapabilities */ { properties: [{ name: "fs", node: 101, onError: 130, fallback: { readTextFile: false, writeTextFile: false }, default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", onError: 52, fallback: false, default: false }, { name: "session", node: 194, onError: 432, omit: true }, { name: "plan", node: 196, onError: 434, omit: true }, { name: "auth", node: 105, onError: 135, fallback: { terminal: false }, default: { terminal: false } }, { name: "elicitation", node: 106, onError: 141, omit: true }, { name: "nes", node: 197, onError: 442, omit: true }, { name: "positionEncodings", node: 202, onError: 444, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 194 ClientCapabilities/properties/session */ { union: { variants: [{ node: 195, check: 431 }, { check: 3 }] } },
+  /* 195 ClientSessionCapabilities */ { properties: [{ name: "compaction", onError: 430, omit: true }, { name: "configOptions", node: 102, onError: 134, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 196 ClientCapabilities/properties/plan */ { union: { variants: [{ node: 0, check: 433 }, { check: 3 }] } },
+  /* 197 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 198, check: 441 }, { check: 3 }] } },
+  /* 198 ClientNesCapabilities */ { properties: [{ name: "jump", node: 199, onError: 436, omit: true }, { name: "rename", node: 200, onError: 438, omit: true }, { name: "searchAndReplace", node: 201, onError: 440, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 199 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 0, check: 435 }, { check: 3 }] } },
+  /* 200 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 0, check: 437 }, { check: 3 }] } },
+  /* 201 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 0, check: 439 }, { check: 3 }] } },
+  /* 202 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 399 },
+  /* 203 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 27, onError: 25, fallback: [] }, { name: "mcpServers", node: 204, onError: 451, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 204 NewSessionRequest/properties/mcpServers */ { items: 205, skipInvalid: 449 },
+  /* 205 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 110, check: 144 }, { tag: "sse", node: 110, check: 147 }, { tag: "acp", node: 22, check: 448 }, { node: 112, check: 148 }] } },
+  /* 206 LoadSessionRequest */ { properties: [{ name: "mcpServers", node: 204, onError: 451, fallback: [] }, { name: "additionalDirectories", node: 27, onError: 25, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 207 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 7, omit: true }, { name: "workspaceFolders", node: 25 }, { name: "repository", node: 208, onError: 453, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 208 StartNesRequest/properties/repository */ { union: { variants: [{ node: 0, check: 452 }, { check: 3 }] } },
+  /* 209 SuggestNesRequest */ { properties: [{ name: "position", node: 0 }, { name: "selection", node: 210 }, { name: "context", node: 211 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 210 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 169, check: 454 }, { check: 3 }] } },
+  /* 211 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 212, check: 456 }, { check: 3 }] } },
+  /* 212 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 25 }, { name: "relatedSnippets", node: 213 }, { name: "editHistory", node: 25 }, { name: "userActions", node: 215 }, { name: "openFiles", node: 216 }, { name: "diagnostics", node: 167 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 213 NesSuggestContext/properties/relatedSnippets */ { items: 214 },
+  /* 214 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 25 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 215 NesSuggestContext/properties/userActions */ { items: 172 },
+  /* 216 NesSuggestContext/properties/openFiles */ { items: 217 },
+  /* 217 NesOpenFile */ { properties: [{ name: "visibleRange", node: 210, onError: 455, omit: true }, { name: "lastFocusedMs", onError: 30, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 218 ClientResponse */ { union: { variants: [{ node: 219, check: 473 }, { node: 82, check: 113 }] } },
+  /* 219 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 220 }] },
+  /* 220 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 0, check: 159 }, { node: 0, check: 160 }, { node: 115, check: 161 }, { node: 0, check: 162 }, { node: 117, check: 163 }, { node: 0, check: 164 }, { node: 119, check: 165 }, { node: 0, check: 166 }, { node: 0, check: 167 }, { node: 0, check: 469 }, { node: 0, check: 470 }, { check: 419 }, { check: 107 }] } },
   /* 221 ClientNotification */ { properties: [{ name: "params", node: 222 }] },
-  /* 222 ClientNotification/properties/params */ { union: { variants: [{ node: 223, check: 297 }, { check: 3 }] } },
-  /* 223 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 289 }, { node: 3, check: 290 }, { node: 224, check: 291 }, { node: 3, check: 292 }, { node: 3, check: 293 }, { node: 227, check: 294 }, { node: 3, check: 295 }, { node: 228, check: 296 }, { node: 169, check: 198 }, { check: 199 }] } },
-  /* 224 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 225, onError: 286, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
-  /* 225 DidChangeDocumentNotification/properties/contentChanges */ { items: 226, skipInvalid: 284 },
-  /* 226 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 205 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 227 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 3 }, { name: "visibleRange", node: 131 }, { name: "_meta", onError: 0, omit: true }] },
-  /* 228 RejectNesNotification */ { properties: [{ name: "reason", onError: 288, omit: true }, { name: "_meta", onError: 0, omit: true }] },
+  /* 222 ClientNotification/properties/params */ { union: { variants: [{ node: 223, check: 486 }, { check: 3 }] } },
+  /* 223 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 0, check: 168 }, { node: 0, check: 479 }, { node: 224, check: 480 }, { node: 0, check: 481 }, { node: 0, check: 482 }, { node: 227, check: 483 }, { node: 0, check: 484 }, { node: 228, check: 485 }, { node: 188, check: 427 }, { check: 129 }] } },
+  /* 224 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 225, onError: 476, fallback: [] }, { name: "_meta", onError: 0, omit: true }] },
+  /* 225 DidChangeDocumentNotification/properties/contentChanges */ { items: 226, skipInvalid: 474 },
+  /* 226 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 210 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 227 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 0 }, { name: "visibleRange", node: 169 }, { name: "_meta", onError: 0, omit: true }] },
+  /* 228 RejectNesNotification */ { properties: [{ name: "reason", onError: 478, omit: true }, { name: "_meta", onError: 0, omit: true }] },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
-  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
-  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 43, repair: 3 }, { kinds: "object", node: 6, check: 44, repair: 4 }, { kinds: "object", node: 7, check: 45, repair: 5, open: 343 }, { kinds: "object", node: 29, check: 46, repair: 31 }, { kinds: "object", node: 32, check: 47, repair: 3 }, { kinds: "object", node: 32, check: 48, repair: 3 }, { kinds: "object", node: 32, check: 49, repair: 3 }, { kinds: "object", node: 32, check: 50, repair: 3 }, { kinds: "object", node: 33, check: 51, repair: 34 }, { kinds: "object", node: 52, check: 52, repair: 3 }, { kinds: "object", node: 53, check: 53, repair: 3 }, { kinds: "object", node: 54, check: 54, repair: 3 }, { node: 5, check: 55 }] }] },
-  /* 3 WriteTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["content", -1], ["_meta", 4]] },
-  /* 4 WriteTextFileRequest/properties/_meta */ { others: 5 },
-  /* 5 (free-form) */ { free: true },
-  /* 6 ReadTextFileRequest */ { keys: [["sessionId", -1], ["path", -1], ["line", -1], ["limit", -1], ["_meta", 4]] },
-  /* 7 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 8], ["options", 27], ["_meta", 4]] },
-  /* 8 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 9 ToolCallUpdate/properties/content */ { items: 10 },
-  /* 10 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 23 }, { tag: "terminal", node: 24 }], tag: "type", closed: true }] },
-  /* 11 ToolCallContent/union/0/oneOf/0 */ { keys: [["type", -1], ["content", 12], ["_meta", 4]] },
-  /* 12 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 13 }, { tag: "image", node: 16 }, { tag: "audio", node: 17 }, { tag: "resource_link", node: 18 }, { tag: "resource", node: 19 }], tag: "type", closed: true }] },
-  /* 13 ContentBlock/union/0/oneOf/0 */ { keys: [["type", -1], ["annotations", 14], ["text", -1], ["_meta", 4]] },
-  /* 14 ContentBlock/union/0/oneOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 15 }, { kinds: "scalar" }] }] },
-  /* 15 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 4]] },
-  /* 16 ContentBlock/union/0/oneOf/1 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 17 ContentBlock/union/0/oneOf/2 */ { keys: [["type", -1], ["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
-  /* 18 ContentBlock/union/0/oneOf/3 */ { keys: [["type", -1], ["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
-  /* 19 ContentBlock/union/0/oneOf/4 */ { keys: [["type", -1], ["annotations", 14], ["resource", 20], ["_meta", 4]] },
-  /* 20 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 21, check: 16, repair: 24 }, { kinds: "object", node: 22, check: 17, repair: 24 }] }] },
-  /* 21 TextResourceContents */ { keys: [["mimeType", -1], ["text", -1], ["uri", -1], ["_meta", 4]] },
-  /* 22 BlobResourceContents */ { keys: [["blob", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 23 ToolCallContent/union/0/oneOf/1 */ { keys: [["type", -1], ["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
-  /* 24 ToolCallContent/union/0/oneOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 4]] },
-  /* 25 ToolCallUpdate/properties/locations */ { items: 26 },
-  /* 26 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 4]] },
-  /* 27 RequestPermissionRequest/properties/options */ { items: 28 },
-  /* 28 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 4]] },
-  /* 29 CreateTerminalRequest */ { keys: [["sessionId", -1], ["command", -1], ["args", -1], ["env", 30], ["cwd", -1], ["outputByteLimit", -1], ["_meta", 4]] },
-  /* 30 CreateTerminalRequest/properties/env */ { items: 31 },
-  /* 31 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 4]] },
-  /* 32 TerminalOutputRequest */ { keys: [["sessionId", -1], ["terminalId", -1], ["_meta", 4]] },
-  /* 33 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "form", node: 34 }, { tag: "url", node: 50 }, { other: true, node: 51 }], tag: "mode" }] },
-  /* 34 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 35 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 36], ["required", -1], ["description", -1], ["_meta", 4]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 36 ElicitationSchema/properties/properties */ { others: 37 },
-  /* 37 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 38 }, { tag: "number", node: 41 }, { tag: "integer", node: 41 }, { tag: "boolean", node: 42 }, { tag: "array", node: 43 }, { other: true, node: 46 }], tag: "type" }] },
-  /* 38 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
-  /* 39 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 40 },
-  /* 40 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
-  /* 41 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
-  /* 42 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
-  /* 43 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
-  /* 44 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 45, check: 35, repair: 27 }, { other: true, node: 46, check: 36 }, { kinds: "object", node: 47, check: 37, repair: 53 }], tag: "type" }] },
-  /* 45 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 4]] },
-  /* 46 MultiSelectItems/union/0/anyOf/1 */ { keys: [["type", -1]], others: 5 },
-  /* 47 TitledMultiSelectItems */ { keys: [["anyOf", 39], ["_meta", 4]] },
-  /* 48 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 49 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 50 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 51 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 5, unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 52 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 4]] },
-  /* 53 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 4], ["_meta", 4]] },
-  /* 54 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 4]] },
-  /* 55 TextContent */ { keys: [["annotations", 14], ["text", -1], ["_meta", 4]] },
-  /* 56 ImageContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["uri", -1], ["_meta", 4]] },
-  /* 57 AudioContent */ { keys: [["annotations", 14], ["data", -1], ["mimeType", -1], ["_meta", 4]] },
-  /* 58 ResourceLink */ { keys: [["annotations", 14], ["description", -1], ["mimeType", -1], ["name", -1], ["size", -1], ["title", -1], ["uri", -1], ["_meta", 4]] },
-  /* 59 EmbeddedResource */ { keys: [["annotations", 14], ["resource", 20], ["_meta", 4]] },
-  /* 60 Content */ { keys: [["content", 12], ["_meta", 4]] },
-  /* 61 Diff */ { keys: [["path", -1], ["oldText", -1], ["newText", -1], ["_meta", 4]] },
-  /* 62 Terminal */ { keys: [["terminalId", -1], ["_meta", 4]] },
-  /* 63 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 39], ["_meta", 4]] },
-  /* 64 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 4]] },
-  /* 65 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 4]] },
-  /* 66 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 4]] },
-  /* 67 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 44], ["default", -1], ["_meta", 4]] },
-  /* 68 ElicitationFormMode */ { keys: [["requestedSchema", 35]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 69 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 48, check: 41, repair: 54 }, { kinds: "object", node: 49, check: 42 }] }] },
-  /* 70 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 71, check: 174, repair: 58, open: 407 }, { kinds: "object", node: 139, check: 178, repair: 135 }] }] },
-  /* 71 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 72]] },
-  /* 72 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 73, check: 149, repair: 60, open: 353 }, { kinds: "object", node: 79, check: 150, repair: 3 }, { kinds: "object", node: 100, check: 151, repair: 100 }, { kinds: "object", node: 79, check: 152, repair: 3 }, { kinds: "object", node: 79, check: 153, repair: 3 }, { kinds: "object", node: 79, check: 154, repair: 3 }, { kinds: "object", node: 105, check: 155, repair: 105, open: 372 }, { kinds: "object", node: 118, check: 156, repair: 105, open: 376 }, { kinds: "object", node: 119, check: 157, repair: 117 }, { kinds: "object", node: 79, check: 158, repair: 3 }, { kinds: "object", node: 105, check: 159, repair: 105, open: 377 }, { kinds: "object", node: 118, check: 160, repair: 105, open: 378 }, { kinds: "object", node: 79, check: 161, repair: 3 }, { kinds: "object", node: 79, check: 162, repair: 3 }, { kinds: "object", node: 122, check: 163, repair: 120, open: 383 }, { kinds: "object", node: 123, check: 164, repair: 121 }, { kinds: "object", node: 126, check: 165, repair: 3 }, { kinds: "object", node: 127, check: 166, repair: 124, open: 404 }, { kinds: "object", node: 79, check: 167, repair: 3 }, { node: 5, check: 168 }, { node: 5, check: 169 }] }] },
-  /* 73 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 74], ["authMethods", 93], ["agentInfo", 98], ["_meta", 4]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
-  /* 74 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 75], ["mcpCapabilities", 76], ["sessionCapabilities", 77], ["auth", 80], ["providers", 78], ["nes", 81], ["positionEncoding", -1], ["_meta", 4]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
-  /* 75 PromptCapabilities */ { keys: [["image", -1], ["audio", -1], ["embeddedContext", -1], ["_meta", 4]], fills: [{ name: "image", default: false }, { name: "audio", default: false }, { name: "embeddedContext", default: false }] },
-  /* 76 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["acp", -1], ["_meta", 4]], fills: [{ name: "http", default: false }, { name: "sse", default: false }, { name: "acp", default: false }] },
-  /* 77 SessionCapabilities */ { keys: [["list", 78], ["delete", 78], ["additionalDirectories", 78], ["fork", 78], ["resume", 78], ["close", 78], ["_meta", 4]] },
-  /* 78 SessionCapabilities/properties/list */ { unions: [{ variants: [{ kinds: "object", node: 79 }, { kinds: "scalar" }] }] },
-  /* 79 SessionListCapabilities */ { keys: [["_meta", 4]] },
-  /* 80 AgentAuthCapabilities */ { keys: [["logout", 78], ["_meta", 4]] },
-  /* 81 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 82 }, { kinds: "scalar" }] }] },
-  /* 82 NesCapabilities */ { keys: [["events", 83], ["context", 89], ["_meta", 4]] },
-  /* 83 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 84 }, { kinds: "scalar" }] }] },
-  /* 84 NesEventCapabilities */ { keys: [["document", 85], ["_meta", 4]] },
-  /* 85 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 86 }, { kinds: "scalar" }] }] },
-  /* 86 NesDocumentEventCapabilities */ { keys: [["didOpen", 78], ["didChange", 87], ["didClose", 78], ["didSave", 78], ["didFocus", 78], ["_meta", 4]] },
-  /* 87 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 88 }, { kinds: "scalar" }] }] },
-  /* 88 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 4]] },
-  /* 89 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 90 }, { kinds: "scalar" }] }] },
-  /* 90 NesContextCapabilities */ { keys: [["recentFiles", 91], ["relatedSnippets", 78], ["editHistory", 91], ["userActions", 91], ["openFiles", 78], ["diagnostics", 78], ["_meta", 4]] },
-  /* 91 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 92 }, { kinds: "scalar" }] }] },
-  /* 92 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 4]] },
-  /* 93 InitializeResponse/properties/authMethods */ { items: 94 },
-  /* 94 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 95, check: 114, repair: 96 }, { kinds: "object", node: 97, check: 115, repair: 43 }], tag: "type", closed: true }] },
-  /* 95 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 96], ["_meta", 4]] },
-  /* 96 AuthMethod/union/0/anyOf/0/properties/env */ { others: -1 },
-  /* 97 AuthMethodAgent */ { keys: [["id", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
-  /* 98 InitializeResponse/properties/agentInfo */ { unions: [{ variants: [{ kinds: "object", node: 99 }, { kinds: "scalar" }] }] },
-  /* 99 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 4]] },
-  /* 100 ListProvidersResponse */ { keys: [["providers", 101], ["_meta", 4]] },
-  /* 101 ListProvidersResponse/properties/providers */ { items: 102 },
-  /* 102 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 103], ["_meta", 4]] },
-  /* 103 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 104 }, { kinds: "scalar" }] }] },
-  /* 104 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 4]] },
-  /* 105 NewSessionResponse */ { keys: [["sessionId", -1], ["modes", 106], ["configOptions", 109], ["_meta", 4]] },
-  /* 106 NewSessionResponse/properties/modes */ { unions: [{ variants: [{ kinds: "object", node: 107 }, { kinds: "scalar" }] }] },
-  /* 107 SessionModeState */ { keys: [["currentModeId", -1], ["availableModes", 108], ["_meta", 4]] },
-  /* 108 SessionModeState/properties/availableModes */ { items: 97 },
-  /* 109 NewSessionResponse/properties/configOptions */ { items: 110 },
-  /* 110 SessionConfigOption */ { keys: [["id", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "select", node: 111 }, { tag: "boolean", node: 117 }], tag: "type", closed: true }] },
-  /* 111 SessionConfigOption/union/0/oneOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 112]] },
-  /* 112 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 113, check: 134, repair: 42 }, { kinds: "array", node: 115, check: 137, repair: 114 }] }] },
-  /* 113 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 114 },
-  /* 114 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 4]] },
-  /* 115 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 116 },
-  /* 116 SessionConfigSelectGroup */ { keys: [["group", -1], ["name", -1], ["options", 113], ["_meta", 4]] },
-  /* 117 SessionConfigOption/union/0/oneOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 118 LoadSessionResponse */ { keys: [["modes", 106], ["configOptions", 109], ["_meta", 4]] },
-  /* 119 ListSessionsResponse */ { keys: [["sessions", 120], ["nextCursor", -1], ["_meta", 4]] },
-  /* 120 ListSessionsResponse/properties/sessions */ { items: 121 },
-  /* 121 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 122 SetSessionConfigOptionResponse */ { keys: [["configOptions", 109], ["_meta", 4]] },
-  /* 123 PromptResponse */ { keys: [["stopReason", -1], ["usage", 124], ["_meta", 4]] },
-  /* 124 PromptResponse/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 125 }, { kinds: "scalar" }] }] },
-  /* 125 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 4]] },
-  /* 126 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 4]] },
-  /* 127 SuggestNesResponse */ { keys: [["suggestions", 128], ["_meta", 4]] },
-  /* 128 SuggestNesResponse/properties/suggestions */ { items: 129 },
-  /* 129 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 130 }, { tag: "jump", node: 136 }, { tag: "rename", node: 137 }, { tag: "searchAndReplace", node: 138 }], tag: "kind", closed: true }] },
-  /* 130 NesSuggestion/union/0/oneOf/0 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["edits", 131], ["cursorPosition", 135], ["_meta", 4]] },
-  /* 131 NesSuggestion/union/0/oneOf/0/properties/edits */ { items: 132 },
-  /* 132 NesTextEdit */ { keys: [["range", 133], ["newText", -1], ["_meta", 4]] },
-  /* 133 Range */ { keys: [["start", 134], ["end", 134], ["_meta", 4]] },
-  /* 134 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 4]] },
-  /* 135 NesSuggestion/union/0/oneOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 134 }, { kinds: "scalar" }] }] },
-  /* 136 NesSuggestion/union/0/oneOf/1 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 134], ["_meta", 4]] },
-  /* 137 NesSuggestion/union/0/oneOf/2 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 134], ["newName", -1], ["_meta", 4]] },
-  /* 138 NesSuggestion/union/0/oneOf/3 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 4]] },
-  /* 139 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 140]] },
-  /* 140 Error */ { keys: [["code", -1], ["message", -1], ["data", 5]] },
-  /* 141 AuthMethodTerminal */ { keys: [["id", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 96], ["_meta", 4]] },
-  /* 142 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 112]] },
-  /* 143 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 144 NesEditSuggestion */ { keys: [["id", -1], ["uri", -1], ["edits", 131], ["cursorPosition", 135], ["_meta", 4]] },
-  /* 145 NesJumpSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 134], ["_meta", 4]] },
-  /* 146 NesRenameSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 134], ["newName", -1], ["_meta", 4]] },
-  /* 147 NesSearchAndReplaceSuggestion */ { keys: [["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 4]] },
-  /* 148 AgentNotification */ { keys: [["method", -1], ["params", 149]] },
-  /* 149 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 150 }, { kinds: "scalar" }] }] },
-  /* 150 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 151, check: 196, repair: 140, open: 491 }, { kinds: "object", node: 181, check: 197, repair: 3 }, { kinds: "object", node: 53, check: 198, repair: 169 }, { node: 5, check: 199 }] }] },
-  /* 151 SessionNotification */ { keys: [["sessionId", -1], ["update", 152], ["_meta", 4]] },
-  /* 152 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 153 }, { tag: "agent_message_chunk", node: 153 }, { tag: "agent_thought_chunk", node: 153 }, { tag: "tool_call", node: 154 }, { tag: "tool_call_update", node: 155 }, { tag: "plan", node: 156 }, { tag: "plan_update", node: 159 }, { tag: "plan_removed", node: 164 }, { tag: "available_commands_update", node: 165 }, { tag: "current_mode_update", node: 171 }, { tag: "config_option_update", node: 172 }, { tag: "session_info_update", node: 173 }, { tag: "usage_update", node: 174 }, { tag: "notice", node: 177 }, { tag: "compaction_update", node: 178 }, { tag: "compaction_summary_chunk", node: 180 }], tag: "sessionUpdate", closed: true }] },
-  /* 153 SessionUpdate/union/0/oneOf/0 */ { keys: [["sessionUpdate", -1], ["content", 12], ["messageId", -1], ["_meta", 4]] },
-  /* 154 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 155 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 156 SessionUpdate/union/0/oneOf/5 */ { keys: [["sessionUpdate", -1], ["entries", 157], ["_meta", 4]] },
-  /* 157 SessionUpdate/union/0/oneOf/5/properties/entries */ { items: 158 },
-  /* 158 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 4]] },
-  /* 159 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["plan", 160], ["_meta", 4]] },
-  /* 160 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 161 }, { tag: "file", node: 162 }, { tag: "markdown", node: 163 }], tag: "type", closed: true }] },
-  /* 161 PlanUpdateContent/union/0/oneOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 157], ["_meta", 4]] },
-  /* 162 PlanUpdateContent/union/0/oneOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 4]] },
-  /* 163 PlanUpdateContent/union/0/oneOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 4]] },
-  /* 164 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 4]] },
-  /* 165 SessionUpdate/union/0/oneOf/8 */ { keys: [["sessionUpdate", -1], ["availableCommands", 166], ["_meta", 4]] },
-  /* 166 SessionUpdate/union/0/oneOf/8/properties/availableCommands */ { items: 167 },
-  /* 167 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 168], ["_meta", 4]] },
-  /* 168 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 169 }, { kinds: "scalar" }] }] },
-  /* 169 AvailableCommandInput */ { unions: [{ variants: [{ kinds: "object", node: 170 }] }] },
-  /* 170 UnstructuredCommandInput */ { keys: [["hint", -1], ["_meta", 4]] },
-  /* 171 SessionUpdate/union/0/oneOf/9 */ { keys: [["sessionUpdate", -1], ["currentModeId", -1], ["_meta", 4]] },
-  /* 172 SessionUpdate/union/0/oneOf/10 */ { keys: [["sessionUpdate", -1], ["configOptions", 109], ["_meta", 4]] },
-  /* 173 SessionUpdate/union/0/oneOf/11 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 174 SessionUpdate/union/0/oneOf/12 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 175], ["_meta", 4]] },
-  /* 175 SessionUpdate/union/0/oneOf/12/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 176 }, { kinds: "scalar" }] }] },
-  /* 176 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 4]] },
-  /* 177 SessionUpdate/union/0/oneOf/13 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
-  /* 178 SessionUpdate/union/0/oneOf/14 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 179], ["error", -1], ["_meta", 4]] },
-  /* 179 SessionUpdate/union/0/oneOf/14/properties/summary */ { items: 12 },
-  /* 180 SessionUpdate/union/0/oneOf/15 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 12], ["_meta", 4]] },
-  /* 181 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 4]] },
-  /* 182 ContentChunk */ { keys: [["content", 12], ["messageId", -1], ["_meta", 4]] },
-  /* 183 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 9], ["locations", 25], ["rawInput", 5], ["rawOutput", 5], ["_meta", 4]] },
-  /* 184 Plan */ { keys: [["entries", 157], ["_meta", 4]] },
-  /* 185 PlanItems */ { keys: [["planId", -1], ["entries", 157], ["_meta", 4]] },
-  /* 186 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 4]] },
-  /* 187 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 4]] },
-  /* 188 PlanUpdate */ { keys: [["plan", 160], ["_meta", 4]] },
-  /* 189 PlanRemoved */ { keys: [["planId", -1], ["_meta", 4]] },
-  /* 190 AvailableCommandsUpdate */ { keys: [["availableCommands", 166], ["_meta", 4]] },
-  /* 191 CurrentModeUpdate */ { keys: [["currentModeId", -1], ["_meta", 4]] },
-  /* 192 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 4]] },
-  /* 193 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 175], ["_meta", 4]] },
-  /* 194 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 4]] },
-  /* 195 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 179], ["error", -1], ["_meta", 4]] },
-  /* 196 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 12], ["_meta", 4]] },
-  /* 197 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 198]] },
-  /* 198 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 199 }, { kinds: "scalar" }] }] },
-  /* 199 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 200, check: 248, repair: 173 }, { kinds: "object", node: 213, check: 249, repair: 3 }, { kinds: "object", node: 79, check: 250, repair: 3 }, { kinds: "object", node: 214, check: 251, repair: 3 }, { kinds: "object", node: 215, check: 252, repair: 3 }, { kinds: "object", node: 79, check: 253, repair: 3 }, { kinds: "object", node: 216, check: 254, repair: 193, open: 505 }, { kinds: "object", node: 222, check: 255, repair: 199, open: 509 }, { kinds: "object", node: 223, check: 256, repair: 3 }, { kinds: "object", node: 126, check: 257, repair: 3 }, { kinds: "object", node: 224, check: 258, repair: 193, open: 513 }, { kinds: "object", node: 224, check: 259, repair: 193, open: 514 }, { kinds: "object", node: 126, check: 260, repair: 3 }, { kinds: "object", node: 225, check: 261, repair: 3 }, { kinds: "object", node: 226, check: 262, repair: 3, open: 520 }, { kinds: "object", node: 229, check: 263, repair: 200, open: 525 }, { kinds: "object", node: 230, check: 264, repair: 202 }, { kinds: "object", node: 235, check: 265, repair: 204 }, { kinds: "object", node: 126, check: 266, repair: 3 }, { kinds: "object", node: 53, check: 53, repair: 3 }, { node: 5, check: 55 }] }] },
-  /* 200 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 201], ["clientInfo", 98], ["_meta", 4]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
-  /* 201 ClientCapabilities */ { keys: [["fs", 202], ["terminal", -1], ["session", 203], ["plan", 78], ["auth", 208], ["elicitation", 209], ["nes", 211], ["positionEncodings", -1], ["_meta", 4]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
-  /* 202 FileSystemCapabilities */ { keys: [["readTextFile", -1], ["writeTextFile", -1], ["_meta", 4]], fills: [{ name: "readTextFile", default: false }, { name: "writeTextFile", default: false }] },
-  /* 203 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 204 }, { kinds: "scalar" }] }] },
-  /* 204 ClientSessionCapabilities */ { keys: [["compaction", 205], ["configOptions", 206], ["_meta", 4]] },
-  /* 205 ClientSessionCapabilities/properties/compaction */ { unions: [{ variants: [{ kinds: "object", node: 4 }, { kinds: "scalar" }] }] },
-  /* 206 ClientSessionCapabilities/properties/configOptions */ { unions: [{ variants: [{ kinds: "object", node: 207 }, { kinds: "scalar" }] }] },
-  /* 207 SessionConfigOptionsCapabilities */ { keys: [["boolean", 78], ["_meta", 4]] },
-  /* 208 AuthCapabilities */ { keys: [["terminal", -1], ["_meta", 4]], fills: [{ name: "terminal", default: false }] },
-  /* 209 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 210 }, { kinds: "scalar" }] }] },
-  /* 210 ElicitationCapabilities */ { keys: [["form", 78], ["url", 78], ["_meta", 4]] },
-  /* 211 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 212 }, { kinds: "scalar" }] }] },
-  /* 212 ClientNesCapabilities */ { keys: [["jump", 78], ["rename", 78], ["searchAndReplace", 78], ["_meta", 4]] },
-  /* 213 AuthenticateRequest */ { keys: [["methodId", -1], ["_meta", 4]] },
-  /* 214 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 96], ["_meta", 4]] },
-  /* 215 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 4]] },
-  /* 216 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 217], ["_meta", 4]] },
-  /* 217 NewSessionRequest/properties/mcpServers */ { items: 218 },
-  /* 218 McpServer */ { unions: [{ variants: [{ tag: "http", node: 219, check: 232, repair: 196 }, { tag: "sse", node: 219, check: 235, repair: 196 }, { tag: "acp", node: 220, check: 238, repair: 27 }, { kinds: "object", node: 221, check: 239, repair: 198 }], tag: "type", closed: true }] },
-  /* 219 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
-  /* 220 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 4]] },
-  /* 221 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 30], ["_meta", 4]] },
-  /* 222 LoadSessionRequest */ { keys: [["mcpServers", 217], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 4]] },
-  /* 223 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 4]] },
-  /* 224 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 217], ["_meta", 4]] },
-  /* 225 SetSessionModeRequest */ { keys: [["sessionId", -1], ["modeId", -1], ["_meta", 4]] },
-  /* 226 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 4]], unions: [{ variants: [{ tag: "boolean", node: 227, check: 492 }, { kinds: "object", node: 228, check: 496 }], tag: "type", closed: true }] },
-  /* 227 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 228 SetSessionConfigOptionRequest/union/0/anyOf/1 */ { keys: [["value", -1]] },
-  /* 229 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 179], ["_meta", 4]] },
-  /* 230 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 231], ["repository", 233], ["_meta", 4]] },
-  /* 231 StartNesRequest/properties/workspaceFolders */ { items: 232 },
-  /* 232 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 4]] },
-  /* 233 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 234 }, { kinds: "scalar" }] }] },
-  /* 234 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 4]] },
-  /* 235 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 134], ["selection", 236], ["triggerKind", -1], ["context", 237], ["_meta", 4]] },
-  /* 236 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 133 }, { kinds: "scalar" }] }] },
-  /* 237 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 238 }, { kinds: "scalar" }] }] },
-  /* 238 NesSuggestContext */ { keys: [["recentFiles", 239], ["relatedSnippets", 241], ["editHistory", 245], ["userActions", 247], ["openFiles", 249], ["diagnostics", 251], ["_meta", 4]] },
-  /* 239 NesSuggestContext/properties/recentFiles */ { items: 240 },
-  /* 240 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 4]] },
-  /* 241 NesSuggestContext/properties/relatedSnippets */ { items: 242 },
-  /* 242 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 243], ["_meta", 4]] },
-  /* 243 NesRelatedSnippet/properties/excerpts */ { items: 244 },
-  /* 244 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 4]] },
-  /* 245 NesSuggestContext/properties/editHistory */ { items: 246 },
-  /* 246 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 4]] },
-  /* 247 NesSuggestContext/properties/userActions */ { items: 248 },
-  /* 248 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 134], ["timestampMs", -1], ["_meta", 4]] },
-  /* 249 NesSuggestContext/properties/openFiles */ { items: 250 },
-  /* 250 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 236], ["lastFocusedMs", -1], ["_meta", 4]] },
-  /* 251 NesSuggestContext/properties/diagnostics */ { items: 252 },
-  /* 252 NesDiagnostic */ { keys: [["uri", -1], ["range", 133], ["severity", -1], ["message", -1], ["_meta", 4]] },
-  /* 253 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 30], ["_meta", 4]] },
-  /* 254 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 4]] },
-  /* 255 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 256, check: 283, repair: 214, open: 539 }, { kinds: "object", node: 139, check: 178, repair: 135 }] }] },
-  /* 256 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 257]] },
-  /* 257 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 79, check: 270, repair: 3 }, { kinds: "object", node: 258, check: 271, repair: 3 }, { kinds: "object", node: 259, check: 272, repair: 216, open: 536 }, { kinds: "object", node: 62, check: 273, repair: 3 }, { kinds: "object", node: 263, check: 274, repair: 218 }, { kinds: "object", node: 79, check: 275, repair: 3 }, { kinds: "object", node: 265, check: 276, repair: 220 }, { kinds: "object", node: 79, check: 277, repair: 3 }, { kinds: "object", node: 266, check: 278, repair: 3 }, { kinds: "object", node: 54, check: 279, repair: 3 }, { kinds: "object", node: 79, check: 280, repair: 3 }, { node: 5, check: 169 }, { node: 5, check: 168 }] }] },
-  /* 258 ReadTextFileResponse */ { keys: [["content", -1], ["_meta", 4]] },
-  /* 259 RequestPermissionResponse */ { keys: [["outcome", 260], ["_meta", 4]] },
-  /* 260 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 261 }, { tag: "selected", node: 262 }], tag: "outcome", closed: true }] },
-  /* 261 RequestPermissionOutcome/union/0/oneOf/0 */ { keys: [["outcome", -1]] },
-  /* 262 RequestPermissionOutcome/union/0/oneOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 4]] },
-  /* 263 TerminalOutputResponse */ { keys: [["output", -1], ["truncated", -1], ["exitStatus", 264], ["_meta", 4]] },
-  /* 264 TerminalOutputResponse/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 265 }, { kinds: "scalar" }] }] },
-  /* 265 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 4]] },
-  /* 266 CreateElicitationResponse */ { keys: [["_meta", 4]], unions: [{ variants: [{ tag: "accept", node: 267 }, { tag: "decline", node: 268 }, { tag: "cancel", node: 268 }, { other: true, node: 269 }], tag: "action" }] },
-  /* 267 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 96]] },
-  /* 268 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 269 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 5 },
-  /* 270 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 4]] },
-  /* 271 ElicitationAcceptAction */ { keys: [["content", 96]] },
-  /* 272 ClientNotification */ { keys: [["method", -1], ["params", 273]] },
-  /* 273 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 274 }, { kinds: "scalar" }] }] },
-  /* 274 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 126, check: 289, repair: 3 }, { kinds: "object", node: 275, check: 290, repair: 3 }, { kinds: "object", node: 276, check: 291, repair: 224 }, { kinds: "object", node: 279, check: 292, repair: 3 }, { kinds: "object", node: 279, check: 293, repair: 3 }, { kinds: "object", node: 280, check: 294, repair: 227 }, { kinds: "object", node: 281, check: 295, repair: 3 }, { kinds: "object", node: 282, check: 296, repair: 228 }, { kinds: "object", node: 53, check: 198, repair: 169 }, { node: 5, check: 199 }] }] },
-  /* 275 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 4]] },
-  /* 276 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 277], ["_meta", 4]] },
-  /* 277 DidChangeDocumentNotification/properties/contentChanges */ { items: 278 },
-  /* 278 TextDocumentContentChangeEvent */ { keys: [["range", 236], ["text", -1], ["_meta", 4]] },
-  /* 279 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 4]] },
-  /* 280 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 134], ["visibleRange", 133], ["_meta", 4]] },
-  /* 281 AcceptNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["_meta", 4]] },
-  /* 282 RejectNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["reason", -1], ["_meta", 4]] },
-  /* 283 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 4]] },
+  ...base.shapes,
+  /* 152 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 153]] },
+  /* 153 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 154 }, { kinds: "scalar" }] }] },
+  /* 154 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 0, check: 43, repair: 0 }, { kinds: "object", node: 3, check: 44, repair: 1 }, { kinds: "object", node: 155, check: 358, repair: 123, open: 492 }, { kinds: "object", node: 24, check: 45, repair: 26 }, { kinds: "object", node: 27, check: 46, repair: 0 }, { kinds: "object", node: 27, check: 47, repair: 0 }, { kinds: "object", node: 27, check: 48, repair: 0 }, { kinds: "object", node: 27, check: 49, repair: 0 }, { kinds: "object", node: 28, check: 50, repair: 29 }, { kinds: "object", node: 157, check: 359, repair: 0 }, { kinds: "object", node: 158, check: 360, repair: 0 }, { kinds: "object", node: 159, check: 361, repair: 0 }, { node: 2, check: 51 }] }] },
+  /* 155 RequestPermissionRequest */ { keys: [["sessionId", -1], ["toolCall", 156], ["options", 22], ["_meta", 1]] },
+  /* 156 ToolCallUpdate */ { keys: [["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 157 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 1]] },
+  /* 158 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 1], ["_meta", 1]] },
+  /* 159 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 1]] },
+  /* 160 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 161, check: 422, repair: 126, open: 520 }, { kinds: "object", node: 91, check: 113, repair: 82 }] }] },
+  /* 161 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 162]] },
+  /* 162 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 163, check: 410, repair: 128, open: 495 }, { kinds: "object", node: 64, check: 97, repair: 0 }, { kinds: "object", node: 179, check: 411, repair: 154 }, { kinds: "object", node: 64, check: 412, repair: 0 }, { kinds: "object", node: 64, check: 413, repair: 0 }, { kinds: "object", node: 64, check: 98, repair: 0 }, { kinds: "object", node: 73, check: 99, repair: 66, open: 234 }, { kinds: "object", node: 86, check: 100, repair: 66, open: 238 }, { kinds: "object", node: 87, check: 101, repair: 78 }, { kinds: "object", node: 64, check: 102, repair: 0 }, { kinds: "object", node: 73, check: 414, repair: 66, open: 496 }, { kinds: "object", node: 86, check: 103, repair: 66, open: 239 }, { kinds: "object", node: 64, check: 104, repair: 0 }, { kinds: "object", node: 64, check: 105, repair: 0 }, { kinds: "object", node: 90, check: 106, repair: 81, open: 244 }, { kinds: "object", node: 184, check: 415, repair: 159 }, { kinds: "object", node: 129, check: 416, repair: 0 }, { kinds: "object", node: 187, check: 417, repair: 162, open: 517 }, { kinds: "object", node: 64, check: 418, repair: 0 }, { node: 2, check: 107 }, { node: 2, check: 419 }] }] },
+  /* 163 InitializeResponse */ { keys: [["protocolVersion", -1], ["agentCapabilities", 164], ["authMethods", 66], ["agentInfo", 71], ["_meta", 1]], fills: [{ name: "agentCapabilities", default: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false }, mcpCapabilities: { http: false, sse: false, acp: false }, sessionCapabilities: {}, auth: {} } }, { name: "authMethods", default: [] }] },
+  /* 164 AgentCapabilities */ { keys: [["loadSession", -1], ["promptCapabilities", 62], ["mcpCapabilities", 165], ["sessionCapabilities", 166], ["auth", 65], ["providers", 63], ["nes", 167], ["positionEncoding", -1], ["_meta", 1]], fills: [{ name: "loadSession", default: false }, { name: "promptCapabilities", default: { image: false, audio: false, embeddedContext: false } }, { name: "mcpCapabilities", default: { http: false, sse: false, acp: false } }, { name: "sessionCapabilities", default: {} }, { name: "auth", default: {} }] },
+  /* 165 McpCapabilities */ { keys: [["http", -1], ["sse", -1], ["acp", -1], ["_meta", 1]], fills: [{ name: "http", default: false }, { name: "sse", default: false }, { name: "acp", default: false }] },
+  /* 166 SessionCapabilities */ { keys: [["list", 63], ["delete", 63], ["additionalDirectories", 63], ["fork", 63], ["resume", 63], ["close", 63], ["_meta", 1]] },
+  /* 167 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 168 }, { kinds: "scalar" }] }] },
+  /* 168 NesCapabilities */ { keys: [["events", 169], ["context", 175], ["_meta", 1]] },
+  /* 169 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 170 }, { kinds: "scalar" }] }] },
+  /* 170 NesEventCapabilities */ { keys: [["document", 171], ["_meta", 1]] },
+  /* 171 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 172 }, { kinds: "scalar" }] }] },
+  /* 172 NesDocumentEventCapabilities */ { keys: [["didOpen", 63], ["didChange", 173], ["didClose", 63], ["didSave", 63], ["didFocus", 63], ["_meta", 1]] },
+  /* 173 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 174 }, { kinds: "scalar" }] }] },
+  /* 174 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 1]] },
+  /* 175 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 176 }, { kinds: "scalar" }] }] },
+  /* 176 NesContextCapabilities */ { keys: [["recentFiles", 177], ["relatedSnippets", 63], ["editHistory", 177], ["userActions", 177], ["openFiles", 63], ["diagnostics", 63], ["_meta", 1]] },
+  /* 177 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 178 }, { kinds: "scalar" }] }] },
+  /* 178 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 1]] },
+  /* 179 ListProvidersResponse */ { keys: [["providers", 180], ["_meta", 1]] },
+  /* 180 ListProvidersResponse/properties/providers */ { items: 181 },
+  /* 181 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 182], ["_meta", 1]] },
+  /* 182 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 183 }, { kinds: "scalar" }] }] },
+  /* 183 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 1]] },
+  /* 184 PromptResponse */ { keys: [["stopReason", -1], ["usage", 185], ["_meta", 1]] },
+  /* 185 PromptResponse/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 186 }, { kinds: "scalar" }] }] },
+  /* 186 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 1]] },
+  /* 187 SuggestNesResponse */ { keys: [["suggestions", 188], ["_meta", 1]] },
+  /* 188 SuggestNesResponse/properties/suggestions */ { items: 189 },
+  /* 189 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 190 }, { tag: "jump", node: 196 }, { tag: "rename", node: 197 }, { tag: "searchAndReplace", node: 198 }], tag: "kind", closed: true }] },
+  /* 190 NesSuggestion/union/0/oneOf/0 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["edits", 191], ["cursorPosition", 195], ["_meta", 1]] },
+  /* 191 NesSuggestion/union/0/oneOf/0/properties/edits */ { items: 192 },
+  /* 192 NesTextEdit */ { keys: [["range", 193], ["newText", -1], ["_meta", 1]] },
+  /* 193 Range */ { keys: [["start", 194], ["end", 194], ["_meta", 1]] },
+  /* 194 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 1]] },
+  /* 195 NesSuggestion/union/0/oneOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 194 }, { kinds: "scalar" }] }] },
+  /* 196 NesSuggestion/union/0/oneOf/1 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 194], ["_meta", 1]] },
+  /* 197 NesSuggestion/union/0/oneOf/2 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["position", 194], ["newName", -1], ["_meta", 1]] },
+  /* 198 NesSuggestion/union/0/oneOf/3 */ { keys: [["kind", -1], ["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 1]] },
+  /* 199 NesEditSuggestion */ { keys: [["id", -1], ["uri", -1], ["edits", 191], ["cursorPosition", 195], ["_meta", 1]] },
+  /* 200 NesJumpSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 194], ["_meta", 1]] },
+  /* 201 NesRenameSuggestion */ { keys: [["id", -1], ["uri", -1], ["position", 194], ["newName", -1], ["_meta", 1]] },
+  /* 202 NesSearchAndReplaceSuggestion */ { keys: [["id", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 1]] },
+  /* 203 AgentNotification */ { keys: [["method", -1], ["params", 204]] },
+  /* 204 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 205 }, { kinds: "scalar" }] }] },
+  /* 205 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 206, check: 426, repair: 176, open: 570 }, { kinds: "object", node: 112, check: 128, repair: 0 }, { kinds: "object", node: 158, check: 427, repair: 188 }, { node: 2, check: 129 }] }] },
+  /* 206 SessionNotification */ { keys: [["sessionId", -1], ["update", 207], ["_meta", 1]] },
+  /* 207 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 96 }, { tag: "agent_message_chunk", node: 96 }, { tag: "agent_thought_chunk", node: 96 }, { tag: "tool_call", node: 208 }, { tag: "tool_call_update", node: 209 }, { tag: "plan", node: 97 }, { tag: "plan_update", node: 210 }, { tag: "plan_removed", node: 215 }, { tag: "available_commands_update", node: 100 }, { tag: "current_mode_update", node: 106 }, { tag: "config_option_update", node: 107 }, { tag: "session_info_update", node: 108 }, { tag: "usage_update", node: 109 }, { tag: "notice", node: 216 }, { tag: "compaction_update", node: 217 }, { tag: "compaction_summary_chunk", node: 218 }], tag: "sessionUpdate", closed: true }] },
+  /* 208 SessionUpdate/union/0/oneOf/3 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 209 SessionUpdate/union/0/oneOf/4 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["kind", -1], ["status", -1], ["title", -1], ["name", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 210 SessionUpdate/union/0/oneOf/6 */ { keys: [["sessionUpdate", -1], ["plan", 211], ["_meta", 1]] },
+  /* 211 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 212 }, { tag: "file", node: 213 }, { tag: "markdown", node: 214 }], tag: "type", closed: true }] },
+  /* 212 PlanUpdateContent/union/0/oneOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 98], ["_meta", 1]] },
+  /* 213 PlanUpdateContent/union/0/oneOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 1]] },
+  /* 214 PlanUpdateContent/union/0/oneOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 1]] },
+  /* 215 SessionUpdate/union/0/oneOf/7 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 1]] },
+  /* 216 SessionUpdate/union/0/oneOf/13 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 1]] },
+  /* 217 SessionUpdate/union/0/oneOf/14 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 135], ["error", -1], ["_meta", 1]] },
+  /* 218 SessionUpdate/union/0/oneOf/15 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 7], ["_meta", 1]] },
+  /* 219 ToolCall */ { keys: [["toolCallId", -1], ["title", -1], ["name", -1], ["kind", -1], ["status", -1], ["content", 4], ["locations", 20], ["rawInput", 2], ["rawOutput", 2], ["_meta", 1]] },
+  /* 220 PlanItems */ { keys: [["planId", -1], ["entries", 98], ["_meta", 1]] },
+  /* 221 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 1]] },
+  /* 222 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 1]] },
+  /* 223 PlanUpdate */ { keys: [["plan", 211], ["_meta", 1]] },
+  /* 224 PlanRemoved */ { keys: [["planId", -1], ["_meta", 1]] },
+  /* 225 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 1]] },
+  /* 226 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 135], ["error", -1], ["_meta", 1]] },
+  /* 227 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 7], ["_meta", 1]] },
+  /* 228 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 229]] },
+  /* 229 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 230 }, { kinds: "scalar" }] }] },
+  /* 230 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 231, check: 457, repair: 192 }, { kinds: "object", node: 125, check: 149, repair: 0 }, { kinds: "object", node: 64, check: 458, repair: 0 }, { kinds: "object", node: 238, check: 459, repair: 0 }, { kinds: "object", node: 239, check: 460, repair: 0 }, { kinds: "object", node: 64, check: 150, repair: 0 }, { kinds: "object", node: 240, check: 461, repair: 203, open: 578 }, { kinds: "object", node: 244, check: 462, repair: 206, open: 581 }, { kinds: "object", node: 128, check: 151, repair: 0 }, { kinds: "object", node: 129, check: 152, repair: 0 }, { kinds: "object", node: 245, check: 463, repair: 203, open: 584 }, { kinds: "object", node: 245, check: 464, repair: 203, open: 585 }, { kinds: "object", node: 129, check: 153, repair: 0 }, { kinds: "object", node: 130, check: 154, repair: 0 }, { kinds: "object", node: 131, check: 155, repair: 0, open: 291 }, { kinds: "object", node: 134, check: 156, repair: 113, open: 297 }, { kinds: "object", node: 246, check: 465, repair: 207 }, { kinds: "object", node: 251, check: 466, repair: 209 }, { kinds: "object", node: 129, check: 467, repair: 0 }, { kinds: "object", node: 158, check: 360, repair: 0 }, { node: 2, check: 51 }] }] },
+  /* 231 InitializeRequest */ { keys: [["protocolVersion", -1], ["clientCapabilities", 232], ["clientInfo", 71], ["_meta", 1]], fills: [{ name: "clientCapabilities", default: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, auth: { terminal: false } } }] },
+  /* 232 ClientCapabilities */ { keys: [["fs", 119], ["terminal", -1], ["session", 233], ["plan", 63], ["auth", 122], ["elicitation", 123], ["nes", 236], ["positionEncodings", -1], ["_meta", 1]], fills: [{ name: "fs", default: { readTextFile: false, writeTextFile: false } }, { name: "terminal", default: false }, { name: "auth", default: { terminal: false } }] },
+  /* 233 ClientCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 234 }, { kinds: "scalar" }] }] },
+  /* 234 ClientSessionCapabilities */ { keys: [["compaction", 235], ["configOptions", 120], ["_meta", 1]] },
+  /* 235 ClientSessionCapabilities/properties/compaction */ { unions: [{ variants: [{ kinds: "object", node: 1 }, { kinds: "scalar" }] }] },
+  /* 236 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 237 }, { kinds: "scalar" }] }] },
+  /* 237 ClientNesCapabilities */ { keys: [["jump", 63], ["rename", 63], ["searchAndReplace", 63], ["_meta", 1]] },
+  /* 238 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 69], ["_meta", 1]] },
+  /* 239 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 1]] },
+  /* 240 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 241], ["_meta", 1]] },
+  /* 241 NewSessionRequest/properties/mcpServers */ { items: 242 },
+  /* 242 McpServer */ { unions: [{ variants: [{ tag: "http", node: 126, check: 144, repair: 110 }, { tag: "sse", node: 126, check: 147, repair: 110 }, { tag: "acp", node: 243, check: 448, repair: 22 }, { kinds: "object", node: 127, check: 148, repair: 112 }], tag: "type", closed: true }] },
+  /* 243 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 1]] },
+  /* 244 LoadSessionRequest */ { keys: [["mcpServers", 241], ["cwd", -1], ["additionalDirectories", -1], ["sessionId", -1], ["_meta", 1]] },
+  /* 245 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 241], ["_meta", 1]] },
+  /* 246 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 247], ["repository", 249], ["_meta", 1]] },
+  /* 247 StartNesRequest/properties/workspaceFolders */ { items: 248 },
+  /* 248 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 1]] },
+  /* 249 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 250 }, { kinds: "scalar" }] }] },
+  /* 250 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 1]] },
+  /* 251 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 194], ["selection", 252], ["triggerKind", -1], ["context", 253], ["_meta", 1]] },
+  /* 252 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 193 }, { kinds: "scalar" }] }] },
+  /* 253 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 254 }, { kinds: "scalar" }] }] },
+  /* 254 NesSuggestContext */ { keys: [["recentFiles", 255], ["relatedSnippets", 257], ["editHistory", 261], ["userActions", 263], ["openFiles", 265], ["diagnostics", 267], ["_meta", 1]] },
+  /* 255 NesSuggestContext/properties/recentFiles */ { items: 256 },
+  /* 256 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 1]] },
+  /* 257 NesSuggestContext/properties/relatedSnippets */ { items: 258 },
+  /* 258 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 259], ["_meta", 1]] },
+  /* 259 NesRelatedSnippet/properties/excerpts */ { items: 260 },
+  /* 260 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 1]] },
+  /* 261 NesSuggestContext/properties/editHistory */ { items: 262 },
+  /* 262 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 1]] },
+  /* 263 NesSuggestContext/properties/userActions */ { items: 264 },
+  /* 264 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 194], ["timestampMs", -1], ["_meta", 1]] },
+  /* 265 NesSuggestContext/properties/openFiles */ { items: 266 },
+  /* 266 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 252], ["lastFocusedMs", -1], ["_meta", 1]] },
+  /* 267 NesSuggestContext/properties/diagnostics */ { items: 268 },
+  /* 268 NesDiagnostic */ { keys: [["uri", -1], ["range", 193], ["severity", -1], ["message", -1], ["_meta", 1]] },
+  /* 269 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 1]] },
+  /* 270 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 271, check: 473, repair: 219, open: 588 }, { kinds: "object", node: 91, check: 113, repair: 82 }] }] },
+  /* 271 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 272]] },
+  /* 272 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 64, check: 159, repair: 0 }, { kinds: "object", node: 137, check: 160, repair: 0 }, { kinds: "object", node: 138, check: 161, repair: 115, open: 308 }, { kinds: "object", node: 54, check: 162, repair: 0 }, { kinds: "object", node: 142, check: 163, repair: 117 }, { kinds: "object", node: 64, check: 164, repair: 0 }, { kinds: "object", node: 144, check: 165, repair: 119 }, { kinds: "object", node: 64, check: 166, repair: 0 }, { kinds: "object", node: 145, check: 167, repair: 0 }, { kinds: "object", node: 159, check: 469, repair: 0 }, { kinds: "object", node: 64, check: 470, repair: 0 }, { node: 2, check: 419 }, { node: 2, check: 107 }] }] },
+  /* 273 ClientNotification */ { keys: [["method", -1], ["params", 274]] },
+  /* 274 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 275 }, { kinds: "scalar" }] }] },
+  /* 275 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 129, check: 168, repair: 0 }, { kinds: "object", node: 276, check: 479, repair: 0 }, { kinds: "object", node: 277, check: 480, repair: 224 }, { kinds: "object", node: 280, check: 481, repair: 0 }, { kinds: "object", node: 280, check: 482, repair: 0 }, { kinds: "object", node: 281, check: 483, repair: 227 }, { kinds: "object", node: 282, check: 484, repair: 0 }, { kinds: "object", node: 283, check: 485, repair: 228 }, { kinds: "object", node: 158, check: 427, repair: 188 }, { node: 2, check: 129 }] }] },
+  /* 276 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 1]] },
+  /* 277 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 278], ["_meta", 1]] },
+  /* 278 DidChangeDocumentNotification/properties/contentChanges */ { items: 279 },
+  /* 279 TextDocumentContentChangeEvent */ { keys: [["range", 252], ["text", -1], ["_meta", 1]] },
+  /* 280 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 1]] },
+  /* 281 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 194], ["visibleRange", 193], ["_meta", 1]] },
+  /* 282 AcceptNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["_meta", 1]] },
+  /* 283 RejectNesNotification */ { keys: [["sessionId", -1], ["id", -1], ["reason", -1], ["_meta", 1]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
-function s0(v, x) {
+function s152(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "id": case "method": continue;
-    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
-    default: return S(v, 0, x);
+    case "params": if (s153(v["params"], x) !== v["params"]) return S(v, 152, x); continue;
+    default: return S(v, 152, x);
   }
   return v;
-}
-function s1(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s2(v, x);
-  }
-  return s2(v, x);
-}
-function s2(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 2, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c43(v)) {
-    return s3(v, x);
-  }
-  { const r = Q(v, 3, 43); if (r !== undefined) return s3(r, x); }
-  if (c44(v)) {
-    return s6(v, x);
-  }
-  { const r = Q(v, 4, 44); if (r !== undefined) return s6(r, x); }
-  if (c45(v)) {
-    return s7(v, x);
-  }
-  { const r = Q(v, 5, 45); if (r !== undefined) return s7(r, x); }
-  if (c46(v)) {
-    return s29(v, x);
-  }
-  { const r = Q(v, 31, 46); if (r !== undefined) return s29(r, x); }
-  if (c47(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 47); if (r !== undefined) return s32(r, x); }
-  if (c48(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 48); if (r !== undefined) return s32(r, x); }
-  if (c49(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 49); if (r !== undefined) return s32(r, x); }
-  if (c50(v)) {
-    return s32(v, x);
-  }
-  { const r = Q(v, 3, 50); if (r !== undefined) return s32(r, x); }
-  if (c51(v)) {
-    return s33(v, x);
-  }
-  { const r = Q(v, 34, 51); if (r !== undefined) return s33(r, x); }
-  if (c52(v)) {
-    return s52(v, x);
-  }
-  { const r = Q(v, 3, 52); if (r !== undefined) return s52(r, x); }
-  if (c53(v)) {
-    return s53(v, x);
-  }
-  { const r = Q(v, 3, 53); if (r !== undefined) return s53(r, x); }
-  if (c54(v)) {
-    return s54(v, x);
-  }
-  { const r = Q(v, 3, 54); if (r !== undefined) return s54(r, x); }
-  return s5(v, x);
-}
-function s3(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "path": case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
-    default: return S(v, 3, x);
-  }
-  return v;
-}
-function s4(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 4, x); continue;
-  }
-  return v;
-}
-function s5(v) { return F(v); }
-function s6(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "path": case "line": case "limit": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 6, x); continue;
-    default: return S(v, 6, x);
-  }
-  return v;
-}
-function s7(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "toolCall": if (s8(v["toolCall"], x) !== v["toolCall"]) return S(v, 7, x); continue;
-    case "options": if (s27(v["options"], x) !== v["options"]) return S(v, 7, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
-    default: return S(v, 7, x);
-  }
-  return v;
-}
-function s8(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "kind": case "status": case "title": case "name": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 8, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 8, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 8, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 8, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 8, x); continue;
-    default: return S(v, 8, x);
-  }
-  return v;
-}
-function s9(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s10(v[i], x) !== v[i]) return S(v, 9, x);
-    return v;
-  }
-  return S(v, 9, x);
-  return v;
-}
-function s10(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 10, x);
-  switch (v["type"]) {
-    case "content": {
-      return s11(v, x);
-    }
-    case "diff": {
-      return s23(v, x);
-    }
-    case "terminal": {
-      return s24(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 10, x);
-}
-function s11(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 11, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 11, x); continue;
-    default: return S(v, 11, x);
-  }
-  return v;
-}
-function s12(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 12, x);
-  switch (v["type"]) {
-    case "text": {
-      return s13(v, x);
-    }
-    case "image": {
-      return s16(v, x);
-    }
-    case "audio": {
-      return s17(v, x);
-    }
-    case "resource_link": {
-      return s18(v, x);
-    }
-    case "resource": {
-      return s19(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 12, x);
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "text": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 13, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 13, x); continue;
-    default: return S(v, 13, x);
-  }
-  return v;
-}
-function s14(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 14, x);
-  return s15(v, x);
-}
-function s15(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 15, x); continue;
-    default: return S(v, 15, x);
-  }
-  return v;
-}
-function s16(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 16, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 16, x); continue;
-    default: return S(v, 16, x);
-  }
-  return v;
-}
-function s17(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
-    default: return S(v, 17, x);
-  }
-  return v;
-}
-function s18(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
-    default: return S(v, 18, x);
-  }
-  return v;
-}
-function s19(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 19, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
-    default: return S(v, 19, x);
-  }
-  return v;
-}
-function s20(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 20, x);
-  if (Array.isArray(v)) return S(v, 20, x);
-  if (c16(v)) {
-    return s21(v, x);
-  }
-  { const r = Q(v, 24, 16); if (r !== undefined) return s21(r, x); }
-  return s22(v, x);
-}
-function s21(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "mimeType": case "text": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 21, x); continue;
-    default: return S(v, 21, x);
-  }
-  return v;
-}
-function s22(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "mimeType": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
-    default: return S(v, 22, x);
-  }
-  return v;
-}
-function s23(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 23, x); continue;
-    default: return S(v, 23, x);
-  }
-  return v;
-}
-function s24(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
-    default: return S(v, 24, x);
-  }
-  return v;
-}
-function s25(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s26(v[i], x) !== v[i]) return S(v, 25, x);
-    return v;
-  }
-  return S(v, 25, x);
-  return v;
-}
-function s26(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 26, x); continue;
-    default: return S(v, 26, x);
-  }
-  return v;
-}
-function s27(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s28(v[i], x) !== v[i]) return S(v, 27, x);
-    return v;
-  }
-  return S(v, 27, x);
-  return v;
-}
-function s28(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 28, x); continue;
-    default: return S(v, 28, x);
-  }
-  return v;
-}
-function s29(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "command": case "args": case "cwd": case "outputByteLimit": continue;
-    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 29, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-    default: return S(v, 29, x);
-  }
-  return v;
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s31(v[i], x) !== v[i]) return S(v, 30, x);
-    return v;
-  }
-  return S(v, 30, x);
-  return v;
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 31, x); continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 32, x); continue;
-    default: return S(v, 32, x);
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 33, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 33, x);
-    }
-    case "url": {
-      return S(v, 33, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 33, x);
-    }
-  }
-  return S(v, 33, x);
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 34, x);
-  if (Array.isArray(v)) return S(v, 34, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
-      default: return S(v, 34, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 34, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 34, x); continue;
-    default: return S(v, 34, x);
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s36(v["properties"], x) !== v["properties"]) return S(v, 35, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
-    default: return S(v, 35, x);
-  }
-  if (!H(v, "type")) return S(v, 35, x);
-  if (!H(v, "properties")) return S(v, 35, x);
-  return v;
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s37(v[k], x) !== v[k]) return S(v, 36, x); continue;
-  }
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 37, x);
-  switch (v["type"]) {
-    case "string": {
-      return s38(v, x);
-    }
-    case "number": {
-      return s41(v, x);
-    }
-    case "integer": {
-      return s41(v, x);
-    }
-    case "boolean": {
-      return s42(v, x);
-    }
-    case "array": {
-      return s43(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s46(v, x);
-    }
-  }
-  return S(v, 37, x);
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 38, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
-    default: return S(v, 38, x);
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
-    return v;
-  }
-  return S(v, 39, x);
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
-    default: return S(v, 40, x);
-  }
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 41, x); continue;
-    default: return S(v, 41, x);
-  }
-  return v;
-}
-function s42(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 42, x); continue;
-    default: return S(v, 42, x);
-  }
-  return v;
-}
-function s43(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 43, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
-    default: return S(v, 43, x);
-  }
-  return v;
-}
-function s44(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 44, x);
-  if (Array.isArray(v)) return S(v, 44, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c35(v)) {
-        return s45(v, x);
-      }
-      { const r = Q(v, 27, 35); if (r !== undefined) return s45(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c36(v)) {
-        return s46(v, x);
-      }
-      break;
-    }
-  }
-  return s47(v, x);
-}
-function s45(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 45, x); continue;
-    default: return S(v, 45, x);
-  }
-  return v;
-}
-function s46(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 46, x); continue;
-  }
-  return v;
-}
-function s47(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "anyOf": if (s39(v["anyOf"], x) !== v["anyOf"]) return S(v, 47, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 47, x); continue;
-    default: return S(v, 47, x);
-  }
-  return v;
-}
-function s48(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
-    default: return S(v, 48, x);
-  }
-  return v;
-}
-function s49(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 49, x);
-  }
-  return v;
-}
-function s50(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 50, x);
-  if (Array.isArray(v)) return S(v, 50, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 50, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 50, x);
-  for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 50, x);
-  }
-  return v;
-}
-function s51(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 51, x);
-  if (Array.isArray(v)) return S(v, 51, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 51, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 51, x); continue;
-  }
-  return v;
-}
-function s52(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "serverId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 52, x); continue;
-    default: return S(v, 52, x);
-  }
-  return v;
-}
-function s53(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s4(v["params"], x) !== v["params"]) return S(v, 53, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
-    default: return S(v, 53, x);
-  }
-  return v;
-}
-function s54(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
-    default: return S(v, 54, x);
-  }
-  return v;
-}
-function s55(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 55, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 55, x); continue;
-    default: return S(v, 55, x);
-  }
-  return v;
-}
-function s56(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 56, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 56, x); continue;
-    default: return S(v, 56, x);
-  }
-  return v;
-}
-function s57(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 57, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 57, x); continue;
-    default: return S(v, 57, x);
-  }
-  return v;
-}
-function s58(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "description": case "mimeType": case "name": case "size": case "title": case "uri": continue;
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 58, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 58, x); continue;
-    default: return S(v, 58, x);
-  }
-  return v;
-}
-function s59(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "annotations": if (s14(v["annotations"], x) !== v["annotations"]) return S(v, 59, x); continue;
-    case "resource": if (s20(v["resource"], x) !== v["resource"]) return S(v, 59, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
-    default: return S(v, 59, x);
-  }
-  return v;
-}
-function s60(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 60, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
-    default: return S(v, 60, x);
-  }
-  return v;
-}
-function s61(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "oldText": case "newText": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
-    default: return S(v, 61, x);
-  }
-  return v;
-}
-function s62(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
-    default: return S(v, 62, x);
-  }
-  return v;
-}
-function s63(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s39(v["oneOf"], x) !== v["oneOf"]) return S(v, 63, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
-    default: return S(v, 63, x);
-  }
-  return v;
-}
-function s64(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
-    default: return S(v, 64, x);
-  }
-  return v;
-}
-function s65(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
-    default: return S(v, 65, x);
-  }
-  return v;
-}
-function s66(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 66, x); continue;
-    default: return S(v, 66, x);
-  }
-  return v;
-}
-function s67(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s44(v["items"], x) !== v["items"]) return S(v, 67, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
-    default: return S(v, 67, x);
-  }
-  return v;
-}
-function s68(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 68, x);
-  if (Array.isArray(v)) return S(v, 68, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
-      default: return S(v, 68, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 68, x);
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s35(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 68, x); continue;
-    default: return S(v, 68, x);
-  }
-  return v;
-}
-function s69(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 69, x);
-  if (Array.isArray(v)) return S(v, 69, x);
-  if (c41(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 69, x);
-    }
-    return v;
-  }
-  if (Q(v, 54, 41) !== undefined) return S(v, 69, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 69, x);
-  }
-  return v;
-}
-function s70(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 70, x);
-  if (Array.isArray(v)) return S(v, 70, x);
-  if (c174(v)) {
-    return s71(v, x);
-  }
-  { const r = Q(v, 58, 174); if (r !== undefined) return s71(r, x); }
-  return s139(v, x);
-}
-function s71(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s72(v["result"], x) !== v["result"]) return S(v, 71, x); continue;
-    default: return S(v, 71, x);
-  }
-  return v;
-}
-function s72(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 72, x);
-  if (Array.isArray(v)) {
-    if (c168(v)) {
-      return s5(v, x);
-    }
-    return s5(v, x);
-  }
-  if (c149(v)) {
-    return s73(v, x);
-  }
-  { const r = Q(v, 60, 149); if (r !== undefined) return s73(r, x); }
-  if (c150(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 150); if (r !== undefined) return s79(r, x); }
-  if (c151(v)) {
-    return s100(v, x);
-  }
-  { const r = Q(v, 100, 151); if (r !== undefined) return s100(r, x); }
-  if (c152(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 152); if (r !== undefined) return s79(r, x); }
-  if (c153(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 153); if (r !== undefined) return s79(r, x); }
-  if (c154(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 154); if (r !== undefined) return s79(r, x); }
-  if (c155(v)) {
-    return s105(v, x);
-  }
-  { const r = Q(v, 105, 155); if (r !== undefined) return s105(r, x); }
-  if (c156(v)) {
-    return s118(v, x);
-  }
-  { const r = Q(v, 105, 156); if (r !== undefined) return s118(r, x); }
-  if (c157(v)) {
-    return s119(v, x);
-  }
-  { const r = Q(v, 117, 157); if (r !== undefined) return s119(r, x); }
-  if (c158(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 158); if (r !== undefined) return s79(r, x); }
-  if (c159(v)) {
-    return s105(v, x);
-  }
-  { const r = Q(v, 105, 159); if (r !== undefined) return s105(r, x); }
-  if (c160(v)) {
-    return s118(v, x);
-  }
-  { const r = Q(v, 105, 160); if (r !== undefined) return s118(r, x); }
-  if (c161(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 161); if (r !== undefined) return s79(r, x); }
-  if (c162(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 162); if (r !== undefined) return s79(r, x); }
-  if (c163(v)) {
-    return s122(v, x);
-  }
-  { const r = Q(v, 120, 163); if (r !== undefined) return s122(r, x); }
-  if (c164(v)) {
-    return s123(v, x);
-  }
-  { const r = Q(v, 121, 164); if (r !== undefined) return s123(r, x); }
-  if (c165(v)) {
-    return s126(v, x);
-  }
-  { const r = Q(v, 3, 165); if (r !== undefined) return s126(r, x); }
-  if (c166(v)) {
-    return s127(v, x);
-  }
-  { const r = Q(v, 124, 166); if (r !== undefined) return s127(r, x); }
-  if (c167(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 167); if (r !== undefined) return s79(r, x); }
-  if (c168(v)) {
-    return s5(v, x);
-  }
-  return s5(v, x);
-}
-function s73(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "agentCapabilities": if (s74(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 73, x); continue;
-    case "authMethods": if (s93(v["authMethods"], x) !== v["authMethods"]) return S(v, 73, x); continue;
-    case "agentInfo": if (s98(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 73, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
-    default: return S(v, 73, x);
-  }
-  if (!H(v, "agentCapabilities")) return S(v, 73, x);
-  if (!H(v, "authMethods")) return S(v, 73, x);
-  return v;
-}
-function s74(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "loadSession": case "positionEncoding": continue;
-    case "promptCapabilities": if (s75(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 74, x); continue;
-    case "mcpCapabilities": if (s76(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 74, x); continue;
-    case "sessionCapabilities": if (s77(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 74, x); continue;
-    case "auth": if (s80(v["auth"], x) !== v["auth"]) return S(v, 74, x); continue;
-    case "providers": if (s78(v["providers"], x) !== v["providers"]) return S(v, 74, x); continue;
-    case "nes": if (s81(v["nes"], x) !== v["nes"]) return S(v, 74, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
-    default: return S(v, 74, x);
-  }
-  if (!H(v, "loadSession")) return S(v, 74, x);
-  if (!H(v, "promptCapabilities")) return S(v, 74, x);
-  if (!H(v, "mcpCapabilities")) return S(v, 74, x);
-  if (!H(v, "sessionCapabilities")) return S(v, 74, x);
-  if (!H(v, "auth")) return S(v, 74, x);
-  return v;
-}
-function s75(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "image": case "audio": case "embeddedContext": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
-    default: return S(v, 75, x);
-  }
-  if (!H(v, "image")) return S(v, 75, x);
-  if (!H(v, "audio")) return S(v, 75, x);
-  if (!H(v, "embeddedContext")) return S(v, 75, x);
-  return v;
-}
-function s76(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "http": case "sse": case "acp": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
-    default: return S(v, 76, x);
-  }
-  if (!H(v, "http")) return S(v, 76, x);
-  if (!H(v, "sse")) return S(v, 76, x);
-  if (!H(v, "acp")) return S(v, 76, x);
-  return v;
-}
-function s77(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "list": if (s78(v["list"], x) !== v["list"]) return S(v, 77, x); continue;
-    case "delete": if (s78(v["delete"], x) !== v["delete"]) return S(v, 77, x); continue;
-    case "additionalDirectories": if (s78(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 77, x); continue;
-    case "fork": if (s78(v["fork"], x) !== v["fork"]) return S(v, 77, x); continue;
-    case "resume": if (s78(v["resume"], x) !== v["resume"]) return S(v, 77, x); continue;
-    case "close": if (s78(v["close"], x) !== v["close"]) return S(v, 77, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
-    default: return S(v, 77, x);
-  }
-  return v;
-}
-function s78(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 78, x);
-  return s79(v, x);
-}
-function s79(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 79, x); continue;
-    default: return S(v, 79, x);
-  }
-  return v;
-}
-function s80(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "logout": if (s78(v["logout"], x) !== v["logout"]) return S(v, 80, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 80, x); continue;
-    default: return S(v, 80, x);
-  }
-  return v;
-}
-function s81(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 81, x);
-  return s82(v, x);
-}
-function s82(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "events": if (s83(v["events"], x) !== v["events"]) return S(v, 82, x); continue;
-    case "context": if (s89(v["context"], x) !== v["context"]) return S(v, 82, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 82, x); continue;
-    default: return S(v, 82, x);
-  }
-  return v;
-}
-function s83(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 83, x);
-  return s84(v, x);
-}
-function s84(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "document": if (s85(v["document"], x) !== v["document"]) return S(v, 84, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
-    default: return S(v, 84, x);
-  }
-  return v;
-}
-function s85(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 85, x);
-  return s86(v, x);
-}
-function s86(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "didOpen": if (s78(v["didOpen"], x) !== v["didOpen"]) return S(v, 86, x); continue;
-    case "didChange": if (s87(v["didChange"], x) !== v["didChange"]) return S(v, 86, x); continue;
-    case "didClose": if (s78(v["didClose"], x) !== v["didClose"]) return S(v, 86, x); continue;
-    case "didSave": if (s78(v["didSave"], x) !== v["didSave"]) return S(v, 86, x); continue;
-    case "didFocus": if (s78(v["didFocus"], x) !== v["didFocus"]) return S(v, 86, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 86, x); continue;
-    default: return S(v, 86, x);
-  }
-  return v;
-}
-function s87(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 87, x);
-  return s88(v, x);
-}
-function s88(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "syncKind": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
-    default: return S(v, 88, x);
-  }
-  return v;
-}
-function s89(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 89, x);
-  return s90(v, x);
-}
-function s90(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s91(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 90, x); continue;
-    case "relatedSnippets": if (s78(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 90, x); continue;
-    case "editHistory": if (s91(v["editHistory"], x) !== v["editHistory"]) return S(v, 90, x); continue;
-    case "userActions": if (s91(v["userActions"], x) !== v["userActions"]) return S(v, 90, x); continue;
-    case "openFiles": if (s78(v["openFiles"], x) !== v["openFiles"]) return S(v, 90, x); continue;
-    case "diagnostics": if (s78(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 90, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
-    default: return S(v, 90, x);
-  }
-  return v;
-}
-function s91(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 91, x);
-  return s92(v, x);
-}
-function s92(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 92, x); continue;
-    default: return S(v, 92, x);
-  }
-  return v;
-}
-function s93(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s94(v[i], x) !== v[i]) return S(v, 93, x);
-    return v;
-  }
-  return S(v, 93, x);
-  return v;
-}
-function s94(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 94, x);
-  if (Array.isArray(v)) return S(v, 94, x);
-  switch (v["type"]) {
-    case "terminal": {
-      if (c114(v)) {
-        return s95(v, x);
-      }
-      { const r = Q(v, 96, 114); if (r !== undefined) return s95(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
-  return s97(v, x);
-}
-function s95(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "id": case "name": case "description": case "args": continue;
-    case "env": if (s96(v["env"], x) !== v["env"]) return S(v, 95, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 95, x); continue;
-    default: return S(v, 95, x);
-  }
-  return v;
-}
-function s96(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 96, x); continue;
-  }
-  return v;
-}
-function s97(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 97, x); continue;
-    default: return S(v, 97, x);
-  }
-  return v;
-}
-function s98(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 98, x);
-  return s99(v, x);
-}
-function s99(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 99, x); continue;
-    default: return S(v, 99, x);
-  }
-  return v;
-}
-function s100(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providers": if (s101(v["providers"], x) !== v["providers"]) return S(v, 100, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
-    default: return S(v, 100, x);
-  }
-  return v;
-}
-function s101(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s102(v[i], x) !== v[i]) return S(v, 101, x);
-    return v;
-  }
-  return S(v, 101, x);
-  return v;
-}
-function s102(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "supported": case "required": continue;
-    case "current": if (s103(v["current"], x) !== v["current"]) return S(v, 102, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
-    default: return S(v, 102, x);
-  }
-  return v;
-}
-function s103(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 103, x);
-  return s104(v, x);
-}
-function s104(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "apiType": case "baseUrl": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
-    default: return S(v, 104, x);
-  }
-  return v;
-}
-function s105(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "modes": if (s106(v["modes"], x) !== v["modes"]) return S(v, 105, x); continue;
-    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 105, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 105, x); continue;
-    default: return S(v, 105, x);
-  }
-  return v;
-}
-function s106(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 106, x);
-  return s107(v, x);
-}
-function s107(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "availableModes": if (s108(v["availableModes"], x) !== v["availableModes"]) return S(v, 107, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 107, x); continue;
-    default: return S(v, 107, x);
-  }
-  return v;
-}
-function s108(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s97(v[i], x) !== v[i]) return S(v, 108, x);
-    return v;
-  }
-  return S(v, 108, x);
-  return v;
-}
-function s109(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s110(v[i], x) !== v[i]) return S(v, 109, x);
-    return v;
-  }
-  return S(v, 109, x);
-  return v;
-}
-function s110(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 110, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
-        case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 110, x); continue;
-        default: return S(v, 110, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "id": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 110, x); continue;
-        default: return S(v, 110, x);
-      }
-      return v;
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 110, x);
-}
-function s111(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 111, x); continue;
-    default: return S(v, 111, x);
-  }
-  return v;
-}
-function s112(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 112, x);
-  if (Array.isArray(v)) {
-    if (c134(v)) {
-      return s113(v, x);
-    }
-    { const r = Q(v, 42, 134); if (r !== undefined) return s113(r, x); }
-    return s115(v, x);
-  }
-  return S(v, 112, x);
-}
-function s113(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s114(v[i], x) !== v[i]) return S(v, 113, x);
-    return v;
-  }
-  return S(v, 113, x);
-  return v;
-}
-function s114(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
-    default: return S(v, 114, x);
-  }
-  return v;
-}
-function s115(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s116(v[i], x) !== v[i]) return S(v, 115, x);
-    return v;
-  }
-  return S(v, 115, x);
-  return v;
-}
-function s116(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "group": case "name": continue;
-    case "options": if (s113(v["options"], x) !== v["options"]) return S(v, 116, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
-    default: return S(v, 116, x);
-  }
-  return v;
-}
-function s117(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 117, x);
-  }
-  return v;
-}
-function s118(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "modes": if (s106(v["modes"], x) !== v["modes"]) return S(v, 118, x); continue;
-    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 118, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
-    default: return S(v, 118, x);
-  }
-  return v;
-}
-function s119(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s120(v["sessions"], x) !== v["sessions"]) return S(v, 119, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
-    default: return S(v, 119, x);
-  }
-  return v;
-}
-function s120(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s121(v[i], x) !== v[i]) return S(v, 120, x);
-    return v;
-  }
-  return S(v, 120, x);
-  return v;
-}
-function s121(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
-    default: return S(v, 121, x);
-  }
-  return v;
-}
-function s122(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 122, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 122, x); continue;
-    default: return S(v, 122, x);
-  }
-  return v;
-}
-function s123(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "usage": if (s124(v["usage"], x) !== v["usage"]) return S(v, 123, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 123, x); continue;
-    default: return S(v, 123, x);
-  }
-  return v;
-}
-function s124(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 124, x);
-  return s125(v, x);
-}
-function s125(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
-    default: return S(v, 125, x);
-  }
-  return v;
-}
-function s126(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 126, x); continue;
-    default: return S(v, 126, x);
-  }
-  return v;
-}
-function s127(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestions": if (s128(v["suggestions"], x) !== v["suggestions"]) return S(v, 127, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-    default: return S(v, 127, x);
-  }
-  return v;
-}
-function s128(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s129(v[i], x) !== v[i]) return S(v, 128, x);
-    return v;
-  }
-  return S(v, 128, x);
-  return v;
-}
-function s129(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 129, x);
-  switch (v["kind"]) {
-    case "edit": {
-      return s130(v, x);
-    }
-    case "jump": {
-      return s136(v, x);
-    }
-    case "rename": {
-      return s137(v, x);
-    }
-    case "searchAndReplace": {
-      return s138(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 129, x);
-}
-function s130(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": continue;
-    case "edits": if (s131(v["edits"], x) !== v["edits"]) return S(v, 130, x); continue;
-    case "cursorPosition": if (s135(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 130, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 130, x); continue;
-    default: return S(v, 130, x);
-  }
-  return v;
-}
-function s131(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s132(v[i], x) !== v[i]) return S(v, 131, x);
-    return v;
-  }
-  return S(v, 131, x);
-  return v;
-}
-function s132(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "newText": continue;
-    case "range": if (s133(v["range"], x) !== v["range"]) return S(v, 132, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
-    default: return S(v, 132, x);
-  }
-  return v;
-}
-function s133(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "start": if (s134(v["start"], x) !== v["start"]) return S(v, 133, x); continue;
-    case "end": if (s134(v["end"], x) !== v["end"]) return S(v, 133, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
-    default: return S(v, 133, x);
-  }
-  return v;
-}
-function s134(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "line": case "character": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
-    default: return S(v, 134, x);
-  }
-  return v;
-}
-function s135(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 135, x);
-  return s134(v, x);
-}
-function s136(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 136, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 136, x); continue;
-    default: return S(v, 136, x);
-  }
-  return v;
-}
-function s137(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": case "newName": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 137, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
-    default: return S(v, 137, x);
-  }
-  return v;
-}
-function s138(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "id": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 138, x); continue;
-    default: return S(v, 138, x);
-  }
-  return v;
-}
-function s139(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s140(v["error"], x) !== v["error"]) return S(v, 139, x); continue;
-    default: return S(v, 139, x);
-  }
-  return v;
-}
-function s140(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s5(v["data"], x) !== v["data"]) return S(v, 140, x); continue;
-    default: return S(v, 140, x);
-  }
-  return v;
-}
-function s141(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "name": case "description": case "args": continue;
-    case "env": if (s96(v["env"], x) !== v["env"]) return S(v, 141, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
-    default: return S(v, 141, x);
-  }
-  return v;
-}
-function s142(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s112(v["options"], x) !== v["options"]) return S(v, 142, x); continue;
-    default: return S(v, 142, x);
-  }
-  return v;
-}
-function s143(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 143, x);
-  }
-  return v;
-}
-function s144(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": continue;
-    case "edits": if (s131(v["edits"], x) !== v["edits"]) return S(v, 144, x); continue;
-    case "cursorPosition": if (s135(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 144, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
-    default: return S(v, 144, x);
-  }
-  return v;
-}
-function s145(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 145, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
-    default: return S(v, 145, x);
-  }
-  return v;
-}
-function s146(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": case "newName": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 146, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 146, x); continue;
-    default: return S(v, 146, x);
-  }
-  return v;
-}
-function s147(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 147, x); continue;
-    default: return S(v, 147, x);
-  }
-  return v;
-}
-function s148(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s149(v["params"], x) !== v["params"]) return S(v, 148, x); continue;
-    default: return S(v, 148, x);
-  }
-  return v;
-}
-function s149(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s150(v, x);
-  }
-  return s150(v, x);
-}
-function s150(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 150, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c196(v)) {
-    return s151(v, x);
-  }
-  { const r = Q(v, 140, 196); if (r !== undefined) return s151(r, x); }
-  if (c197(v)) {
-    return s181(v, x);
-  }
-  { const r = Q(v, 3, 197); if (r !== undefined) return s181(r, x); }
-  if (c198(v)) {
-    return s53(v, x);
-  }
-  { const r = Q(v, 169, 198); if (r !== undefined) return s53(r, x); }
-  return s5(v, x);
-}
-function s151(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s152(v["update"], x) !== v["update"]) return S(v, 151, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 151, x); continue;
-    default: return S(v, 151, x);
-  }
-  return v;
-}
-function s152(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 152, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s153(v, x);
-    }
-    case "agent_message_chunk": {
-      return s153(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s153(v, x);
-    }
-    case "tool_call": {
-      return s154(v, x);
-    }
-    case "tool_call_update": {
-      return s155(v, x);
-    }
-    case "plan": {
-      return s156(v, x);
-    }
-    case "plan_update": {
-      return s159(v, x);
-    }
-    case "plan_removed": {
-      return s164(v, x);
-    }
-    case "available_commands_update": {
-      return s165(v, x);
-    }
-    case "current_mode_update": {
-      return s171(v, x);
-    }
-    case "config_option_update": {
-      return s172(v, x);
-    }
-    case "session_info_update": {
-      return s173(v, x);
-    }
-    case "usage_update": {
-      return s174(v, x);
-    }
-    case "notice": {
-      return s177(v, x);
-    }
-    case "compaction_update": {
-      return s178(v, x);
-    }
-    case "compaction_summary_chunk": {
-      return s180(v, x);
-    }
-    default: {
-      break;
-    }
-  }
-  return S(v, 152, x);
 }
 function s153(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 153, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
-    default: return S(v, 153, x);
+  if (Array.isArray(v)) {
+    return s154(v, x);
   }
-  return v;
+  return s154(v, x);
 }
 function s154(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "title": case "name": case "kind": case "status": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 154, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 154, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 154, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 154, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
-    default: return S(v, 154, x);
+  if (x) return S(v, 154, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c43(v)) {
+    return s0(v, x);
+  }
+  { const r = Q(v, 0, 43); if (r !== undefined) return s0(r, x); }
+  if (c44(v)) {
+    return s3(v, x);
+  }
+  { const r = Q(v, 1, 44); if (r !== undefined) return s3(r, x); }
+  if (c358(v)) {
+    return s155(v, x);
+  }
+  { const r = Q(v, 123, 358); if (r !== undefined) return s155(r, x); }
+  if (c45(v)) {
+    return s24(v, x);
+  }
+  { const r = Q(v, 26, 45); if (r !== undefined) return s24(r, x); }
+  if (c46(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 46); if (r !== undefined) return s27(r, x); }
+  if (c47(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 47); if (r !== undefined) return s27(r, x); }
+  if (c48(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 48); if (r !== undefined) return s27(r, x); }
+  if (c49(v)) {
+    return s27(v, x);
+  }
+  { const r = Q(v, 0, 49); if (r !== undefined) return s27(r, x); }
+  if (c50(v)) {
+    return s28(v, x);
+  }
+  { const r = Q(v, 29, 50); if (r !== undefined) return s28(r, x); }
+  if (c359(v)) {
+    return s157(v, x);
+  }
+  { const r = Q(v, 0, 359); if (r !== undefined) return s157(r, x); }
+  if (c360(v)) {
+    return s158(v, x);
+  }
+  { const r = Q(v, 0, 360); if (r !== undefined) return s158(r, x); }
+  if (c361(v)) {
+    return s159(v, x);
+  }
+  { const r = Q(v, 0, 361); if (r !== undefined) return s159(r, x); }
+  return s2(v, x);
 }
 function s155(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": case "name": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 155, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 155, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 155, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 155, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
+    case "sessionId": continue;
+    case "toolCall": if (s156(v["toolCall"], x) !== v["toolCall"]) return S(v, 155, x); continue;
+    case "options": if (s22(v["options"], x) !== v["options"]) return S(v, 155, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
     default: return S(v, 155, x);
   }
   return v;
@@ -2912,27 +797,31 @@ function s155(v, x) {
 function s156(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 156, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
+    case "toolCallId": case "kind": case "status": case "title": case "name": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 156, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 156, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 156, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 156, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
     default: return S(v, 156, x);
   }
   return v;
 }
 function s157(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s158(v[i], x) !== v[i]) return S(v, 157, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "serverId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 157, x); continue;
+    default: return S(v, 157, x);
   }
-  return S(v, 157, x);
   return v;
 }
 function s158(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
+    case "connectionId": case "method": continue;
+    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 158, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 158, x); continue;
     default: return S(v, 158, x);
   }
   return v;
@@ -2940,102 +829,195 @@ function s158(v, x) {
 function s159(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s160(v["plan"], x) !== v["plan"]) return S(v, 159, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
+    case "connectionId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 159, x); continue;
     default: return S(v, 159, x);
   }
   return v;
 }
 function s160(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 160, x);
   if (Array.isArray(v)) return S(v, 160, x);
-  switch (v["type"]) {
-    case "items": {
-      return s161(v, x);
-    }
-    case "file": {
-      return s162(v, x);
-    }
-    case "markdown": {
-      return s163(v, x);
-    }
-    default: {
-      break;
-    }
+  if (c422(v)) {
+    return s161(v, x);
   }
-  return S(v, 160, x);
+  { const r = Q(v, 126, 422); if (r !== undefined) return s161(r, x); }
+  return s91(v, x);
 }
 function s161(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 161, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 161, x); continue;
+    case "id": continue;
+    case "result": if (s162(v["result"], x) !== v["result"]) return S(v, 161, x); continue;
     default: return S(v, 161, x);
   }
   return v;
 }
 function s162(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "planId": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
-    default: return S(v, 162, x);
+  if (x) return S(v, 162, x);
+  if (Array.isArray(v)) {
+    if (c107(v)) {
+      return s2(v, x);
+    }
+    return s2(v, x);
   }
-  return v;
+  if (c410(v)) {
+    return s163(v, x);
+  }
+  { const r = Q(v, 128, 410); if (r !== undefined) return s163(r, x); }
+  if (c97(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 97); if (r !== undefined) return s64(r, x); }
+  if (c411(v)) {
+    return s179(v, x);
+  }
+  { const r = Q(v, 154, 411); if (r !== undefined) return s179(r, x); }
+  if (c412(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 412); if (r !== undefined) return s64(r, x); }
+  if (c413(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 413); if (r !== undefined) return s64(r, x); }
+  if (c98(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 98); if (r !== undefined) return s64(r, x); }
+  if (c99(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 66, 99); if (r !== undefined) return s73(r, x); }
+  if (c100(v)) {
+    return s86(v, x);
+  }
+  { const r = Q(v, 66, 100); if (r !== undefined) return s86(r, x); }
+  if (c101(v)) {
+    return s87(v, x);
+  }
+  { const r = Q(v, 78, 101); if (r !== undefined) return s87(r, x); }
+  if (c102(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 102); if (r !== undefined) return s64(r, x); }
+  if (c414(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 66, 414); if (r !== undefined) return s73(r, x); }
+  if (c103(v)) {
+    return s86(v, x);
+  }
+  { const r = Q(v, 66, 103); if (r !== undefined) return s86(r, x); }
+  if (c104(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 104); if (r !== undefined) return s64(r, x); }
+  if (c105(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 105); if (r !== undefined) return s64(r, x); }
+  if (c106(v)) {
+    return s90(v, x);
+  }
+  { const r = Q(v, 81, 106); if (r !== undefined) return s90(r, x); }
+  if (c415(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 159, 415); if (r !== undefined) return s184(r, x); }
+  if (c416(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 416); if (r !== undefined) return s129(r, x); }
+  if (c417(v)) {
+    return s187(v, x);
+  }
+  { const r = Q(v, 162, 417); if (r !== undefined) return s187(r, x); }
+  if (c418(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 418); if (r !== undefined) return s64(r, x); }
+  if (c107(v)) {
+    return s2(v, x);
+  }
+  return s2(v, x);
 }
 function s163(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
+    case "protocolVersion": continue;
+    case "agentCapabilities": if (s164(v["agentCapabilities"], x) !== v["agentCapabilities"]) return S(v, 163, x); continue;
+    case "authMethods": if (s66(v["authMethods"], x) !== v["authMethods"]) return S(v, 163, x); continue;
+    case "agentInfo": if (s71(v["agentInfo"], x) !== v["agentInfo"]) return S(v, 163, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
     default: return S(v, 163, x);
   }
+  if (!H(v, "agentCapabilities")) return S(v, 163, x);
+  if (!H(v, "authMethods")) return S(v, 163, x);
   return v;
 }
 function s164(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "planId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
+    case "loadSession": case "positionEncoding": continue;
+    case "promptCapabilities": if (s62(v["promptCapabilities"], x) !== v["promptCapabilities"]) return S(v, 164, x); continue;
+    case "mcpCapabilities": if (s165(v["mcpCapabilities"], x) !== v["mcpCapabilities"]) return S(v, 164, x); continue;
+    case "sessionCapabilities": if (s166(v["sessionCapabilities"], x) !== v["sessionCapabilities"]) return S(v, 164, x); continue;
+    case "auth": if (s65(v["auth"], x) !== v["auth"]) return S(v, 164, x); continue;
+    case "providers": if (s63(v["providers"], x) !== v["providers"]) return S(v, 164, x); continue;
+    case "nes": if (s167(v["nes"], x) !== v["nes"]) return S(v, 164, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 164, x); continue;
     default: return S(v, 164, x);
   }
+  if (!H(v, "loadSession")) return S(v, 164, x);
+  if (!H(v, "promptCapabilities")) return S(v, 164, x);
+  if (!H(v, "mcpCapabilities")) return S(v, 164, x);
+  if (!H(v, "sessionCapabilities")) return S(v, 164, x);
+  if (!H(v, "auth")) return S(v, 164, x);
   return v;
 }
 function s165(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s166(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 165, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
+    case "http": case "sse": case "acp": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
     default: return S(v, 165, x);
   }
+  if (!H(v, "http")) return S(v, 165, x);
+  if (!H(v, "sse")) return S(v, 165, x);
+  if (!H(v, "acp")) return S(v, 165, x);
   return v;
 }
 function s166(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s167(v[i], x) !== v[i]) return S(v, 166, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "list": if (s63(v["list"], x) !== v["list"]) return S(v, 166, x); continue;
+    case "delete": if (s63(v["delete"], x) !== v["delete"]) return S(v, 166, x); continue;
+    case "additionalDirectories": if (s63(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 166, x); continue;
+    case "fork": if (s63(v["fork"], x) !== v["fork"]) return S(v, 166, x); continue;
+    case "resume": if (s63(v["resume"], x) !== v["resume"]) return S(v, 166, x); continue;
+    case "close": if (s63(v["close"], x) !== v["close"]) return S(v, 166, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
+    default: return S(v, 166, x);
   }
-  return S(v, 166, x);
   return v;
 }
 function s167(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s168(v["input"], x) !== v["input"]) return S(v, 167, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
-    default: return S(v, 167, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 167, x);
+  return s168(v, x);
 }
 function s168(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 168, x);
-  return s169(v, x);
+  for (const k in v) switch (k) {
+    case "events": if (s169(v["events"], x) !== v["events"]) return S(v, 168, x); continue;
+    case "context": if (s175(v["context"], x) !== v["context"]) return S(v, 168, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 168, x); continue;
+    default: return S(v, 168, x);
+  }
+  return v;
 }
 function s169(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -3045,46 +1027,40 @@ function s169(v, x) {
 function s170(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
+    case "document": if (s171(v["document"], x) !== v["document"]) return S(v, 170, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 170, x); continue;
     default: return S(v, 170, x);
   }
   return v;
 }
 function s171(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "currentModeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
-    default: return S(v, 171, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 171, x);
+  return s172(v, x);
 }
 function s172(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s109(v["configOptions"], x) !== v["configOptions"]) return S(v, 172, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
+    case "didOpen": if (s63(v["didOpen"], x) !== v["didOpen"]) return S(v, 172, x); continue;
+    case "didChange": if (s173(v["didChange"], x) !== v["didChange"]) return S(v, 172, x); continue;
+    case "didClose": if (s63(v["didClose"], x) !== v["didClose"]) return S(v, 172, x); continue;
+    case "didSave": if (s63(v["didSave"], x) !== v["didSave"]) return S(v, 172, x); continue;
+    case "didFocus": if (s63(v["didFocus"], x) !== v["didFocus"]) return S(v, 172, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
     default: return S(v, 172, x);
   }
   return v;
 }
 function s173(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
-    default: return S(v, 173, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 173, x);
+  return s174(v, x);
 }
 function s174(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s175(v["cost"], x) !== v["cost"]) return S(v, 174, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
+    case "syncKind": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 174, x); continue;
     default: return S(v, 174, x);
   }
   return v;
@@ -3097,78 +1073,69 @@ function s175(v, x) {
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
+    case "recentFiles": if (s177(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 176, x); continue;
+    case "relatedSnippets": if (s63(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 176, x); continue;
+    case "editHistory": if (s177(v["editHistory"], x) !== v["editHistory"]) return S(v, 176, x); continue;
+    case "userActions": if (s177(v["userActions"], x) !== v["userActions"]) return S(v, 176, x); continue;
+    case "openFiles": if (s63(v["openFiles"], x) !== v["openFiles"]) return S(v, 176, x); continue;
+    case "diagnostics": if (s63(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 176, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 176, x); continue;
     default: return S(v, 176, x);
   }
   return v;
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "severity": case "title": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
-    default: return S(v, 177, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 177, x);
+  return s178(v, x);
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
-    case "summary": if (s179(v["summary"], x) !== v["summary"]) return S(v, 178, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    case "maxCount": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
     default: return S(v, 178, x);
   }
   return v;
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s12(v[i], x) !== v[i]) return S(v, 179, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "providers": if (s180(v["providers"], x) !== v["providers"]) return S(v, 179, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
+    default: return S(v, 179, x);
   }
-  return S(v, 179, x);
   return v;
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 180, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 180, x); continue;
-    default: return S(v, 180, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s181(v[i], x) !== v[i]) return S(v, 180, x);
+    return v;
   }
+  return S(v, 180, x);
   return v;
 }
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    case "providerId": case "supported": case "required": continue;
+    case "current": if (s182(v["current"], x) !== v["current"]) return S(v, 181, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
     default: return S(v, 181, x);
   }
   return v;
 }
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
-    default: return S(v, 182, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 182, x);
+  return s183(v, x);
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "toolCallId": case "title": case "name": case "kind": case "status": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 183, x); continue;
-    case "locations": if (s25(v["locations"], x) !== v["locations"]) return S(v, 183, x); continue;
-    case "rawInput": if (s5(v["rawInput"], x) !== v["rawInput"]) return S(v, 183, x); continue;
-    case "rawOutput": if (s5(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 183, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
+    case "apiType": case "baseUrl": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
     default: return S(v, 183, x);
   }
   return v;
@@ -3176,27 +1143,23 @@ function s183(v, x) {
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 184, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    case "stopReason": continue;
+    case "usage": if (s185(v["usage"], x) !== v["usage"]) return S(v, 184, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
     default: return S(v, 184, x);
   }
   return v;
 }
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s157(v["entries"], x) !== v["entries"]) return S(v, 185, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
-    default: return S(v, 185, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 185, x);
+  return s186(v, x);
 }
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "planId": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
+    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 186, x); continue;
     default: return S(v, 186, x);
   }
   return v;
@@ -3204,53 +1167,69 @@ function s186(v, x) {
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "planId": case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
+    case "suggestions": if (s188(v["suggestions"], x) !== v["suggestions"]) return S(v, 187, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
     default: return S(v, 187, x);
   }
   return v;
 }
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s160(v["plan"], x) !== v["plan"]) return S(v, 188, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
-    default: return S(v, 188, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s189(v[i], x) !== v[i]) return S(v, 188, x);
+    return v;
   }
+  return S(v, 188, x);
   return v;
 }
 function s189(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 189, x); continue;
-    default: return S(v, 189, x);
+  if (Array.isArray(v)) return S(v, 189, x);
+  switch (v["kind"]) {
+    case "edit": {
+      return s190(v, x);
+    }
+    case "jump": {
+      return s196(v, x);
+    }
+    case "rename": {
+      return s197(v, x);
+    }
+    case "searchAndReplace": {
+      return s198(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 189, x);
 }
 function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "availableCommands": if (s166(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 190, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    case "kind": case "id": case "uri": continue;
+    case "edits": if (s191(v["edits"], x) !== v["edits"]) return S(v, 190, x); continue;
+    case "cursorPosition": if (s195(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 190, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
     default: return S(v, 190, x);
   }
   return v;
 }
 function s191(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentModeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
-    default: return S(v, 191, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s192(v[i], x) !== v[i]) return S(v, 191, x);
+    return v;
   }
+  return S(v, 191, x);
   return v;
 }
 function s192(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
+    case "newText": continue;
+    case "range": if (s193(v["range"], x) !== v["range"]) return S(v, 192, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 192, x); continue;
     default: return S(v, 192, x);
   }
   return v;
@@ -3258,9 +1237,9 @@ function s192(v, x) {
 function s193(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s175(v["cost"], x) !== v["cost"]) return S(v, 193, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+    case "start": if (s194(v["start"], x) !== v["start"]) return S(v, 193, x); continue;
+    case "end": if (s194(v["end"], x) !== v["end"]) return S(v, 193, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
     default: return S(v, 193, x);
   }
   return v;
@@ -3268,28 +1247,23 @@ function s193(v, x) {
 function s194(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "severity": case "title": case "description": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
+    case "line": case "character": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
     default: return S(v, 194, x);
   }
   return v;
 }
 function s195(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": case "status": case "error": continue;
-    case "summary": if (s179(v["summary"], x) !== v["summary"]) return S(v, 195, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 195, x); continue;
-    default: return S(v, 195, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 195, x);
+  return s194(v, x);
 }
 function s196(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "compactionId": continue;
-    case "content": if (s12(v["content"], x) !== v["content"]) return S(v, 196, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
+    case "kind": case "id": case "uri": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 196, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
     default: return S(v, 196, x);
   }
   return v;
@@ -3297,203 +1271,198 @@ function s196(v, x) {
 function s197(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s198(v["params"], x) !== v["params"]) return S(v, 197, x); continue;
+    case "kind": case "id": case "uri": case "newName": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 197, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 197, x); continue;
     default: return S(v, 197, x);
   }
   return v;
 }
 function s198(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s199(v, x);
+  for (const k in v) switch (k) {
+    case "kind": case "id": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
+    default: return S(v, 198, x);
   }
-  return s199(v, x);
+  return v;
 }
 function s199(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 199, x);
-  if (Array.isArray(v)) {
-    return s5(v, x);
+  for (const k in v) switch (k) {
+    case "id": case "uri": continue;
+    case "edits": if (s191(v["edits"], x) !== v["edits"]) return S(v, 199, x); continue;
+    case "cursorPosition": if (s195(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 199, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
+    default: return S(v, 199, x);
   }
-  if (c248(v)) {
-    return s200(v, x);
-  }
-  { const r = Q(v, 173, 248); if (r !== undefined) return s200(r, x); }
-  if (c249(v)) {
-    return s213(v, x);
-  }
-  { const r = Q(v, 3, 249); if (r !== undefined) return s213(r, x); }
-  if (c250(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 250); if (r !== undefined) return s79(r, x); }
-  if (c251(v)) {
-    return s214(v, x);
-  }
-  { const r = Q(v, 3, 251); if (r !== undefined) return s214(r, x); }
-  if (c252(v)) {
-    return s215(v, x);
-  }
-  { const r = Q(v, 3, 252); if (r !== undefined) return s215(r, x); }
-  if (c253(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 253); if (r !== undefined) return s79(r, x); }
-  if (c254(v)) {
-    return s216(v, x);
-  }
-  { const r = Q(v, 193, 254); if (r !== undefined) return s216(r, x); }
-  if (c255(v)) {
-    return s222(v, x);
-  }
-  { const r = Q(v, 199, 255); if (r !== undefined) return s222(r, x); }
-  if (c256(v)) {
-    return s223(v, x);
-  }
-  { const r = Q(v, 3, 256); if (r !== undefined) return s223(r, x); }
-  if (c257(v)) {
-    return s126(v, x);
-  }
-  { const r = Q(v, 3, 257); if (r !== undefined) return s126(r, x); }
-  if (c258(v)) {
-    return s224(v, x);
-  }
-  { const r = Q(v, 193, 258); if (r !== undefined) return s224(r, x); }
-  if (c259(v)) {
-    return s224(v, x);
-  }
-  { const r = Q(v, 193, 259); if (r !== undefined) return s224(r, x); }
-  if (c260(v)) {
-    return s126(v, x);
-  }
-  { const r = Q(v, 3, 260); if (r !== undefined) return s126(r, x); }
-  if (c261(v)) {
-    return s225(v, x);
-  }
-  { const r = Q(v, 3, 261); if (r !== undefined) return s225(r, x); }
-  if (c262(v)) {
-    return s226(v, x);
-  }
-  { const r = Q(v, 3, 262); if (r !== undefined) return s226(r, x); }
-  if (c263(v)) {
-    return s229(v, x);
-  }
-  { const r = Q(v, 200, 263); if (r !== undefined) return s229(r, x); }
-  if (c264(v)) {
-    return s230(v, x);
-  }
-  { const r = Q(v, 202, 264); if (r !== undefined) return s230(r, x); }
-  if (c265(v)) {
-    return s235(v, x);
-  }
-  { const r = Q(v, 204, 265); if (r !== undefined) return s235(r, x); }
-  if (c266(v)) {
-    return s126(v, x);
-  }
-  { const r = Q(v, 3, 266); if (r !== undefined) return s126(r, x); }
-  if (c53(v)) {
-    return s53(v, x);
-  }
-  { const r = Q(v, 3, 53); if (r !== undefined) return s53(r, x); }
-  return s5(v, x);
+  return v;
 }
 function s200(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "clientCapabilities": if (s201(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 200, x); continue;
-    case "clientInfo": if (s98(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 200, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
+    case "id": case "uri": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 200, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
     default: return S(v, 200, x);
   }
-  if (!H(v, "clientCapabilities")) return S(v, 200, x);
   return v;
 }
 function s201(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminal": case "positionEncodings": continue;
-    case "fs": if (s202(v["fs"], x) !== v["fs"]) return S(v, 201, x); continue;
-    case "session": if (s203(v["session"], x) !== v["session"]) return S(v, 201, x); continue;
-    case "plan": if (s78(v["plan"], x) !== v["plan"]) return S(v, 201, x); continue;
-    case "auth": if (s208(v["auth"], x) !== v["auth"]) return S(v, 201, x); continue;
-    case "elicitation": if (s209(v["elicitation"], x) !== v["elicitation"]) return S(v, 201, x); continue;
-    case "nes": if (s211(v["nes"], x) !== v["nes"]) return S(v, 201, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    case "id": case "uri": case "newName": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 201, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
     default: return S(v, 201, x);
   }
-  if (!H(v, "fs")) return S(v, 201, x);
-  if (!H(v, "terminal")) return S(v, 201, x);
-  if (!H(v, "auth")) return S(v, 201, x);
   return v;
 }
 function s202(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "readTextFile": case "writeTextFile": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
+    case "id": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 202, x); continue;
     default: return S(v, 202, x);
   }
-  if (!H(v, "readTextFile")) return S(v, 202, x);
-  if (!H(v, "writeTextFile")) return S(v, 202, x);
   return v;
 }
 function s203(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 203, x);
-  return s204(v, x);
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s204(v["params"], x) !== v["params"]) return S(v, 203, x); continue;
+    default: return S(v, 203, x);
+  }
+  return v;
 }
 function s204(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compaction": if (s205(v["compaction"], x) !== v["compaction"]) return S(v, 204, x); continue;
-    case "configOptions": if (s206(v["configOptions"], x) !== v["configOptions"]) return S(v, 204, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
-    default: return S(v, 204, x);
+  if (Array.isArray(v)) {
+    return s205(v, x);
   }
-  return v;
+  return s205(v, x);
 }
 function s205(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 205, x);
-  return s4(v, x);
+  if (x) return S(v, 205, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
+  }
+  if (c426(v)) {
+    return s206(v, x);
+  }
+  { const r = Q(v, 176, 426); if (r !== undefined) return s206(r, x); }
+  if (c128(v)) {
+    return s112(v, x);
+  }
+  { const r = Q(v, 0, 128); if (r !== undefined) return s112(r, x); }
+  if (c427(v)) {
+    return s158(v, x);
+  }
+  { const r = Q(v, 188, 427); if (r !== undefined) return s158(r, x); }
+  return s2(v, x);
 }
 function s206(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 206, x);
-  return s207(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": continue;
+    case "update": if (s207(v["update"], x) !== v["update"]) return S(v, 206, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
+    default: return S(v, 206, x);
+  }
+  return v;
 }
 function s207(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "boolean": if (s78(v["boolean"], x) !== v["boolean"]) return S(v, 207, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
-    default: return S(v, 207, x);
+  if (Array.isArray(v)) return S(v, 207, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s96(v, x);
+    }
+    case "agent_message_chunk": {
+      return s96(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s96(v, x);
+    }
+    case "tool_call": {
+      return s208(v, x);
+    }
+    case "tool_call_update": {
+      return s209(v, x);
+    }
+    case "plan": {
+      return s97(v, x);
+    }
+    case "plan_update": {
+      return s210(v, x);
+    }
+    case "plan_removed": {
+      return s215(v, x);
+    }
+    case "available_commands_update": {
+      return s100(v, x);
+    }
+    case "current_mode_update": {
+      return s106(v, x);
+    }
+    case "config_option_update": {
+      return s107(v, x);
+    }
+    case "session_info_update": {
+      return s108(v, x);
+    }
+    case "usage_update": {
+      return s109(v, x);
+    }
+    case "notice": {
+      return s216(v, x);
+    }
+    case "compaction_update": {
+      return s217(v, x);
+    }
+    case "compaction_summary_chunk": {
+      return s218(v, x);
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return S(v, 207, x);
 }
 function s208(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminal": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
+    case "sessionUpdate": case "toolCallId": case "title": case "name": case "kind": case "status": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 208, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 208, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 208, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 208, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
     default: return S(v, 208, x);
   }
-  if (!H(v, "terminal")) return S(v, 208, x);
   return v;
 }
 function s209(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 209, x);
-  return s210(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "kind": case "status": case "title": case "name": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 209, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 209, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 209, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 209, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 209, x); continue;
+    default: return S(v, 209, x);
+  }
+  return v;
 }
 function s210(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "form": if (s78(v["form"], x) !== v["form"]) return S(v, 210, x); continue;
-    case "url": if (s78(v["url"], x) !== v["url"]) return S(v, 210, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
+    case "sessionUpdate": continue;
+    case "plan": if (s211(v["plan"], x) !== v["plan"]) return S(v, 210, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
     default: return S(v, 210, x);
   }
   return v;
@@ -3501,15 +1470,28 @@ function s210(v, x) {
 function s211(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 211, x);
-  return s212(v, x);
+  switch (v["type"]) {
+    case "items": {
+      return s212(v, x);
+    }
+    case "file": {
+      return s213(v, x);
+    }
+    case "markdown": {
+      return s214(v, x);
+    }
+    default: {
+      break;
+    }
+  }
+  return S(v, 211, x);
 }
 function s212(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "jump": if (s78(v["jump"], x) !== v["jump"]) return S(v, 212, x); continue;
-    case "rename": if (s78(v["rename"], x) !== v["rename"]) return S(v, 212, x); continue;
-    case "searchAndReplace": if (s78(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 212, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    case "type": case "planId": continue;
+    case "entries": if (s98(v["entries"], x) !== v["entries"]) return S(v, 212, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
     default: return S(v, 212, x);
   }
   return v;
@@ -3517,8 +1499,8 @@ function s212(v, x) {
 function s213(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
+    case "type": case "planId": case "uri": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
     default: return S(v, 213, x);
   }
   return v;
@@ -3526,9 +1508,8 @@ function s213(v, x) {
 function s214(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "providerId": case "apiType": case "baseUrl": continue;
-    case "headers": if (s96(v["headers"], x) !== v["headers"]) return S(v, 214, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
+    case "type": case "planId": case "content": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
     default: return S(v, 214, x);
   }
   return v;
@@ -3536,8 +1517,8 @@ function s214(v, x) {
 function s215(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "providerId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 215, x); continue;
+    case "sessionUpdate": case "planId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 215, x); continue;
     default: return S(v, 215, x);
   }
   return v;
@@ -3545,60 +1526,41 @@ function s215(v, x) {
 function s216(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 216, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    case "sessionUpdate": case "severity": case "title": case "description": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
     default: return S(v, 216, x);
   }
   return v;
 }
 function s217(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s218(v[i], x) !== v[i]) return S(v, 217, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
+    case "summary": if (s135(v["summary"], x) !== v["summary"]) return S(v, 217, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 217, x); continue;
+    default: return S(v, 217, x);
   }
-  return S(v, 217, x);
   return v;
 }
 function s218(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 218, x);
-  if (Array.isArray(v)) return S(v, 218, x);
-  switch (v["type"]) {
-    case "http": {
-      if (c232(v)) {
-        return s219(v, x);
-      }
-      { const r = Q(v, 196, 232); if (r !== undefined) return s219(r, x); }
-      break;
-    }
-    case "sse": {
-      if (c235(v)) {
-        return s219(v, x);
-      }
-      { const r = Q(v, 196, 235); if (r !== undefined) return s219(r, x); }
-      break;
-    }
-    case "acp": {
-      if (c238(v)) {
-        return s220(v, x);
-      }
-      { const r = Q(v, 27, 238); if (r !== undefined) return s220(r, x); }
-      break;
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": continue;
+    case "content": if (s7(v["content"], x) !== v["content"]) return S(v, 218, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
+    default: return S(v, 218, x);
   }
-  return s221(v, x);
+  return v;
 }
 function s219(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 219, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
+    case "toolCallId": case "title": case "name": case "kind": case "status": continue;
+    case "content": if (s4(v["content"], x) !== v["content"]) return S(v, 219, x); continue;
+    case "locations": if (s20(v["locations"], x) !== v["locations"]) return S(v, 219, x); continue;
+    case "rawInput": if (s2(v["rawInput"], x) !== v["rawInput"]) return S(v, 219, x); continue;
+    case "rawOutput": if (s2(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 219, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
     default: return S(v, 219, x);
   }
   return v;
@@ -3606,8 +1568,9 @@ function s219(v, x) {
 function s220(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "serverId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
+    case "planId": continue;
+    case "entries": if (s98(v["entries"], x) !== v["entries"]) return S(v, 220, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
     default: return S(v, 220, x);
   }
   return v;
@@ -3615,9 +1578,8 @@ function s220(v, x) {
 function s221(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s30(v["env"], x) !== v["env"]) return S(v, 221, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
+    case "planId": case "uri": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
     default: return S(v, 221, x);
   }
   return v;
@@ -3625,9 +1587,8 @@ function s221(v, x) {
 function s222(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": case "sessionId": continue;
-    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 222, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
+    case "planId": case "content": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
     default: return S(v, 222, x);
   }
   return v;
@@ -3635,8 +1596,8 @@ function s222(v, x) {
 function s223(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
+    case "plan": if (s211(v["plan"], x) !== v["plan"]) return S(v, 223, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
     default: return S(v, 223, x);
   }
   return v;
@@ -3644,9 +1605,8 @@ function s223(v, x) {
 function s224(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s217(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 224, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 224, x); continue;
+    case "planId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 224, x); continue;
     default: return S(v, 224, x);
   }
   return v;
@@ -3654,35 +1614,18 @@ function s224(v, x) {
 function s225(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "modeId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
+    case "severity": case "title": case "description": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 225, x); continue;
     default: return S(v, 225, x);
   }
   return v;
 }
 function s226(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 226, x);
-  if (Array.isArray(v)) return S(v, 226, x);
-  switch (v["type"]) {
-    case "boolean": {
-      if (c492(v)) {
-        for (const k in v) switch (k) {
-          case "sessionId": case "configId": case "value": case "type": continue;
-          case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
-          default: return S(v, 226, x);
-        }
-        return v;
-      }
-      break;
-    }
-    default: {
-      break;
-    }
-  }
   for (const k in v) switch (k) {
-    case "sessionId": case "configId": case "value": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
+    case "compactionId": case "status": case "error": continue;
+    case "summary": if (s135(v["summary"], x) !== v["summary"]) return S(v, 226, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
     default: return S(v, 226, x);
   }
   return v;
@@ -3690,7 +1633,9 @@ function s226(v, x) {
 function s227(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "value": case "type": continue;
+    case "compactionId": continue;
+    case "content": if (s7(v["content"], x) !== v["content"]) return S(v, 227, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 227, x); continue;
     default: return S(v, 227, x);
   }
   return v;
@@ -3698,48 +1643,135 @@ function s227(v, x) {
 function s228(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "value": continue;
+    case "id": case "method": continue;
+    case "params": if (s229(v["params"], x) !== v["params"]) return S(v, 228, x); continue;
     default: return S(v, 228, x);
   }
   return v;
 }
 function s229(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "prompt": if (s179(v["prompt"], x) !== v["prompt"]) return S(v, 229, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 229, x); continue;
-    default: return S(v, 229, x);
+  if (Array.isArray(v)) {
+    return s230(v, x);
   }
-  return v;
+  return s230(v, x);
 }
 function s230(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "workspaceUri": continue;
-    case "workspaceFolders": if (s231(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 230, x); continue;
-    case "repository": if (s233(v["repository"], x) !== v["repository"]) return S(v, 230, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 230, x); continue;
-    default: return S(v, 230, x);
+  if (x) return S(v, 230, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c457(v)) {
+    return s231(v, x);
+  }
+  { const r = Q(v, 192, 457); if (r !== undefined) return s231(r, x); }
+  if (c149(v)) {
+    return s125(v, x);
+  }
+  { const r = Q(v, 0, 149); if (r !== undefined) return s125(r, x); }
+  if (c458(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 458); if (r !== undefined) return s64(r, x); }
+  if (c459(v)) {
+    return s238(v, x);
+  }
+  { const r = Q(v, 0, 459); if (r !== undefined) return s238(r, x); }
+  if (c460(v)) {
+    return s239(v, x);
+  }
+  { const r = Q(v, 0, 460); if (r !== undefined) return s239(r, x); }
+  if (c150(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 150); if (r !== undefined) return s64(r, x); }
+  if (c461(v)) {
+    return s240(v, x);
+  }
+  { const r = Q(v, 203, 461); if (r !== undefined) return s240(r, x); }
+  if (c462(v)) {
+    return s244(v, x);
+  }
+  { const r = Q(v, 206, 462); if (r !== undefined) return s244(r, x); }
+  if (c151(v)) {
+    return s128(v, x);
+  }
+  { const r = Q(v, 0, 151); if (r !== undefined) return s128(r, x); }
+  if (c152(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 152); if (r !== undefined) return s129(r, x); }
+  if (c463(v)) {
+    return s245(v, x);
+  }
+  { const r = Q(v, 203, 463); if (r !== undefined) return s245(r, x); }
+  if (c464(v)) {
+    return s245(v, x);
+  }
+  { const r = Q(v, 203, 464); if (r !== undefined) return s245(r, x); }
+  if (c153(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 153); if (r !== undefined) return s129(r, x); }
+  if (c154(v)) {
+    return s130(v, x);
+  }
+  { const r = Q(v, 0, 154); if (r !== undefined) return s130(r, x); }
+  if (c155(v)) {
+    return s131(v, x);
+  }
+  { const r = Q(v, 0, 155); if (r !== undefined) return s131(r, x); }
+  if (c156(v)) {
+    return s134(v, x);
+  }
+  { const r = Q(v, 113, 156); if (r !== undefined) return s134(r, x); }
+  if (c465(v)) {
+    return s246(v, x);
+  }
+  { const r = Q(v, 207, 465); if (r !== undefined) return s246(r, x); }
+  if (c466(v)) {
+    return s251(v, x);
+  }
+  { const r = Q(v, 209, 466); if (r !== undefined) return s251(r, x); }
+  if (c467(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 467); if (r !== undefined) return s129(r, x); }
+  if (c360(v)) {
+    return s158(v, x);
+  }
+  { const r = Q(v, 0, 360); if (r !== undefined) return s158(r, x); }
+  return s2(v, x);
 }
 function s231(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s232(v[i], x) !== v[i]) return S(v, 231, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "protocolVersion": continue;
+    case "clientCapabilities": if (s232(v["clientCapabilities"], x) !== v["clientCapabilities"]) return S(v, 231, x); continue;
+    case "clientInfo": if (s71(v["clientInfo"], x) !== v["clientInfo"]) return S(v, 231, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 231, x); continue;
+    default: return S(v, 231, x);
   }
-  return S(v, 231, x);
+  if (!H(v, "clientCapabilities")) return S(v, 231, x);
   return v;
 }
 function s232(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "name": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 232, x); continue;
+    case "terminal": case "positionEncodings": continue;
+    case "fs": if (s119(v["fs"], x) !== v["fs"]) return S(v, 232, x); continue;
+    case "session": if (s233(v["session"], x) !== v["session"]) return S(v, 232, x); continue;
+    case "plan": if (s63(v["plan"], x) !== v["plan"]) return S(v, 232, x); continue;
+    case "auth": if (s122(v["auth"], x) !== v["auth"]) return S(v, 232, x); continue;
+    case "elicitation": if (s123(v["elicitation"], x) !== v["elicitation"]) return S(v, 232, x); continue;
+    case "nes": if (s236(v["nes"], x) !== v["nes"]) return S(v, 232, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 232, x); continue;
     default: return S(v, 232, x);
   }
+  if (!H(v, "fs")) return S(v, 232, x);
+  if (!H(v, "terminal")) return S(v, 232, x);
+  if (!H(v, "auth")) return S(v, 232, x);
   return v;
 }
 function s233(v, x) {
@@ -3750,62 +1782,59 @@ function s233(v, x) {
 function s234(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "owner": case "remoteUrl": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
+    case "compaction": if (s235(v["compaction"], x) !== v["compaction"]) return S(v, 234, x); continue;
+    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 234, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
     default: return S(v, 234, x);
   }
   return v;
 }
 function s235(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": case "triggerKind": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 235, x); continue;
-    case "selection": if (s236(v["selection"], x) !== v["selection"]) return S(v, 235, x); continue;
-    case "context": if (s237(v["context"], x) !== v["context"]) return S(v, 235, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
-    default: return S(v, 235, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 235, x);
+  return s1(v, x);
 }
 function s236(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 236, x);
-  return s133(v, x);
+  return s237(v, x);
 }
 function s237(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 237, x);
-  return s238(v, x);
+  for (const k in v) switch (k) {
+    case "jump": if (s63(v["jump"], x) !== v["jump"]) return S(v, 237, x); continue;
+    case "rename": if (s63(v["rename"], x) !== v["rename"]) return S(v, 237, x); continue;
+    case "searchAndReplace": if (s63(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 237, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
+    default: return S(v, 237, x);
+  }
+  return v;
 }
 function s238(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "recentFiles": if (s239(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 238, x); continue;
-    case "relatedSnippets": if (s241(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 238, x); continue;
-    case "editHistory": if (s245(v["editHistory"], x) !== v["editHistory"]) return S(v, 238, x); continue;
-    case "userActions": if (s247(v["userActions"], x) !== v["userActions"]) return S(v, 238, x); continue;
-    case "openFiles": if (s249(v["openFiles"], x) !== v["openFiles"]) return S(v, 238, x); continue;
-    case "diagnostics": if (s251(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 238, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
+    case "providerId": case "apiType": case "baseUrl": continue;
+    case "headers": if (s69(v["headers"], x) !== v["headers"]) return S(v, 238, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
     default: return S(v, 238, x);
   }
   return v;
 }
 function s239(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s240(v[i], x) !== v[i]) return S(v, 239, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "providerId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
+    default: return S(v, 239, x);
   }
-  return S(v, 239, x);
   return v;
 }
 function s240(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "languageId": case "text": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 240, x); continue;
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s241(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 240, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 240, x); continue;
     default: return S(v, 240, x);
   }
   return v;
@@ -3821,46 +1850,72 @@ function s241(v, x) {
 }
 function s242(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": continue;
-    case "excerpts": if (s243(v["excerpts"], x) !== v["excerpts"]) return S(v, 242, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
-    default: return S(v, 242, x);
+  if (x) return S(v, 242, x);
+  if (Array.isArray(v)) return S(v, 242, x);
+  switch (v["type"]) {
+    case "http": {
+      if (c144(v)) {
+        return s126(v, x);
+      }
+      { const r = Q(v, 110, 144); if (r !== undefined) return s126(r, x); }
+      break;
+    }
+    case "sse": {
+      if (c147(v)) {
+        return s126(v, x);
+      }
+      { const r = Q(v, 110, 147); if (r !== undefined) return s126(r, x); }
+      break;
+    }
+    case "acp": {
+      if (c448(v)) {
+        return s243(v, x);
+      }
+      { const r = Q(v, 22, 448); if (r !== undefined) return s243(r, x); }
+      break;
+    }
+    default: {
+      break;
+    }
   }
-  return v;
+  return s127(v, x);
 }
 function s243(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s244(v[i], x) !== v[i]) return S(v, 243, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "type": case "name": case "serverId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
+    default: return S(v, 243, x);
   }
-  return S(v, 243, x);
   return v;
 }
 function s244(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "startLine": case "endLine": case "text": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
+    case "cwd": case "additionalDirectories": case "sessionId": continue;
+    case "mcpServers": if (s241(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 244, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
     default: return S(v, 244, x);
   }
   return v;
 }
 function s245(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s246(v[i], x) !== v[i]) return S(v, 245, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s241(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 245, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
+    default: return S(v, 245, x);
   }
-  return S(v, 245, x);
   return v;
 }
 function s246(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "diff": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
+    case "workspaceUri": continue;
+    case "workspaceFolders": if (s247(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 246, x); continue;
+    case "repository": if (s249(v["repository"], x) !== v["repository"]) return S(v, 246, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
     default: return S(v, 246, x);
   }
   return v;
@@ -3877,276 +1932,188 @@ function s247(v, x) {
 function s248(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": case "uri": case "timestampMs": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 248, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 248, x); continue;
+    case "uri": case "name": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 248, x); continue;
     default: return S(v, 248, x);
   }
   return v;
 }
 function s249(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s250(v[i], x) !== v[i]) return S(v, 249, x);
-    return v;
-  }
-  return S(v, 249, x);
-  return v;
+  if (Array.isArray(v)) return S(v, 249, x);
+  return s250(v, x);
 }
 function s250(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "languageId": case "lastFocusedMs": continue;
-    case "visibleRange": if (s236(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 250, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
+    case "name": case "owner": case "remoteUrl": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
     default: return S(v, 250, x);
   }
   return v;
 }
 function s251(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s252(v[i], x) !== v[i]) return S(v, 251, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": case "triggerKind": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 251, x); continue;
+    case "selection": if (s252(v["selection"], x) !== v["selection"]) return S(v, 251, x); continue;
+    case "context": if (s253(v["context"], x) !== v["context"]) return S(v, 251, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+    default: return S(v, 251, x);
   }
-  return S(v, 251, x);
   return v;
 }
 function s252(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "severity": case "message": continue;
-    case "range": if (s133(v["range"], x) !== v["range"]) return S(v, 252, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 252, x); continue;
-    default: return S(v, 252, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 252, x);
+  return s193(v, x);
 }
 function s253(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s30(v["headers"], x) !== v["headers"]) return S(v, 253, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
-    default: return S(v, 253, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 253, x);
+  return s254(v, x);
 }
 function s254(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "serverId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
+    case "recentFiles": if (s255(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 254, x); continue;
+    case "relatedSnippets": if (s257(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 254, x); continue;
+    case "editHistory": if (s261(v["editHistory"], x) !== v["editHistory"]) return S(v, 254, x); continue;
+    case "userActions": if (s263(v["userActions"], x) !== v["userActions"]) return S(v, 254, x); continue;
+    case "openFiles": if (s265(v["openFiles"], x) !== v["openFiles"]) return S(v, 254, x); continue;
+    case "diagnostics": if (s267(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 254, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
     default: return S(v, 254, x);
   }
   return v;
 }
 function s255(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 255, x);
-  if (Array.isArray(v)) return S(v, 255, x);
-  if (c283(v)) {
-    return s256(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s256(v[i], x) !== v[i]) return S(v, 255, x);
+    return v;
   }
-  { const r = Q(v, 214, 283); if (r !== undefined) return s256(r, x); }
-  return s139(v, x);
+  return S(v, 255, x);
+  return v;
 }
 function s256(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s257(v["result"], x) !== v["result"]) return S(v, 256, x); continue;
+    case "uri": case "languageId": case "text": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
     default: return S(v, 256, x);
   }
   return v;
 }
 function s257(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 257, x);
   if (Array.isArray(v)) {
-    if (c169(v)) {
-      return s5(v, x);
-    }
-    return s5(v, x);
+    for (let i = 0; i < v.length; i++) if (s258(v[i], x) !== v[i]) return S(v, 257, x);
+    return v;
   }
-  if (c270(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 270); if (r !== undefined) return s79(r, x); }
-  if (c271(v)) {
-    return s258(v, x);
-  }
-  { const r = Q(v, 3, 271); if (r !== undefined) return s258(r, x); }
-  if (c272(v)) {
-    return s259(v, x);
-  }
-  { const r = Q(v, 216, 272); if (r !== undefined) return s259(r, x); }
-  if (c273(v)) {
-    return s62(v, x);
-  }
-  { const r = Q(v, 3, 273); if (r !== undefined) return s62(r, x); }
-  if (c274(v)) {
-    return s263(v, x);
-  }
-  { const r = Q(v, 218, 274); if (r !== undefined) return s263(r, x); }
-  if (c275(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 275); if (r !== undefined) return s79(r, x); }
-  if (c276(v)) {
-    return s265(v, x);
-  }
-  { const r = Q(v, 220, 276); if (r !== undefined) return s265(r, x); }
-  if (c277(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 277); if (r !== undefined) return s79(r, x); }
-  if (c278(v)) {
-    return s266(v, x);
-  }
-  { const r = Q(v, 3, 278); if (r !== undefined) return s266(r, x); }
-  if (c279(v)) {
-    return s54(v, x);
-  }
-  { const r = Q(v, 3, 279); if (r !== undefined) return s54(r, x); }
-  if (c280(v)) {
-    return s79(v, x);
-  }
-  { const r = Q(v, 3, 280); if (r !== undefined) return s79(r, x); }
-  if (c169(v)) {
-    return s5(v, x);
-  }
-  return s5(v, x);
+  return S(v, 257, x);
+  return v;
 }
 function s258(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
+    case "uri": continue;
+    case "excerpts": if (s259(v["excerpts"], x) !== v["excerpts"]) return S(v, 258, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 258, x); continue;
     default: return S(v, 258, x);
   }
   return v;
 }
 function s259(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": if (s260(v["outcome"], x) !== v["outcome"]) return S(v, 259, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
-    default: return S(v, 259, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s260(v[i], x) !== v[i]) return S(v, 259, x);
+    return v;
   }
+  return S(v, 259, x);
   return v;
 }
 function s260(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 260, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s261(v, x);
-    }
-    case "selected": {
-      return s262(v, x);
-    }
-    default: {
-      break;
-    }
+  for (const k in v) switch (k) {
+    case "startLine": case "endLine": case "text": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
+    default: return S(v, 260, x);
   }
-  return S(v, 260, x);
+  return v;
 }
 function s261(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: return S(v, 261, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s262(v[i], x) !== v[i]) return S(v, 261, x);
+    return v;
   }
+  return S(v, 261, x);
   return v;
 }
 function s262(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 262, x); continue;
+    case "uri": case "diff": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 262, x); continue;
     default: return S(v, 262, x);
   }
   return v;
 }
 function s263(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "output": case "truncated": continue;
-    case "exitStatus": if (s264(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 263, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 263, x); continue;
-    default: return S(v, 263, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s264(v[i], x) !== v[i]) return S(v, 263, x);
+    return v;
   }
+  return S(v, 263, x);
   return v;
 }
 function s264(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 264, x);
-  return s265(v, x);
+  for (const k in v) switch (k) {
+    case "action": case "uri": case "timestampMs": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 264, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
+    default: return S(v, 264, x);
+  }
+  return v;
 }
 function s265(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
-    default: return S(v, 265, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s266(v[i], x) !== v[i]) return S(v, 265, x);
+    return v;
   }
+  return S(v, 265, x);
   return v;
 }
 function s266(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 266, x);
-  switch (v["action"]) {
-    case "accept": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-        case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 266, x); continue;
-        default: return S(v, 266, x);
-      }
-      return v;
-    }
-    case "decline": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-        default: return S(v, 266, x);
-      }
-      return v;
-    }
-    case "cancel": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-        default: return S(v, 266, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["action"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
-        default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 266, x); continue;
-      }
-      return v;
-    }
+  for (const k in v) switch (k) {
+    case "uri": case "languageId": case "lastFocusedMs": continue;
+    case "visibleRange": if (s252(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 266, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+    default: return S(v, 266, x);
   }
-  return S(v, 266, x);
+  return v;
 }
 function s267(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 267, x); continue;
-    default: return S(v, 267, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s268(v[i], x) !== v[i]) return S(v, 267, x);
+    return v;
   }
+  return S(v, 267, x);
   return v;
 }
 function s268(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
+    case "uri": case "severity": case "message": continue;
+    case "range": if (s193(v["range"], x) !== v["range"]) return S(v, 268, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 268, x); continue;
     default: return S(v, 268, x);
   }
   return v;
@@ -4154,131 +2121,183 @@ function s268(v, x) {
 function s269(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s5(v[k], x) !== v[k]) return S(v, 269, x); continue;
+    case "name": case "serverId": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
+    default: return S(v, 269, x);
   }
   return v;
 }
 function s270(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
-    default: return S(v, 270, x);
+  if (x) return S(v, 270, x);
+  if (Array.isArray(v)) return S(v, 270, x);
+  if (c473(v)) {
+    return s271(v, x);
   }
-  return v;
+  { const r = Q(v, 219, 473); if (r !== undefined) return s271(r, x); }
+  return s91(v, x);
 }
 function s271(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s96(v["content"], x) !== v["content"]) return S(v, 271, x); continue;
+    case "id": continue;
+    case "result": if (s272(v["result"], x) !== v["result"]) return S(v, 271, x); continue;
     default: return S(v, 271, x);
   }
   return v;
 }
 function s272(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s273(v["params"], x) !== v["params"]) return S(v, 272, x); continue;
-    default: return S(v, 272, x);
+  if (x) return S(v, 272, x);
+  if (Array.isArray(v)) {
+    if (c419(v)) {
+      return s2(v, x);
+    }
+    return s2(v, x);
   }
-  return v;
+  if (c159(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 159); if (r !== undefined) return s64(r, x); }
+  if (c160(v)) {
+    return s137(v, x);
+  }
+  { const r = Q(v, 0, 160); if (r !== undefined) return s137(r, x); }
+  if (c161(v)) {
+    return s138(v, x);
+  }
+  { const r = Q(v, 115, 161); if (r !== undefined) return s138(r, x); }
+  if (c162(v)) {
+    return s54(v, x);
+  }
+  { const r = Q(v, 0, 162); if (r !== undefined) return s54(r, x); }
+  if (c163(v)) {
+    return s142(v, x);
+  }
+  { const r = Q(v, 117, 163); if (r !== undefined) return s142(r, x); }
+  if (c164(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 164); if (r !== undefined) return s64(r, x); }
+  if (c165(v)) {
+    return s144(v, x);
+  }
+  { const r = Q(v, 119, 165); if (r !== undefined) return s144(r, x); }
+  if (c166(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 166); if (r !== undefined) return s64(r, x); }
+  if (c167(v)) {
+    return s145(v, x);
+  }
+  { const r = Q(v, 0, 167); if (r !== undefined) return s145(r, x); }
+  if (c469(v)) {
+    return s159(v, x);
+  }
+  { const r = Q(v, 0, 469); if (r !== undefined) return s159(r, x); }
+  if (c470(v)) {
+    return s64(v, x);
+  }
+  { const r = Q(v, 0, 470); if (r !== undefined) return s64(r, x); }
+  if (c419(v)) {
+    return s2(v, x);
+  }
+  return s2(v, x);
 }
 function s273(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s274(v, x);
+  for (const k in v) switch (k) {
+    case "method": continue;
+    case "params": if (s274(v["params"], x) !== v["params"]) return S(v, 273, x); continue;
+    default: return S(v, 273, x);
   }
-  return s274(v, x);
+  return v;
 }
 function s274(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 274, x);
   if (Array.isArray(v)) {
-    return s5(v, x);
-  }
-  if (c289(v)) {
-    return s126(v, x);
-  }
-  { const r = Q(v, 3, 289); if (r !== undefined) return s126(r, x); }
-  if (c290(v)) {
     return s275(v, x);
   }
-  { const r = Q(v, 3, 290); if (r !== undefined) return s275(r, x); }
-  if (c291(v)) {
-    return s276(v, x);
-  }
-  { const r = Q(v, 224, 291); if (r !== undefined) return s276(r, x); }
-  if (c292(v)) {
-    return s279(v, x);
-  }
-  { const r = Q(v, 3, 292); if (r !== undefined) return s279(r, x); }
-  if (c293(v)) {
-    return s279(v, x);
-  }
-  { const r = Q(v, 3, 293); if (r !== undefined) return s279(r, x); }
-  if (c294(v)) {
-    return s280(v, x);
-  }
-  { const r = Q(v, 227, 294); if (r !== undefined) return s280(r, x); }
-  if (c295(v)) {
-    return s281(v, x);
-  }
-  { const r = Q(v, 3, 295); if (r !== undefined) return s281(r, x); }
-  if (c296(v)) {
-    return s282(v, x);
-  }
-  { const r = Q(v, 228, 296); if (r !== undefined) return s282(r, x); }
-  if (c198(v)) {
-    return s53(v, x);
-  }
-  { const r = Q(v, 169, 198); if (r !== undefined) return s53(r, x); }
-  return s5(v, x);
+  return s275(v, x);
 }
 function s275(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
-    default: return S(v, 275, x);
+  if (x) return S(v, 275, x);
+  if (Array.isArray(v)) {
+    return s2(v, x);
   }
-  return v;
+  if (c168(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 0, 168); if (r !== undefined) return s129(r, x); }
+  if (c479(v)) {
+    return s276(v, x);
+  }
+  { const r = Q(v, 0, 479); if (r !== undefined) return s276(r, x); }
+  if (c480(v)) {
+    return s277(v, x);
+  }
+  { const r = Q(v, 224, 480); if (r !== undefined) return s277(r, x); }
+  if (c481(v)) {
+    return s280(v, x);
+  }
+  { const r = Q(v, 0, 481); if (r !== undefined) return s280(r, x); }
+  if (c482(v)) {
+    return s280(v, x);
+  }
+  { const r = Q(v, 0, 482); if (r !== undefined) return s280(r, x); }
+  if (c483(v)) {
+    return s281(v, x);
+  }
+  { const r = Q(v, 227, 483); if (r !== undefined) return s281(r, x); }
+  if (c484(v)) {
+    return s282(v, x);
+  }
+  { const r = Q(v, 0, 484); if (r !== undefined) return s282(r, x); }
+  if (c485(v)) {
+    return s283(v, x);
+  }
+  { const r = Q(v, 228, 485); if (r !== undefined) return s283(r, x); }
+  if (c427(v)) {
+    return s158(v, x);
+  }
+  { const r = Q(v, 188, 427); if (r !== undefined) return s158(r, x); }
+  return s2(v, x);
 }
 function s276(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": continue;
-    case "contentChanges": if (s277(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 276, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 276, x); continue;
+    case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 276, x); continue;
     default: return S(v, 276, x);
   }
   return v;
 }
 function s277(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s278(v[i], x) !== v[i]) return S(v, 277, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": continue;
+    case "contentChanges": if (s278(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 277, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
+    default: return S(v, 277, x);
   }
-  return S(v, 277, x);
   return v;
 }
 function s278(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "range": if (s236(v["range"], x) !== v["range"]) return S(v, 278, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
-    default: return S(v, 278, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s279(v[i], x) !== v[i]) return S(v, 278, x);
+    return v;
   }
+  return S(v, 278, x);
   return v;
 }
 function s279(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
+    case "text": continue;
+    case "range": if (s252(v["range"], x) !== v["range"]) return S(v, 279, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
     default: return S(v, 279, x);
   }
   return v;
@@ -4286,10 +2305,8 @@ function s279(v, x) {
 function s280(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": continue;
-    case "position": if (s134(v["position"], x) !== v["position"]) return S(v, 280, x); continue;
-    case "visibleRange": if (s133(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 280, x); continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    case "sessionId": case "uri": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
     default: return S(v, 280, x);
   }
   return v;
@@ -4297,8 +2314,10 @@ function s280(v, x) {
 function s281(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "id": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 281, x); continue;
+    case "sessionId": case "uri": case "version": continue;
+    case "position": if (s194(v["position"], x) !== v["position"]) return S(v, 281, x); continue;
+    case "visibleRange": if (s193(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 281, x); continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 281, x); continue;
     default: return S(v, 281, x);
   }
   return v;
@@ -4306,8 +2325,8 @@ function s281(v, x) {
 function s282(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "id": case "reason": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
+    case "sessionId": case "id": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
     default: return S(v, 282, x);
   }
   return v;
@@ -4315,303 +2334,303 @@ function s282(v, x) {
 function s283(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "_meta": if (s4(v["_meta"], x) !== v["_meta"]) return S(v, 283, x); continue;
+    case "sessionId": case "id": case "reason": continue;
+    case "_meta": if (s1(v["_meta"], x) !== v["_meta"]) return S(v, 283, x); continue;
     default: return S(v, 283, x);
   }
   return v;
 }
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [...base.walks, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
 // parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
-export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0, 544); }
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s152(v, false) : R(v, o, vAgentRequest, "AgentRequest", 152, 120, 592); }
 export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
-export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s3(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 3, 3); }
+export function parseWriteTextFileRequest(v, o) { return vWriteTextFileRequest(v) ? s0(v, false) : R(v, o, vWriteTextFileRequest, "WriteTextFileRequest", 0, 0); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
-export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s6(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 6, 4); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s7(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 7, 5, 342); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s8(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 8, 6, 335); }
+export function parseReadTextFileRequest(v, o) { return vReadTextFileRequest(v) ? s3(v, false) : R(v, o, vReadTextFileRequest, "ReadTextFileRequest", 3, 1); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s155(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 155, 123, 491); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s156(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 156, 124, 488); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s10(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 10, 8, 329); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s12(v, false) : R(v, o, vContentBlock, "ContentBlock", 12, 11, 315); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s15(v, false) : R(v, o, vAnnotations, "Annotations", 15, 15); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s5(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 5, 3, 200); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s7(v, false) : R(v, o, vContentBlock, "ContentBlock", 7, 6, 186); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s10(v, false) : R(v, o, vAnnotations, "Annotations", 10, 10); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s55(v, false) : R(v, o, vTextContent, "TextContent", 55, 13); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s56(v, false) : R(v, o, vImageContent, "ImageContent", 56, 18); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s57(v, false) : R(v, o, vAudioContent, "AudioContent", 57, 13); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s58(v, false) : R(v, o, vResourceLink, "ResourceLink", 58, 20); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s20(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 20, 23); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s21(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 21, 24); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s22(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 22, 24); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s59(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 59, 22); }
-export function parseContent(v, o) { return vContent(v) ? s60(v, false) : R(v, o, vContent, "Content", 60, 10, 319); }
-export function parseDiff(v, o) { return vDiff(v) ? s61(v, false) : R(v, o, vDiff, "Diff", 61, 26); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s47(v, false) : R(v, o, vTextContent, "TextContent", 47, 8); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s48(v, false) : R(v, o, vImageContent, "ImageContent", 48, 13); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s49(v, false) : R(v, o, vAudioContent, "AudioContent", 49, 8); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s50(v, false) : R(v, o, vResourceLink, "ResourceLink", 50, 15); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s15(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 15, 18); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s16(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 16, 19); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s17(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 17, 19); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s51(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 51, 17); }
+export function parseContent(v, o) { return vContent(v) ? s52(v, false) : R(v, o, vContent, "Content", 52, 5, 190); }
+export function parseDiff(v, o) { return vDiff(v) ? s53(v, false) : R(v, o, vDiff, "Diff", 53, 21); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s62(v, false) : R(v, o, vTerminal, "Terminal", 62, 3); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s26(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 26, 29); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s28(v, false) : R(v, o, vPermissionOption, "PermissionOption", 28, 3); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s54(v, false) : R(v, o, vTerminal, "Terminal", 54, 0); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s21(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 21, 24); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s23(v, false) : R(v, o, vPermissionOption, "PermissionOption", 23, 0); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s29(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 29, 31); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s31(v, false) : R(v, o, vEnvVariable, "EnvVariable", 31, 3); }
-export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s32(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 32, 3); }
-export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s32(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 32, 3); }
-export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s32(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 32, 3); }
-export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s32(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 32, 3); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 34); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s48(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 48, 54); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s49(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 49); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 37); }
+export function parseCreateTerminalRequest(v, o) { return vCreateTerminalRequest(v) ? s24(v, false) : R(v, o, vCreateTerminalRequest, "CreateTerminalRequest", 24, 26); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s26(v, false) : R(v, o, vEnvVariable, "EnvVariable", 26, 0); }
+export function parseTerminalOutputRequest(v, o) { return vTerminalOutputRequest(v) ? s27(v, false) : R(v, o, vTerminalOutputRequest, "TerminalOutputRequest", 27, 0); }
+export function parseReleaseTerminalRequest(v, o) { return vReleaseTerminalRequest(v) ? s27(v, false) : R(v, o, vReleaseTerminalRequest, "ReleaseTerminalRequest", 27, 0); }
+export function parseWaitForTerminalExitRequest(v, o) { return vWaitForTerminalExitRequest(v) ? s27(v, false) : R(v, o, vWaitForTerminalExitRequest, "WaitForTerminalExitRequest", 27, 0); }
+export function parseKillTerminalRequest(v, o) { return vKillTerminalRequest(v) ? s27(v, false) : R(v, o, vKillTerminalRequest, "KillTerminalRequest", 27, 0); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s28(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 28, 29); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s43(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 43, 49); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s44(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 44); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s30(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 30, 32); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 39); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s32(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 32, 34); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 43); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s63(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 63, 41); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s64(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 64, 45); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s64(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 64, 47); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s65(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 65, 49); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 52); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s66(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 66, 3); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s47(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 47, 53); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s67(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 67, 51); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s68(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 68, 36); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s35(v, false) : R(v, o, vEnumOption, "EnumOption", 35, 38); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s55(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 55, 36); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s56(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 56, 40); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s56(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 56, 42); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s57(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 57, 44); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s39(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 39, 47); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s58(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 58, 0); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s42(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 42, 48); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s59(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 59, 46); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s60(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 60, 31); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s69(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 69, 56); }
-export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s52(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 52, 3); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s61(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 61, 51); }
+export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s157(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 157, 0); }
 export function parseMcpServerAcpId(v, o) { return vMcpServerAcpId(v) ? v : R(v, o, vMcpServerAcpId, "McpServerAcpId"); }
-export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s53(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 53, 3); }
+export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s158(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 158, 0); }
 export function parseMcpConnectionId(v, o) { return vMcpConnectionId(v) ? v : R(v, o, vMcpConnectionId, "McpConnectionId"); }
-export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s54(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 54, 3); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s5(v, false) : R(v, o, vExtRequest, "ExtRequest", 5); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s70(v, false) : R(v, o, vAgentResponse, "AgentResponse", 70, 57, 545); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s73(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 73, 60, 352); }
+export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s159(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 159, 0); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s2(v, false) : R(v, o, vExtRequest, "ExtRequest", 2); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s160(v, false) : R(v, o, vAgentResponse, "AgentResponse", 160, 125, 593); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s163(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 163, 128, 494); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s74(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 74, 61); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s75(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 75, 62); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s76(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 76, 63); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s77(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 77, 64); }
-export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s79(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 79, 3); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s79(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 79, 3); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s79(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 79, 3); }
-export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s79(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 79, 3); }
-export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s79(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 79, 3); }
-export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s79(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 79, 3); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s80(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 80, 71); }
-export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s79(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 79, 3); }
-export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s79(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 79, 3); }
-export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s82(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 82, 75); }
-export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s84(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 84, 77); }
-export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s86(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 86, 79); }
-export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 79, 3); }
-export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s88(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 88, 3); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s164(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 164, 129); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s62(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 62, 52); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s165(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 165, 130); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s166(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 166, 131); }
+export function parseSessionListCapabilities(v, o) { return vSessionListCapabilities(v) ? s64(v, false) : R(v, o, vSessionListCapabilities, "SessionListCapabilities", 64, 0); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s64(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 64, 0); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s64(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 64, 0); }
+export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s64(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 64, 0); }
+export function parseSessionResumeCapabilities(v, o) { return vSessionResumeCapabilities(v) ? s64(v, false) : R(v, o, vSessionResumeCapabilities, "SessionResumeCapabilities", 64, 0); }
+export function parseSessionCloseCapabilities(v, o) { return vSessionCloseCapabilities(v) ? s64(v, false) : R(v, o, vSessionCloseCapabilities, "SessionCloseCapabilities", 64, 0); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s65(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 65, 58); }
+export function parseLogoutCapabilities(v, o) { return vLogoutCapabilities(v) ? s64(v, false) : R(v, o, vLogoutCapabilities, "LogoutCapabilities", 64, 0); }
+export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s64(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 64, 0); }
+export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s168(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 168, 135); }
+export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s170(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 170, 137); }
+export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s172(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 172, 139); }
+export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s64(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 64, 0); }
+export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s174(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 174, 0); }
 export function parseTextDocumentSyncKind(v, o) { return vTextDocumentSyncKind(v) ? v : R(v, o, vTextDocumentSyncKind, "TextDocumentSyncKind"); }
-export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 79, 3); }
-export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 79, 3); }
-export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s79(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 79, 3); }
-export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s90(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 90, 86); }
-export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s92(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 92, 88); }
-export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s79(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 79, 3); }
-export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s92(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 92, 88); }
-export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s92(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 92, 88); }
-export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s79(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 79, 3); }
-export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s79(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 79, 3); }
+export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s64(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 64, 0); }
+export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s64(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 64, 0); }
+export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s64(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 64, 0); }
+export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s176(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 176, 146); }
+export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s178(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 178, 148); }
+export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s64(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 64, 0); }
+export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s178(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 178, 148); }
+export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s178(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 178, 148); }
+export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s64(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 64, 0); }
+export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s64(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 64, 0); }
 export function parsePositionEncodingKind(v, o) { return vPositionEncodingKind(v) ? v : R(v, o, vPositionEncodingKind, "PositionEncodingKind"); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s94(v, false) : R(v, o, vAuthMethod, "AuthMethod", 94, 95, 346); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s67(v, false) : R(v, o, vAuthMethod, "AuthMethod", 67, 61, 211); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s141(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 141, 97); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s97(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 97, 43); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s99(v, false) : R(v, o, vImplementation, "Implementation", 99, 99); }
-export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s79(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 79, 3); }
-export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s100(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 100, 100); }
-export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s102(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 102, 102); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s93(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 93, 63); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s70(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 70, 38); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s72(v, false) : R(v, o, vImplementation, "Implementation", 72, 65); }
+export function parseAuthenticateResponse(v, o) { return vAuthenticateResponse(v) ? s64(v, false) : R(v, o, vAuthenticateResponse, "AuthenticateResponse", 64, 0); }
+export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s179(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 179, 154); }
+export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s181(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 181, 156); }
 export function parseProviderId(v, o) { return vProviderId(v) ? v : R(v, o, vProviderId, "ProviderId"); }
 export function parseLlmProtocol(v, o) { return vLlmProtocol(v) ? v : R(v, o, vLlmProtocol, "LlmProtocol"); }
-export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s104(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 104, 3); }
-export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s79(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 79, 3); }
-export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s79(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 79, 3); }
-export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s79(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 79, 3); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s105(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 105, 105, 371); }
-export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s107(v, false) : R(v, o, vSessionModeState, "SessionModeState", 107, 107); }
+export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s183(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 183, 0); }
+export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s64(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 64, 0); }
+export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s64(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 64, 0); }
+export function parseLogoutResponse(v, o) { return vLogoutResponse(v) ? s64(v, false) : R(v, o, vLogoutResponse, "LogoutResponse", 64, 0); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s73(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 73, 66, 233); }
+export function parseSessionModeState(v, o) { return vSessionModeState(v) ? s75(v, false) : R(v, o, vSessionModeState, "SessionModeState", 75, 68); }
 export function parseSessionModeId(v, o) { return vSessionModeId(v) ? v : R(v, o, vSessionModeId, "SessionModeId"); }
-export function parseSessionMode(v, o) { return vSessionMode(v) ? s97(v, false) : R(v, o, vSessionMode, "SessionMode", 97, 43); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s110(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 110, 110, 365); }
+export function parseSessionMode(v, o) { return vSessionMode(v) ? s70(v, false) : R(v, o, vSessionMode, "SessionMode", 70, 38); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s78(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 78, 71, 227); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s112(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 112, 113); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s114(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 114, 43); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s116(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 116, 115); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s80(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 80, 74); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s82(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 82, 38); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s84(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 84, 76); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s142(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 142, 112); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s143(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 143); }
-export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s118(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 118, 105, 375); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s119(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 119, 117); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s121(v, false) : R(v, o, vSessionInfo, "SessionInfo", 121, 119); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s79(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 79, 3); }
-export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s105(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 105, 105, 371); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s118(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 118, 105, 375); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s79(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 79, 3); }
-export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s79(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 79, 3); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s122(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 122, 120, 382); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s123(v, false) : R(v, o, vPromptResponse, "PromptResponse", 123, 121); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s94(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 94, 73); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s95(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 95); }
+export function parseLoadSessionResponse(v, o) { return vLoadSessionResponse(v) ? s86(v, false) : R(v, o, vLoadSessionResponse, "LoadSessionResponse", 86, 66, 237); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s87(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 87, 78); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s89(v, false) : R(v, o, vSessionInfo, "SessionInfo", 89, 80); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s64(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 64, 0); }
+export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s73(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 73, 66, 233); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s86(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 86, 66, 237); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s64(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 64, 0); }
+export function parseSetSessionModeResponse(v, o) { return vSetSessionModeResponse(v) ? s64(v, false) : R(v, o, vSetSessionModeResponse, "SetSessionModeResponse", 64, 0); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s90(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 90, 81, 243); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s184(v, false) : R(v, o, vPromptResponse, "PromptResponse", 184, 159); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseUsage(v, o) { return vUsage(v) ? s125(v, false) : R(v, o, vUsage, "Usage", 125, 123); }
-export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s126(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 126, 3); }
-export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s127(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 127, 124, 403); }
-export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s129(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 129, 126, 397); }
+export function parseUsage(v, o) { return vUsage(v) ? s186(v, false) : R(v, o, vUsage, "Usage", 186, 161); }
+export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s129(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 129, 0); }
+export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s187(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 187, 162, 516); }
+export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s189(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 189, 164, 510); }
 export function parseNesSuggestionId(v, o) { return vNesSuggestionId(v) ? v : R(v, o, vNesSuggestionId, "NesSuggestionId"); }
-export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s132(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 132, 130); }
-export function parseRange(v, o) { return vRange(v) ? s133(v, false) : R(v, o, vRange, "Range", 133, 131); }
-export function parsePosition(v, o) { return vPosition(v) ? s134(v, false) : R(v, o, vPosition, "Position", 134, 3); }
-export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s144(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 144, 128); }
-export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s145(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 145, 134); }
-export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s146(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 146, 134); }
-export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s147(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 147, 3); }
-export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s79(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 79, 3); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s5(v, false) : R(v, o, vExtResponse, "ExtResponse", 5); }
-export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s5(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 5); }
-export function parseError(v, o) { return vError(v) ? s140(v, false) : R(v, o, vError, "Error", 140, 136); }
+export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s192(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 192, 168); }
+export function parseRange(v, o) { return vRange(v) ? s193(v, false) : R(v, o, vRange, "Range", 193, 169); }
+export function parsePosition(v, o) { return vPosition(v) ? s194(v, false) : R(v, o, vPosition, "Position", 194, 0); }
+export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s199(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 199, 166); }
+export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s200(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 200, 172); }
+export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s201(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 201, 172); }
+export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s202(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 202, 0); }
+export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s64(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 64, 0); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s2(v, false) : R(v, o, vExtResponse, "ExtResponse", 2); }
+export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s2(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 2); }
+export function parseError(v, o) { return vError(v) ? s92(v, false) : R(v, o, vError, "Error", 92, 83); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s148(v, false) : R(v, o, vAgentNotification, "AgentNotification", 148, 137, 550); }
-export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s151(v, false) : R(v, o, vSessionNotification, "SessionNotification", 151, 140, 490); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s152(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 152, 141, 486); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s203(v, false) : R(v, o, vAgentNotification, "AgentNotification", 203, 173, 597); }
+export function parseSessionNotification(v, o) { return vSessionNotification(v) ? s206(v, false) : R(v, o, vSessionNotification, "SessionNotification", 206, 176, 569); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s207(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 207, 177, 566); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s182(v, false) : R(v, o, vContentChunk, "ContentChunk", 182, 143, 410); }
-export function parseToolCall(v, o) { return vToolCall(v) ? s183(v, false) : R(v, o, vToolCall, "ToolCall", 183, 145, 421); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s158(v, false) : R(v, o, vPlanEntry, "PlanEntry", 158, 3); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s113(v, false) : R(v, o, vContentChunk, "ContentChunk", 113, 85, 247); }
+export function parseToolCall(v, o) { return vToolCall(v) ? s219(v, false) : R(v, o, vToolCall, "ToolCall", 219, 179, 522); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s99(v, false) : R(v, o, vPlanEntry, "PlanEntry", 99, 0); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlan(v, o) { return vPlan(v) ? s184(v, false) : R(v, o, vPlan, "Plan", 184, 148); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s160(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 160, 152, 440); }
+export function parsePlan(v, o) { return vPlan(v) ? s114(v, false) : R(v, o, vPlan, "Plan", 114, 87); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s211(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 211, 183, 536); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s185(v, false) : R(v, o, vPlanItems, "PlanItems", 185, 148); }
-export function parsePlanFile(v, o) { return vPlanFile(v) ? s186(v, false) : R(v, o, vPlanFile, "PlanFile", 186, 3); }
-export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s187(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 187, 3); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s188(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 188, 151, 444); }
-export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s189(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 189, 3); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s167(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 167, 156); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s169(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 169, 158); }
-export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s170(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 170, 3); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s190(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 190, 154); }
-export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s191(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 191, 3); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s122(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 122, 120, 382); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s192(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 192, 161); }
-export function parseCost(v, o) { return vCost(v) ? s176(v, false) : R(v, o, vCost, "Cost", 176, 3); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s193(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 193, 163); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s220(v, false) : R(v, o, vPlanItems, "PlanItems", 220, 87); }
+export function parsePlanFile(v, o) { return vPlanFile(v) ? s221(v, false) : R(v, o, vPlanFile, "PlanFile", 221, 0); }
+export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s222(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 222, 0); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s223(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 223, 182, 540); }
+export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s224(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 224, 0); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s102(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 102, 92); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s104(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 104, 94); }
+export function parseUnstructuredCommandInput(v, o) { return vUnstructuredCommandInput(v) ? s105(v, false) : R(v, o, vUnstructuredCommandInput, "UnstructuredCommandInput", 105, 0); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s115(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 115, 90); }
+export function parseCurrentModeUpdate(v, o) { return vCurrentModeUpdate(v) ? s116(v, false) : R(v, o, vCurrentModeUpdate, "CurrentModeUpdate", 116, 0); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s90(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 90, 81, 243); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s117(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 117, 97); }
+export function parseCost(v, o) { return vCost(v) ? s111(v, false) : R(v, o, vCost, "Cost", 111, 0); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s118(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 118, 99); }
 export function parseNoticeSeverity(v, o) { return vNoticeSeverity(v) ? v : R(v, o, vNoticeSeverity, "NoticeSeverity"); }
-export function parseNotice(v, o) { return vNotice(v) ? s194(v, false) : R(v, o, vNotice, "Notice", 194, 43); }
+export function parseNotice(v, o) { return vNotice(v) ? s225(v, false) : R(v, o, vNotice, "Notice", 225, 38); }
 export function parseCompactionId(v, o) { return vCompactionId(v) ? v : R(v, o, vCompactionId, "CompactionId"); }
 export function parseCompactionStatus(v, o) { return vCompactionStatus(v) ? v : R(v, o, vCompactionStatus, "CompactionStatus"); }
-export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s195(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 195, 167, 475); }
-export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s196(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 196, 10, 481); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s181(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 181, 3); }
-export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s53(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 53, 169); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s5(v, false) : R(v, o, vExtNotification, "ExtNotification", 5); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s197(v, false) : R(v, o, vClientRequest, "ClientRequest", 197, 170, 554); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s200(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 200, 173); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s201(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 201, 174); }
-export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s202(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 202, 175); }
-export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s204(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 204, 177); }
-export function parseCompactionCapabilities(v, o) { return vCompactionCapabilities(v) ? s4(v, false) : R(v, o, vCompactionCapabilities, "CompactionCapabilities", 4); }
-export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s207(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 207, 179); }
-export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s79(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 79, 3); }
-export function parsePlanCapabilities(v, o) { return vPlanCapabilities(v) ? s79(v, false) : R(v, o, vPlanCapabilities, "PlanCapabilities", 79, 3); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s208(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 208, 182); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s210(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 210, 184); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s79(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 79, 3); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s79(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 79, 3); }
-export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s212(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 212, 188); }
-export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s79(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 79, 3); }
-export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s79(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 79, 3); }
-export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s79(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 79, 3); }
-export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s213(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 213, 3); }
-export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s79(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 79, 3); }
-export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s214(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 214, 3); }
-export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s215(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 215, 3); }
-export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s79(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 79, 3); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s216(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 216, 193, 504); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s218(v, false) : R(v, o, vMcpServer, "McpServer", 218, 195, 498); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s31(v, false) : R(v, o, vHttpHeader, "HttpHeader", 31, 3); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s253(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 253, 197); }
-export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s253(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 253, 197); }
-export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s254(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 254, 3); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s221(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 221, 198); }
-export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s222(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 222, 199, 508); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s223(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 223, 3); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s126(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 126, 3); }
-export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s224(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 224, 193, 512); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s224(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 224, 193, 512); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s126(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 126, 3); }
-export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s225(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 225, 3); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s226(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 226, 3, 519); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s229(v, false) : R(v, o, vPromptRequest, "PromptRequest", 229, 200, 524); }
-export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s230(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 230, 202); }
-export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s232(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 232, 3); }
-export function parseNesRepository(v, o) { return vNesRepository(v) ? s234(v, false) : R(v, o, vNesRepository, "NesRepository", 234, 3); }
-export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s235(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 235, 204); }
+export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s226(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 226, 186, 555); }
+export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s227(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 227, 5, 561); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s112(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 112, 0); }
+export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s158(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 158, 188); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s2(v, false) : R(v, o, vExtNotification, "ExtNotification", 2); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s228(v, false) : R(v, o, vClientRequest, "ClientRequest", 228, 189, 601); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s231(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 231, 192); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s232(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 232, 193); }
+export function parseFileSystemCapabilities(v, o) { return vFileSystemCapabilities(v) ? s119(v, false) : R(v, o, vFileSystemCapabilities, "FileSystemCapabilities", 119, 101); }
+export function parseClientSessionCapabilities(v, o) { return vClientSessionCapabilities(v) ? s234(v, false) : R(v, o, vClientSessionCapabilities, "ClientSessionCapabilities", 234, 195); }
+export function parseCompactionCapabilities(v, o) { return vCompactionCapabilities(v) ? s1(v, false) : R(v, o, vCompactionCapabilities, "CompactionCapabilities", 1); }
+export function parseSessionConfigOptionsCapabilities(v, o) { return vSessionConfigOptionsCapabilities(v) ? s121(v, false) : R(v, o, vSessionConfigOptionsCapabilities, "SessionConfigOptionsCapabilities", 121, 103); }
+export function parseBooleanConfigOptionCapabilities(v, o) { return vBooleanConfigOptionCapabilities(v) ? s64(v, false) : R(v, o, vBooleanConfigOptionCapabilities, "BooleanConfigOptionCapabilities", 64, 0); }
+export function parsePlanCapabilities(v, o) { return vPlanCapabilities(v) ? s64(v, false) : R(v, o, vPlanCapabilities, "PlanCapabilities", 64, 0); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s122(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 122, 105); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s124(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 124, 107); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s64(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 64, 0); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s64(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 64, 0); }
+export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s237(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 237, 198); }
+export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s64(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 64, 0); }
+export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s64(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 64, 0); }
+export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s64(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 64, 0); }
+export function parseAuthenticateRequest(v, o) { return vAuthenticateRequest(v) ? s125(v, false) : R(v, o, vAuthenticateRequest, "AuthenticateRequest", 125, 0); }
+export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s64(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 64, 0); }
+export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s238(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 238, 0); }
+export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s239(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 239, 0); }
+export function parseLogoutRequest(v, o) { return vLogoutRequest(v) ? s64(v, false) : R(v, o, vLogoutRequest, "LogoutRequest", 64, 0); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s240(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 240, 203, 577); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s242(v, false) : R(v, o, vMcpServer, "McpServer", 242, 205, 572); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s26(v, false) : R(v, o, vHttpHeader, "HttpHeader", 26, 0); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s136(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 136, 111); }
+export function parseMcpServerSse(v, o) { return vMcpServerSse(v) ? s136(v, false) : R(v, o, vMcpServerSse, "McpServerSse", 136, 111); }
+export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s269(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 269, 0); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s127(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 127, 112); }
+export function parseLoadSessionRequest(v, o) { return vLoadSessionRequest(v) ? s244(v, false) : R(v, o, vLoadSessionRequest, "LoadSessionRequest", 244, 206, 580); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s128(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 128, 0); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s129(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 129, 0); }
+export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s245(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 245, 203, 583); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s245(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 245, 203, 583); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s129(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 129, 0); }
+export function parseSetSessionModeRequest(v, o) { return vSetSessionModeRequest(v) ? s130(v, false) : R(v, o, vSetSessionModeRequest, "SetSessionModeRequest", 130, 0); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s131(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 131, 0, 290); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s134(v, false) : R(v, o, vPromptRequest, "PromptRequest", 134, 113, 296); }
+export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s246(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 246, 207); }
+export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s248(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 248, 0); }
+export function parseNesRepository(v, o) { return vNesRepository(v) ? s250(v, false) : R(v, o, vNesRepository, "NesRepository", 250, 0); }
+export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s251(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 251, 209); }
 export function parseNesTriggerKind(v, o) { return vNesTriggerKind(v) ? v : R(v, o, vNesTriggerKind, "NesTriggerKind"); }
-export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s238(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 238, 207); }
-export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s240(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 240, 3); }
-export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s242(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 242, 209); }
-export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s244(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 244, 3); }
-export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s246(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 246, 3); }
-export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s248(v, false) : R(v, o, vNesUserAction, "NesUserAction", 248, 134); }
-export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s250(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 250, 212); }
-export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s252(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 252, 130); }
+export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s254(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 254, 212); }
+export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s256(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 256, 0); }
+export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s258(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 258, 214); }
+export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s260(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 260, 0); }
+export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s262(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 262, 0); }
+export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s264(v, false) : R(v, o, vNesUserAction, "NesUserAction", 264, 172); }
+export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s266(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 266, 217); }
+export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s268(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 268, 168); }
 export function parseNesDiagnosticSeverity(v, o) { return vNesDiagnosticSeverity(v) ? v : R(v, o, vNesDiagnosticSeverity, "NesDiagnosticSeverity"); }
-export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s126(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 126, 3); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s255(v, false) : R(v, o, vClientResponse, "ClientResponse", 255, 213, 555); }
-export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s79(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 79, 3); }
-export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s258(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 258, 3); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s259(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 259, 216, 535); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s260(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 260, 217, 531); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s270(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 270, 3); }
-export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s62(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 62, 3); }
-export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s263(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 263, 218); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s265(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 265, 220); }
-export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s79(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 79, 3); }
-export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s265(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 265, 220); }
-export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s79(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 79, 3); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s266(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 266, 3); }
+export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s129(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 129, 0); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s270(v, false) : R(v, o, vClientResponse, "ClientResponse", 270, 218, 602); }
+export function parseWriteTextFileResponse(v, o) { return vWriteTextFileResponse(v) ? s64(v, false) : R(v, o, vWriteTextFileResponse, "WriteTextFileResponse", 64, 0); }
+export function parseReadTextFileResponse(v, o) { return vReadTextFileResponse(v) ? s137(v, false) : R(v, o, vReadTextFileResponse, "ReadTextFileResponse", 137, 0); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s138(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 138, 115, 307); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s139(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 139, 116, 303); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s149(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 149, 0); }
+export function parseCreateTerminalResponse(v, o) { return vCreateTerminalResponse(v) ? s54(v, false) : R(v, o, vCreateTerminalResponse, "CreateTerminalResponse", 54, 0); }
+export function parseTerminalOutputResponse(v, o) { return vTerminalOutputResponse(v) ? s142(v, false) : R(v, o, vTerminalOutputResponse, "TerminalOutputResponse", 142, 117); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s144(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 144, 119); }
+export function parseReleaseTerminalResponse(v, o) { return vReleaseTerminalResponse(v) ? s64(v, false) : R(v, o, vReleaseTerminalResponse, "ReleaseTerminalResponse", 64, 0); }
+export function parseWaitForTerminalExitResponse(v, o) { return vWaitForTerminalExitResponse(v) ? s144(v, false) : R(v, o, vWaitForTerminalExitResponse, "WaitForTerminalExitResponse", 144, 119); }
+export function parseKillTerminalResponse(v, o) { return vKillTerminalResponse(v) ? s64(v, false) : R(v, o, vKillTerminalResponse, "KillTerminalResponse", 64, 0); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s145(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 145, 0); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s271(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 271); }
-export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s54(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 54, 3); }
-export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s79(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 79, 3); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s272(v, false) : R(v, o, vClientNotification, "ClientNotification", 272, 221); }
-export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s126(v, false) : R(v, o, vCancelNotification, "CancelNotification", 126, 3); }
-export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s275(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 275, 3); }
-export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s276(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 276, 224); }
-export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s278(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 278, 226); }
-export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s279(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 279, 3); }
-export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s279(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 279, 3); }
-export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s280(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 280, 227); }
-export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s281(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 281, 3); }
-export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s282(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 282, 228); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s150(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 150); }
+export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s159(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 159, 0); }
+export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s64(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 64, 0); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s273(v, false) : R(v, o, vClientNotification, "ClientNotification", 273, 221); }
+export function parseCancelNotification(v, o) { return vCancelNotification(v) ? s129(v, false) : R(v, o, vCancelNotification, "CancelNotification", 129, 0); }
+export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s276(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 276, 0); }
+export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s277(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 277, 224); }
+export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s279(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 279, 226); }
+export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s280(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 280, 0); }
+export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s280(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 280, 0); }
+export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s281(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 281, 227); }
+export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s282(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 282, 0); }
+export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s283(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 283, 228); }
 export function parseNesRejectReason(v, o) { return vNesRejectReason(v) ? v : R(v, o, vNesRejectReason, "NesRejectReason"); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s283(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 283, 3); }
-export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 557], ["diff", 325], ["terminal", 327]]);
-export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 301], ["image", 304], ["audio", 307], ["resource_link", 310], ["resource", 313]]);
-export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 561], ["url", 565]], 569);
-export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 569);
-export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 571], ["number", 574], ["integer", 577], ["boolean", 579], ["array", 582]], 583);
-export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 583);
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s151(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 151, 0); }
+export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 312], ["diff", 196], ["terminal", 198]]);
+export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 172], ["image", 175], ["audio", 178], ["resource_link", 181], ["resource", 184]]);
+export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 316], ["url", 320]], 324);
+export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 324);
+export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 326], ["number", 329], ["integer", 332], ["boolean", 334], ["array", 337]], 338);
+export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 338);
 export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 35]], 36);
 export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 36);
 export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
-export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 114]]);
+export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 70]]);
 export const isUntaggedAuthMethod = /* @__PURE__ */ plan.untaggedGuard("type", vAuthMethod);
-export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 584], ["boolean", 585]]);
-export const isNesSuggestionOf = /* @__PURE__ */ plan.variantGuard("kind", [["edit", 386], ["jump", 389], ["rename", 392], ["searchAndReplace", 395]]);
-export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 587], ["agent_message_chunk", 588], ["agent_thought_chunk", 589], ["tool_call", 591], ["tool_call_update", 593], ["plan", 429], ["plan_update", 595], ["plan_removed", 450], ["available_commands_update", 453], ["current_mode_update", 456], ["config_option_update", 597], ["session_info_update", 462], ["usage_update", 465], ["notice", 468], ["compaction_update", 599], ["compaction_summary_chunk", 601]]);
-export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 432], ["file", 435], ["markdown", 438]]);
-export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 232], ["sse", 235], ["acp", 238]]);
+export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 339], ["boolean", 340]]);
+export const isNesSuggestionOf = /* @__PURE__ */ plan.variantGuard("kind", [["edit", 499], ["jump", 502], ["rename", 505], ["searchAndReplace", 508]]);
+export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 342], ["agent_message_chunk", 343], ["agent_thought_chunk", 344], ["tool_call", 604], ["tool_call_update", 606], ["plan", 261], ["plan_update", 608], ["plan_removed", 546], ["available_commands_update", 264], ["current_mode_update", 267], ["config_option_update", 346], ["session_info_update", 273], ["usage_update", 276], ["notice", 549], ["compaction_update", 610], ["compaction_summary_chunk", 612]]);
+export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 528], ["file", 531], ["markdown", 534]]);
+export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 144], ["sse", 147], ["acp", 448]]);
 export const isUntaggedMcpServer = /* @__PURE__ */ plan.untaggedGuard("type", vMcpServer);
-export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 602]]);
+export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["boolean", 347]]);
 export const isUntaggedSetSessionConfigOptionRequest = /* @__PURE__ */ plan.untaggedGuard("type", vSetSessionConfigOptionRequest);
-export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 526], ["selected", 529]]);
-export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 606], ["decline", 608], ["cancel", 610]], 612);
-export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 612);
+export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 298], ["selected", 301]]);
+export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 351], ["decline", 353], ["cancel", 355]], 357);
+export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 357);

@@ -2,3127 +2,667 @@
 
 import * as P from "../../runtime/index.js";
 import { vAgentRequest, vRequestId, vRequestPermissionRequest, vSessionId, vRequestPermissionSubject, vToolCallUpdate, vToolCallId, vToolKind, vToolCallStatus, vToolCallContent, vContentBlock, vAnnotations, vRole, vTextContent, vMediaType, vImageContent, vAudioContent, vIcon, vIconTheme, vResourceLink, vEmbeddedResourceResource, vTextResourceContents, vBlobResourceContents, vEmbeddedResource, vContent, vDiffChange, vDiffFileType, vAbsolutePath, vDiffPathChange, vDiffPathPairChange, vDiffPatch, vDiffPatchFormat, vDiff, vTerminalId, vTerminal, vToolCallLocation, vToolCallPermissionSubject, vCommandPermissionSubject, vPermissionOption, vPermissionOptionId, vPermissionOptionKind, vCreateElicitationRequest, vElicitationSessionScope, vElicitationRequestScope, vElicitationSchema, vElicitationSchemaType, vElicitationPropertySchema, vStringFormat, vEnumOption, vStringPropertySchema, vNumberPropertySchema, vIntegerPropertySchema, vBooleanPropertySchema, vMultiSelectItems, vStringMultiSelectItems, vTitledMultiSelectItems, vMultiSelectPropertySchema, vElicitationFormMode, vElicitationId, vElicitationUrlMode, vConnectMcpRequest, vMcpServerAcpId, vMessageMcpRequest, vMcpConnectionId, vDisconnectMcpRequest, vExtRequest, vAgentResponse, vInitializeResponse, vProtocolVersion, vImplementation, vAgentCapabilities, vSessionCapabilities, vPromptCapabilities, vPromptImageCapabilities, vPromptAudioCapabilities, vPromptEmbeddedContextCapabilities, vMcpCapabilities, vMcpStdioCapabilities, vMcpHttpCapabilities, vMcpAcpCapabilities, vSessionDeleteCapabilities, vSessionAdditionalDirectoriesCapabilities, vSessionForkCapabilities, vAgentAuthCapabilities, vProvidersCapabilities, vNesCapabilities, vNesEventCapabilities, vNesDocumentEventCapabilities, vNesDocumentDidOpenCapabilities, vNesDocumentDidChangeCapabilities, vTextDocumentSyncKind, vNesDocumentDidCloseCapabilities, vNesDocumentDidSaveCapabilities, vNesDocumentDidFocusCapabilities, vNesContextCapabilities, vNesRecentFilesCapabilities, vNesRelatedSnippetsCapabilities, vNesEditHistoryCapabilities, vNesUserActionsCapabilities, vNesOpenFilesCapabilities, vNesDiagnosticsCapabilities, vPositionEncodingKind, vAuthMethod, vAuthMethodId, vEnvVariable, vAuthMethodTerminal, vAuthMethodAgent, vLoginAuthResponse, vListProvidersResponse, vProviderInfo, vProviderId, vLlmProtocol, vProviderCurrentConfig, vSetProviderResponse, vDisableProviderResponse, vLogoutAuthResponse, vNewSessionResponse, vSessionConfigOption, vSessionConfigId, vSessionConfigOptionCategory, vSessionConfigValueId, vSessionConfigSelectOptions, vSessionConfigSelectOption, vSessionConfigSelectGroup, vSessionConfigGroupId, vSessionConfigSelect, vSessionConfigBoolean, vListSessionsResponse, vSessionInfo, vSessionListCursor, vDeleteSessionResponse, vForkSessionResponse, vResumeSessionResponse, vCloseSessionResponse, vSetSessionConfigOptionResponse, vPromptResponse, vStartNesResponse, vSuggestNesResponse, vNesSuggestion, vNesSuggestionId, vNesTextEdit, vRange, vPosition, vNesEditSuggestion, vNesJumpSuggestion, vNesRenameSuggestion, vNesSearchAndReplaceSuggestion, vCloseNesResponse, vExtResponse, vMessageMcpResponse, vError, vErrorCode, vAgentNotification, vUpdateSessionNotification, vSessionUpdate, vMessageId, vContentChunk, vUserMessage, vAgentMessage, vAgentThought, vRunningStateUpdate, vStopReason, vUsage, vIdleStateUpdate, vRequiresActionStateUpdate, vStateUpdate, vToolCallContentChunk, vTerminalOutput, vTerminalExitStatus, vTerminalUpdate, vTerminalOutputChunk, vPlanUpdateContent, vPlanId, vPlanEntry, vPlanEntryPriority, vPlanEntryStatus, vPlanItems, vPlanFile, vPlanMarkdown, vPlanUpdate, vPlanRemoved, vAvailableCommand, vAvailableCommandInput, vTextCommandInput, vAvailableCommandsUpdate, vConfigOptionUpdate, vSessionInfoUpdate, vCost, vUsageUpdate, vNoticeSeverity, vNotice, vCompactionId, vCompactionStatus, vCompactionUpdate, vCompactionSummaryChunk, vCompleteElicitationNotification, vMessageMcpNotification, vExtNotification, vClientRequest, vInitializeRequest, vClientCapabilities, vAuthCapabilities, vTerminalAuthCapabilities, vElicitationCapabilities, vElicitationFormCapabilities, vElicitationUrlCapabilities, vClientNesCapabilities, vNesJumpCapabilities, vNesRenameCapabilities, vNesSearchAndReplaceCapabilities, vLoginAuthRequest, vListProvidersRequest, vSetProviderRequest, vDisableProviderRequest, vLogoutAuthRequest, vNewSessionRequest, vMcpServer, vHttpHeader, vMcpServerHttp, vMcpServerAcp, vMcpServerStdio, vListSessionsRequest, vDeleteSessionRequest, vForkSessionRequest, vResumeSessionRequest, vReplayFrom, vReplayFromStart, vCloseSessionRequest, vSetSessionConfigOptionRequest, vPromptRequest, vStartNesRequest, vWorkspaceFolder, vNesRepository, vSuggestNesRequest, vNesTriggerKind, vNesSuggestContext, vNesRecentFile, vNesRelatedSnippet, vNesExcerpt, vNesEditHistoryEntry, vNesUserAction, vNesOpenFile, vNesDiagnostic, vNesDiagnosticSeverity, vCloseNesRequest, vClientResponse, vRequestPermissionResponse, vRequestPermissionOutcome, vSelectedPermissionOutcome, vCreateElicitationResponse, vElicitationContentValue, vElicitationAcceptAction, vConnectMcpResponse, vDisconnectMcpResponse, vClientNotification, vCancelSessionNotification, vDidOpenDocumentNotification, vDidChangeDocumentNotification, vTextDocumentContentChangeEvent, vDidCloseDocumentNotification, vDidSaveDocumentNotification, vDidFocusDocumentNotification, vAcceptNesNotification, vRejectNesNotification, vNesRejectReason, vProtocolLevelNotification, vCancelRequestNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15, k16, k17, k18, k19, k20, k21, k22, k23, k24, k25, k26, k27, k28, k29, k30, k31, k32, k33, k34, k35, k36, k37, k38 } from "./parsers-validators.js";
+import { k0, k1, k2, k3 } from "./parsers-validators.js";
+import { base } from "../shared-parsers.js";
+// The shared checks and walks this module's own code calls, under their names in the plan.
+const c2 = base.checks[2];
+const c54 = base.checks[54];
+const c55 = base.checks[55];
+const c77 = base.checks[77];
+const c101 = base.checks[101];
+const c102 = base.checks[102];
+const c103 = base.checks[103];
+const c104 = base.checks[104];
+const c105 = base.checks[105];
+const c106 = base.checks[106];
+const c107 = base.checks[107];
+const c108 = base.checks[108];
+const c109 = base.checks[109];
+const c110 = base.checks[110];
+const c111 = base.checks[111];
+const c112 = base.checks[112];
+const c137 = base.checks[137];
+const c138 = base.checks[138];
+const c151 = base.checks[151];
+const c152 = base.checks[152];
+const c153 = base.checks[153];
+const c154 = base.checks[154];
+const c155 = base.checks[155];
+const c156 = base.checks[156];
+const c157 = base.checks[157];
+const c158 = base.checks[158];
+const c159 = base.checks[159];
+const c160 = base.checks[160];
+const c163 = base.checks[163];
+const c274 = base.checks[274];
+const c278 = base.checks[278];
+const c285 = base.checks[285];
+const c301 = base.checks[301];
+const s0 = base.walks[0];
+const s1 = base.walks[1];
+const s3 = base.walks[3];
+const s6 = base.walks[6];
+const s7 = base.walks[7];
+const s8 = base.walks[8];
+const s13 = base.walks[13];
+const s15 = base.walks[15];
+const s16 = base.walks[16];
+const s17 = base.walks[17];
+const s18 = base.walks[18];
+const s21 = base.walks[21];
+const s26 = base.walks[26];
+const s28 = base.walks[28];
+const s29 = base.walks[29];
+const s30 = base.walks[30];
+const s31 = base.walks[31];
+const s32 = base.walks[32];
+const s33 = base.walks[33];
+const s35 = base.walks[35];
+const s37 = base.walks[37];
+const s40 = base.walks[40];
+const s44 = base.walks[44];
+const s46 = base.walks[46];
+const s47 = base.walks[47];
+const s48 = base.walks[48];
+const s51 = base.walks[51];
+const s52 = base.walks[52];
+const s53 = base.walks[53];
+const s54 = base.walks[54];
+const s55 = base.walks[55];
+const s56 = base.walks[56];
+const s57 = base.walks[57];
+const s58 = base.walks[58];
+const s59 = base.walks[59];
+const s60 = base.walks[60];
+const s61 = base.walks[61];
+const s62 = base.walks[62];
+const s63 = base.walks[63];
+const s64 = base.walks[64];
+const s65 = base.walks[65];
+const s66 = base.walks[66];
+const s67 = base.walks[67];
+const s68 = base.walks[68];
+const s69 = base.walks[69];
+const s70 = base.walks[70];
+const s71 = base.walks[71];
+const s72 = base.walks[72];
+const s73 = base.walks[73];
+const s74 = base.walks[74];
+const s75 = base.walks[75];
+const s78 = base.walks[78];
+const s81 = base.walks[81];
+const s83 = base.walks[83];
+const s85 = base.walks[85];
+const s87 = base.walks[87];
+const s89 = base.walks[89];
+const s91 = base.walks[91];
+const s93 = base.walks[93];
+const s94 = base.walks[94];
+const s95 = base.walks[95];
+const s96 = base.walks[96];
+const s97 = base.walks[97];
+const s98 = base.walks[98];
+const s99 = base.walks[99];
+const s100 = base.walks[100];
+const s101 = base.walks[101];
+const s102 = base.walks[102];
+const s103 = base.walks[103];
+const s104 = base.walks[104];
+const s105 = base.walks[105];
+const s106 = base.walks[106];
+const s107 = base.walks[107];
+const s109 = base.walks[109];
+const s111 = base.walks[111];
+const s112 = base.walks[112];
+const s113 = base.walks[113];
+const s115 = base.walks[115];
+const s116 = base.walks[116];
+const s117 = base.walks[117];
+const s119 = base.walks[119];
+const s121 = base.walks[121];
+const s123 = base.walks[123];
+const s124 = base.walks[124];
+const s125 = base.walks[125];
+const s127 = base.walks[127];
+const s128 = base.walks[128];
+const s129 = base.walks[129];
+const s130 = base.walks[130];
+const s131 = base.walks[131];
+const s132 = base.walks[132];
+const s133 = base.walks[133];
+const s134 = base.walks[134];
+const s135 = base.walks[135];
+const s136 = base.walks[136];
+const s137 = base.walks[137];
+const s138 = base.walks[138];
+const s139 = base.walks[139];
+const s140 = base.walks[140];
+const s141 = base.walks[141];
+const s142 = base.walks[142];
+const s143 = base.walks[143];
+const s144 = base.walks[144];
+const s145 = base.walks[145];
+const s146 = base.walks[146];
+const s147 = base.walks[147];
+const s148 = base.walks[148];
+const s149 = base.walks[149];
+const s150 = base.walks[150];
+const s153 = base.walks[153];
+const s156 = base.walks[156];
+const s157 = base.walks[157];
+const s158 = base.walks[158];
+const s159 = base.walks[159];
+const s160 = base.walks[160];
+const s164 = base.walks[164];
+const s166 = base.walks[166];
+const s169 = base.walks[169];
+const s170 = base.walks[170];
+const s171 = base.walks[171];
+const s174 = base.walks[174];
 
 // Checks of subschemas: definitions' validators, composed where a subschema mixes them.
-const c0 = k0;
-const c1 = vToolKind;
-const c2 = k1;
-const c3 = /* @__PURE__ */ P.any(c1, c2);
-const c4 = vToolCallStatus;
-const c5 = /* @__PURE__ */ P.any(c4, c2);
-const c6 = vRole;
-const c7 = /* @__PURE__ */ P.items(c6);
-const c8 = k2;
-const c9 = /* @__PURE__ */ P.all(c8, c7);
-const c10 = k3;
-const c11 = k4;
-const c12 = k5;
-const c13 = vAnnotations;
-const c14 = /* @__PURE__ */ P.any(c13, c2);
-const c15 = k6;
-const c16 = vMediaType;
-const c17 = /* @__PURE__ */ P.any(c16, c2);
-const c18 = k7;
-const c19 = k8;
-const c20 = vIconTheme;
-const c21 = /* @__PURE__ */ P.any(c20, c2);
-const c22 = vIcon;
-const c23 = /* @__PURE__ */ P.items(c22);
-const c24 = /* @__PURE__ */ P.all(c8, c23);
-const c25 = k9;
-const c26 = vTextResourceContents;
-const c27 = vBlobResourceContents;
-const c28 = vDiffFileType;
-const c29 = /* @__PURE__ */ P.any(c28, c2);
-const c30 = vDiffChange;
-const c31 = vDiffPatch;
-const c32 = /* @__PURE__ */ P.any(c31, c2);
-const c33 = vToolCallContent;
-const c34 = /* @__PURE__ */ P.items(c33);
-const c35 = /* @__PURE__ */ P.all(c8, c34);
-const c36 = k10;
-const c37 = vToolCallLocation;
-const c38 = /* @__PURE__ */ P.items(c37);
-const c39 = /* @__PURE__ */ P.all(c8, c38);
-const c40 = vToolCallId;
-const c41 = /* @__PURE__ */ P.any(c40, c2);
-const c42 = vTerminalId;
-const c43 = /* @__PURE__ */ P.any(c42, c2);
-const c44 = vRequestPermissionSubject;
-const c45 = vElicitationSchemaType;
-const c46 = k11;
-const c47 = k12;
-const c48 = vStringMultiSelectItems;
-const c49 = /* @__PURE__ */ P.tag("type", "string");
-const c50 = /* @__PURE__ */ P.all(c49, c48);
-const c51 = k13;
-const c52 = vTitledMultiSelectItems;
-const c53 = vElicitationSessionScope;
-const c54 = vElicitationRequestScope;
-const c55 = vRequestPermissionRequest;
-const c56 = vCreateElicitationRequest;
-const c57 = vConnectMcpRequest;
-const c58 = vMessageMcpRequest;
-const c59 = vDisconnectMcpRequest;
-const c60 = vExtRequest;
-const c61 = /* @__PURE__ */ P.any(c55, c56, c57, c58, c59, c60);
-const c62 = vPromptImageCapabilities;
-const c63 = /* @__PURE__ */ P.any(c62, c2);
-const c64 = vPromptAudioCapabilities;
-const c65 = /* @__PURE__ */ P.any(c64, c2);
-const c66 = vPromptEmbeddedContextCapabilities;
-const c67 = /* @__PURE__ */ P.any(c66, c2);
-const c68 = vPromptCapabilities;
-const c69 = /* @__PURE__ */ P.any(c68, c2);
-const c70 = vMcpStdioCapabilities;
-const c71 = /* @__PURE__ */ P.any(c70, c2);
-const c72 = vMcpHttpCapabilities;
-const c73 = /* @__PURE__ */ P.any(c72, c2);
-const c74 = vMcpAcpCapabilities;
-const c75 = /* @__PURE__ */ P.any(c74, c2);
-const c76 = vMcpCapabilities;
-const c77 = /* @__PURE__ */ P.any(c76, c2);
-const c78 = vSessionDeleteCapabilities;
-const c79 = /* @__PURE__ */ P.any(c78, c2);
-const c80 = vSessionAdditionalDirectoriesCapabilities;
-const c81 = /* @__PURE__ */ P.any(c80, c2);
-const c82 = vSessionForkCapabilities;
-const c83 = /* @__PURE__ */ P.any(c82, c2);
-const c84 = vSessionCapabilities;
-const c85 = /* @__PURE__ */ P.any(c84, c2);
-const c86 = vAgentAuthCapabilities;
-const c87 = /* @__PURE__ */ P.any(c86, c2);
-const c88 = vProvidersCapabilities;
-const c89 = /* @__PURE__ */ P.any(c88, c2);
-const c90 = vNesDocumentDidOpenCapabilities;
-const c91 = /* @__PURE__ */ P.any(c90, c2);
-const c92 = vNesDocumentDidChangeCapabilities;
-const c93 = /* @__PURE__ */ P.any(c92, c2);
-const c94 = vNesDocumentDidCloseCapabilities;
-const c95 = /* @__PURE__ */ P.any(c94, c2);
-const c96 = vNesDocumentDidSaveCapabilities;
-const c97 = /* @__PURE__ */ P.any(c96, c2);
-const c98 = vNesDocumentDidFocusCapabilities;
-const c99 = /* @__PURE__ */ P.any(c98, c2);
-const c100 = vNesDocumentEventCapabilities;
-const c101 = /* @__PURE__ */ P.any(c100, c2);
-const c102 = vNesEventCapabilities;
-const c103 = /* @__PURE__ */ P.any(c102, c2);
-const c104 = vNesRecentFilesCapabilities;
-const c105 = /* @__PURE__ */ P.any(c104, c2);
-const c106 = vNesRelatedSnippetsCapabilities;
-const c107 = /* @__PURE__ */ P.any(c106, c2);
-const c108 = vNesEditHistoryCapabilities;
-const c109 = /* @__PURE__ */ P.any(c108, c2);
-const c110 = vNesUserActionsCapabilities;
-const c111 = /* @__PURE__ */ P.any(c110, c2);
-const c112 = vNesOpenFilesCapabilities;
-const c113 = /* @__PURE__ */ P.any(c112, c2);
-const c114 = vNesDiagnosticsCapabilities;
-const c115 = /* @__PURE__ */ P.any(c114, c2);
-const c116 = vNesContextCapabilities;
-const c117 = /* @__PURE__ */ P.any(c116, c2);
-const c118 = vNesCapabilities;
-const c119 = /* @__PURE__ */ P.any(c118, c2);
-const c120 = vPositionEncodingKind;
-const c121 = /* @__PURE__ */ P.any(c120, c2);
-const c122 = vAgentCapabilities;
-const c123 = k14;
-const c124 = vEnvVariable;
-const c125 = /* @__PURE__ */ P.items(c124);
-const c126 = k15;
-const c127 = /* @__PURE__ */ P.all(c126, c125);
-const c128 = vAuthMethod;
-const c129 = /* @__PURE__ */ P.items(c128);
-const c130 = /* @__PURE__ */ P.all(c126, c129);
-const c131 = vLlmProtocol;
-const c132 = /* @__PURE__ */ P.items(c131);
-const c133 = /* @__PURE__ */ P.all(c126, c132);
-const c134 = vProviderCurrentConfig;
-const c135 = vSessionConfigOptionCategory;
-const c136 = /* @__PURE__ */ P.any(c135, c2);
-const c137 = vSessionConfigSelectOption;
-const c138 = /* @__PURE__ */ P.items(c137);
-const c139 = /* @__PURE__ */ P.all(c126, c138);
-const c140 = vSessionConfigSelectGroup;
-const c141 = /* @__PURE__ */ P.items(c140);
-const c142 = /* @__PURE__ */ P.all(c126, c141);
-const c143 = vSessionConfigOption;
-const c144 = /* @__PURE__ */ P.items(c143);
-const c145 = /* @__PURE__ */ P.all(c126, c144);
-const c146 = vAbsolutePath;
-const c147 = /* @__PURE__ */ P.items(c146);
-const c148 = /* @__PURE__ */ P.all(c126, c147);
-const c149 = vSessionInfo;
-const c150 = /* @__PURE__ */ P.items(c149);
-const c151 = /* @__PURE__ */ P.all(c126, c150);
-const c152 = vSessionListCursor;
-const c153 = /* @__PURE__ */ P.any(c152, c2);
-const c154 = vPosition;
-const c155 = /* @__PURE__ */ P.any(c154, c2);
-const c156 = vInitializeResponse;
-const c157 = vLoginAuthResponse;
-const c158 = vListProvidersResponse;
-const c159 = vSetProviderResponse;
-const c160 = vDisableProviderResponse;
-const c161 = vLogoutAuthResponse;
-const c162 = vNewSessionResponse;
-const c163 = vListSessionsResponse;
-const c164 = vDeleteSessionResponse;
-const c165 = vForkSessionResponse;
-const c166 = vResumeSessionResponse;
-const c167 = vCloseSessionResponse;
-const c168 = vSetSessionConfigOptionResponse;
-const c169 = vPromptResponse;
-const c170 = vStartNesResponse;
-const c171 = vSuggestNesResponse;
-const c172 = vCloseNesResponse;
-const c173 = vExtResponse;
-const c174 = vMessageMcpResponse;
-const c175 = vRequestId;
-const c176 = /* @__PURE__ */ P.any(c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174);
-const c177 = /* @__PURE__ */ P.props([["id", c175], ["result", c176]]);
-const c178 = k16;
-const c179 = /* @__PURE__ */ P.all(c178, c177);
-const c180 = vError;
-const c181 = /* @__PURE__ */ P.props([["id", c175], ["error", c180]]);
-const c182 = k17;
-const c183 = /* @__PURE__ */ P.all(c182, c181);
-const c184 = vContentBlock;
-const c185 = /* @__PURE__ */ P.items(c184);
-const c186 = /* @__PURE__ */ P.all(c8, c185);
-const c187 = vStopReason;
-const c188 = /* @__PURE__ */ P.any(c187, c2);
-const c189 = k18;
-const c190 = vUsage;
-const c191 = /* @__PURE__ */ P.any(c190, c2);
-const c192 = /* @__PURE__ */ P.any(c146, c2);
-const c193 = vTerminalOutput;
-const c194 = /* @__PURE__ */ P.any(c193, c2);
-const c195 = vTerminalExitStatus;
-const c196 = /* @__PURE__ */ P.any(c195, c2);
-const c197 = vPlanEntry;
-const c198 = /* @__PURE__ */ P.items(c197);
-const c199 = /* @__PURE__ */ P.all(c126, c198);
-const c200 = vAvailableCommandInput;
-const c201 = /* @__PURE__ */ P.any(c200, c2);
-const c202 = vAvailableCommand;
-const c203 = /* @__PURE__ */ P.items(c202);
-const c204 = /* @__PURE__ */ P.all(c126, c203);
-const c205 = vCost;
-const c206 = /* @__PURE__ */ P.any(c205, c2);
-const c207 = vUpdateSessionNotification;
-const c208 = vCompleteElicitationNotification;
-const c209 = vMessageMcpNotification;
-const c210 = vExtNotification;
-const c211 = /* @__PURE__ */ P.any(c207, c208, c209, c210);
-const c212 = vTerminalAuthCapabilities;
-const c213 = /* @__PURE__ */ P.any(c212, c2);
-const c214 = vAuthCapabilities;
-const c215 = /* @__PURE__ */ P.any(c214, c2);
-const c216 = vElicitationFormCapabilities;
-const c217 = /* @__PURE__ */ P.any(c216, c2);
-const c218 = vElicitationUrlCapabilities;
-const c219 = /* @__PURE__ */ P.any(c218, c2);
-const c220 = vElicitationCapabilities;
-const c221 = /* @__PURE__ */ P.any(c220, c2);
-const c222 = vNesJumpCapabilities;
-const c223 = /* @__PURE__ */ P.any(c222, c2);
-const c224 = vNesRenameCapabilities;
-const c225 = /* @__PURE__ */ P.any(c224, c2);
-const c226 = vNesSearchAndReplaceCapabilities;
-const c227 = /* @__PURE__ */ P.any(c226, c2);
-const c228 = vClientNesCapabilities;
-const c229 = /* @__PURE__ */ P.any(c228, c2);
-const c230 = /* @__PURE__ */ P.items(c120);
-const c231 = /* @__PURE__ */ P.all(c126, c230);
-const c232 = vClientCapabilities;
-const c233 = vMcpServer;
-const c234 = /* @__PURE__ */ P.items(c233);
-const c235 = /* @__PURE__ */ P.all(c126, c234);
-const c236 = vReplayFrom;
-const c237 = /* @__PURE__ */ P.any(c236, c2);
-const c238 = vNesRepository;
-const c239 = /* @__PURE__ */ P.any(c238, c2);
-const c240 = vRange;
-const c241 = /* @__PURE__ */ P.any(c240, c2);
-const c242 = vNesSuggestContext;
-const c243 = vInitializeRequest;
-const c244 = vLoginAuthRequest;
-const c245 = vListProvidersRequest;
-const c246 = vSetProviderRequest;
-const c247 = vDisableProviderRequest;
-const c248 = vLogoutAuthRequest;
-const c249 = vNewSessionRequest;
-const c250 = vListSessionsRequest;
-const c251 = vDeleteSessionRequest;
-const c252 = vForkSessionRequest;
-const c253 = vResumeSessionRequest;
-const c254 = vCloseSessionRequest;
-const c255 = vSetSessionConfigOptionRequest;
-const c256 = vPromptRequest;
-const c257 = vStartNesRequest;
-const c258 = vSuggestNesRequest;
-const c259 = vCloseNesRequest;
-const c260 = /* @__PURE__ */ P.any(c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c58, c60);
-const c261 = vRequestPermissionResponse;
-const c262 = vCreateElicitationResponse;
-const c263 = vConnectMcpResponse;
-const c264 = vDisconnectMcpResponse;
-const c265 = /* @__PURE__ */ P.any(c261, c262, c263, c264, c174, c173);
-const c266 = /* @__PURE__ */ P.props([["id", c175], ["result", c265]]);
-const c267 = /* @__PURE__ */ P.all(c178, c266);
-const c268 = vTextDocumentContentChangeEvent;
-const c269 = /* @__PURE__ */ P.items(c268);
-const c270 = /* @__PURE__ */ P.all(c126, c269);
-const c271 = vNesRejectReason;
-const c272 = /* @__PURE__ */ P.any(c271, c2);
-const c273 = vCancelSessionNotification;
-const c274 = vDidOpenDocumentNotification;
-const c275 = vDidChangeDocumentNotification;
-const c276 = vDidCloseDocumentNotification;
-const c277 = vDidSaveDocumentNotification;
-const c278 = vDidFocusDocumentNotification;
-const c279 = vAcceptNesNotification;
-const c280 = vRejectNesNotification;
-const c281 = /* @__PURE__ */ P.any(c273, c274, c275, c276, c277, c278, c279, c280, c209, c210);
-const c282 = vCancelRequestNotification;
-const c283 = /* @__PURE__ */ P.any(c282);
-const c284 = vToolCallPermissionSubject;
-const c285 = /* @__PURE__ */ P.tag("type", "tool_call");
-const c286 = /* @__PURE__ */ P.all(c285, c284);
-const c287 = vCommandPermissionSubject;
-const c288 = /* @__PURE__ */ P.tag("type", "command");
-const c289 = /* @__PURE__ */ P.all(c288, c287);
-const c290 = k19;
-const c291 = vContent;
-const c292 = /* @__PURE__ */ P.tag("type", "content");
-const c293 = /* @__PURE__ */ P.all(c292, c291);
-const c294 = vDiff;
-const c295 = /* @__PURE__ */ P.tag("type", "diff");
-const c296 = /* @__PURE__ */ P.all(c295, c294);
-const c297 = vTerminal;
-const c298 = /* @__PURE__ */ P.tag("type", "terminal");
-const c299 = /* @__PURE__ */ P.all(c298, c297);
-const c300 = k20;
-const c301 = vTextContent;
-const c302 = /* @__PURE__ */ P.tag("type", "text");
-const c303 = /* @__PURE__ */ P.all(c302, c301);
-const c304 = vImageContent;
-const c305 = /* @__PURE__ */ P.tag("type", "image");
-const c306 = /* @__PURE__ */ P.all(c305, c304);
-const c307 = vAudioContent;
-const c308 = /* @__PURE__ */ P.tag("type", "audio");
-const c309 = /* @__PURE__ */ P.all(c308, c307);
-const c310 = vResourceLink;
-const c311 = /* @__PURE__ */ P.tag("type", "resource_link");
-const c312 = /* @__PURE__ */ P.all(c311, c310);
-const c313 = vEmbeddedResource;
-const c314 = /* @__PURE__ */ P.tag("type", "resource");
-const c315 = /* @__PURE__ */ P.all(c314, c313);
-const c316 = k21;
-const c317 = vDiffPathChange;
-const c318 = /* @__PURE__ */ P.tag("operation", "add");
-const c319 = /* @__PURE__ */ P.all(c318, c317);
-const c320 = /* @__PURE__ */ P.all(c30, c319);
-const c321 = /* @__PURE__ */ P.tag("operation", "delete");
-const c322 = /* @__PURE__ */ P.all(c321, c317);
-const c323 = /* @__PURE__ */ P.all(c30, c322);
-const c324 = /* @__PURE__ */ P.tag("operation", "modify");
-const c325 = /* @__PURE__ */ P.all(c324, c317);
-const c326 = /* @__PURE__ */ P.all(c30, c325);
-const c327 = vDiffPathPairChange;
-const c328 = /* @__PURE__ */ P.tag("operation", "move");
-const c329 = /* @__PURE__ */ P.all(c328, c327);
-const c330 = /* @__PURE__ */ P.all(c30, c329);
-const c331 = /* @__PURE__ */ P.tag("operation", "copy");
-const c332 = /* @__PURE__ */ P.all(c331, c327);
-const c333 = /* @__PURE__ */ P.all(c30, c332);
-const c334 = k22;
-const c335 = /* @__PURE__ */ P.all(c30, c334);
-const c336 = vElicitationFormMode;
-const c337 = /* @__PURE__ */ P.tag("mode", "form");
-const c338 = /* @__PURE__ */ P.all(c337, c336);
-const c339 = /* @__PURE__ */ P.all(c56, c338);
-const c340 = vElicitationUrlMode;
-const c341 = /* @__PURE__ */ P.tag("mode", "url");
-const c342 = /* @__PURE__ */ P.all(c341, c340);
-const c343 = /* @__PURE__ */ P.all(c56, c342);
-const c344 = /* @__PURE__ */ P.any(c53, c54);
-const c345 = k23;
-const c346 = /* @__PURE__ */ P.all(c345, c344);
-const c347 = /* @__PURE__ */ P.all(c56, c346);
-const c348 = vStringPropertySchema;
-const c349 = /* @__PURE__ */ P.all(c49, c348);
-const c350 = vNumberPropertySchema;
-const c351 = /* @__PURE__ */ P.tag("type", "number");
-const c352 = /* @__PURE__ */ P.all(c351, c350);
-const c353 = vIntegerPropertySchema;
-const c354 = /* @__PURE__ */ P.tag("type", "integer");
-const c355 = /* @__PURE__ */ P.all(c354, c353);
-const c356 = vBooleanPropertySchema;
-const c357 = /* @__PURE__ */ P.tag("type", "boolean");
-const c358 = /* @__PURE__ */ P.all(c357, c356);
-const c359 = vMultiSelectPropertySchema;
-const c360 = /* @__PURE__ */ P.tag("type", "array");
-const c361 = /* @__PURE__ */ P.all(c360, c359);
-const c362 = k24;
-const c363 = vAuthMethodTerminal;
-const c364 = /* @__PURE__ */ P.all(c298, c363);
-const c365 = vAuthMethodAgent;
-const c366 = /* @__PURE__ */ P.tag("type", "agent");
-const c367 = /* @__PURE__ */ P.all(c366, c365);
-const c368 = vAuthMethodId;
-const c369 = /* @__PURE__ */ P.props([["methodId", c368]]);
-const c370 = k25;
-const c371 = /* @__PURE__ */ P.all(c370, c369);
-const c372 = vSessionConfigSelect;
-const c373 = /* @__PURE__ */ P.tag("type", "select");
-const c374 = /* @__PURE__ */ P.all(c373, c372);
-const c375 = /* @__PURE__ */ P.all(c143, c374);
-const c376 = vSessionConfigBoolean;
-const c377 = /* @__PURE__ */ P.all(c357, c376);
-const c378 = /* @__PURE__ */ P.all(c143, c377);
-const c379 = k26;
-const c380 = /* @__PURE__ */ P.all(c143, c379);
-const c381 = vNesEditSuggestion;
-const c382 = /* @__PURE__ */ P.tag("kind", "edit");
-const c383 = /* @__PURE__ */ P.all(c382, c381);
-const c384 = vNesJumpSuggestion;
-const c385 = /* @__PURE__ */ P.tag("kind", "jump");
-const c386 = /* @__PURE__ */ P.all(c385, c384);
-const c387 = vNesRenameSuggestion;
-const c388 = /* @__PURE__ */ P.tag("kind", "rename");
-const c389 = /* @__PURE__ */ P.all(c388, c387);
-const c390 = vNesSearchAndReplaceSuggestion;
-const c391 = /* @__PURE__ */ P.tag("kind", "searchAndReplace");
-const c392 = /* @__PURE__ */ P.all(c391, c390);
-const c393 = vNesSuggestionId;
-const c394 = /* @__PURE__ */ P.props([["suggestionId", c393]]);
-const c395 = k27;
-const c396 = /* @__PURE__ */ P.all(c395, c394);
-const c397 = vContentChunk;
-const c398 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message_chunk");
-const c399 = /* @__PURE__ */ P.all(c398, c397);
-const c400 = vUserMessage;
-const c401 = /* @__PURE__ */ P.tag("sessionUpdate", "user_message");
-const c402 = /* @__PURE__ */ P.all(c401, c400);
-const c403 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message_chunk");
-const c404 = /* @__PURE__ */ P.all(c403, c397);
-const c405 = vAgentMessage;
-const c406 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_message");
-const c407 = /* @__PURE__ */ P.all(c406, c405);
-const c408 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought_chunk");
-const c409 = /* @__PURE__ */ P.all(c408, c397);
-const c410 = vAgentThought;
-const c411 = /* @__PURE__ */ P.tag("sessionUpdate", "agent_thought");
-const c412 = /* @__PURE__ */ P.all(c411, c410);
-const c413 = vStateUpdate;
-const c414 = /* @__PURE__ */ P.tag("sessionUpdate", "state_update");
-const c415 = /* @__PURE__ */ P.all(c414, c413);
-const c416 = vToolCallContentChunk;
-const c417 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_content_chunk");
-const c418 = /* @__PURE__ */ P.all(c417, c416);
-const c419 = vToolCallUpdate;
-const c420 = /* @__PURE__ */ P.tag("sessionUpdate", "tool_call_update");
-const c421 = /* @__PURE__ */ P.all(c420, c419);
-const c422 = vTerminalUpdate;
-const c423 = /* @__PURE__ */ P.tag("sessionUpdate", "terminal_update");
-const c424 = /* @__PURE__ */ P.all(c423, c422);
-const c425 = vTerminalOutputChunk;
-const c426 = /* @__PURE__ */ P.tag("sessionUpdate", "terminal_output_chunk");
-const c427 = /* @__PURE__ */ P.all(c426, c425);
-const c428 = vPlanUpdate;
-const c429 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_update");
-const c430 = /* @__PURE__ */ P.all(c429, c428);
-const c431 = vPlanRemoved;
-const c432 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_removed");
-const c433 = /* @__PURE__ */ P.all(c432, c431);
-const c434 = vAvailableCommandsUpdate;
-const c435 = /* @__PURE__ */ P.tag("sessionUpdate", "available_commands_update");
-const c436 = /* @__PURE__ */ P.all(c435, c434);
-const c437 = vConfigOptionUpdate;
-const c438 = /* @__PURE__ */ P.tag("sessionUpdate", "config_option_update");
-const c439 = /* @__PURE__ */ P.all(c438, c437);
-const c440 = vSessionInfoUpdate;
-const c441 = /* @__PURE__ */ P.tag("sessionUpdate", "session_info_update");
-const c442 = /* @__PURE__ */ P.all(c441, c440);
-const c443 = vUsageUpdate;
-const c444 = /* @__PURE__ */ P.tag("sessionUpdate", "usage_update");
-const c445 = /* @__PURE__ */ P.all(c444, c443);
-const c446 = vNotice;
-const c447 = /* @__PURE__ */ P.tag("sessionUpdate", "notice");
-const c448 = /* @__PURE__ */ P.all(c447, c446);
-const c449 = vCompactionUpdate;
-const c450 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_update");
-const c451 = /* @__PURE__ */ P.all(c450, c449);
-const c452 = vCompactionSummaryChunk;
-const c453 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_summary_chunk");
-const c454 = /* @__PURE__ */ P.all(c453, c452);
-const c455 = k28;
-const c456 = vRunningStateUpdate;
-const c457 = /* @__PURE__ */ P.tag("state", "running");
-const c458 = /* @__PURE__ */ P.all(c457, c456);
-const c459 = vIdleStateUpdate;
-const c460 = /* @__PURE__ */ P.tag("state", "idle");
-const c461 = /* @__PURE__ */ P.all(c460, c459);
-const c462 = vRequiresActionStateUpdate;
-const c463 = /* @__PURE__ */ P.tag("state", "requires_action");
-const c464 = /* @__PURE__ */ P.all(c463, c462);
-const c465 = k29;
-const c466 = vPlanItems;
-const c467 = /* @__PURE__ */ P.tag("type", "items");
-const c468 = /* @__PURE__ */ P.all(c467, c466);
-const c469 = vPlanFile;
-const c470 = /* @__PURE__ */ P.tag("type", "file");
-const c471 = /* @__PURE__ */ P.all(c470, c469);
-const c472 = vPlanMarkdown;
-const c473 = /* @__PURE__ */ P.tag("type", "markdown");
-const c474 = /* @__PURE__ */ P.all(c473, c472);
-const c475 = vPlanId;
-const c476 = /* @__PURE__ */ P.props([["planId", c475]]);
-const c477 = k30;
+const c350 = vRequestPermissionSubject;
+const c351 = vRequestPermissionRequest;
+const c352 = vConnectMcpRequest;
+const c353 = vMessageMcpRequest;
+const c354 = vDisconnectMcpRequest;
+const c355 = /* @__PURE__ */ P.any(c351, c54, c352, c353, c354, c55);
+const c356 = vMcpAcpCapabilities;
+const c357 = /* @__PURE__ */ P.any(c356, c2);
+const c358 = vMcpCapabilities;
+const c359 = /* @__PURE__ */ P.any(c358, c2);
+const c360 = vSessionForkCapabilities;
+const c361 = /* @__PURE__ */ P.any(c360, c2);
+const c362 = vSessionCapabilities;
+const c363 = /* @__PURE__ */ P.any(c362, c2);
+const c364 = vProvidersCapabilities;
+const c365 = /* @__PURE__ */ P.any(c364, c2);
+const c366 = vNesDocumentDidOpenCapabilities;
+const c367 = /* @__PURE__ */ P.any(c366, c2);
+const c368 = vNesDocumentDidChangeCapabilities;
+const c369 = /* @__PURE__ */ P.any(c368, c2);
+const c370 = vNesDocumentDidCloseCapabilities;
+const c371 = /* @__PURE__ */ P.any(c370, c2);
+const c372 = vNesDocumentDidSaveCapabilities;
+const c373 = /* @__PURE__ */ P.any(c372, c2);
+const c374 = vNesDocumentDidFocusCapabilities;
+const c375 = /* @__PURE__ */ P.any(c374, c2);
+const c376 = vNesDocumentEventCapabilities;
+const c377 = /* @__PURE__ */ P.any(c376, c2);
+const c378 = vNesEventCapabilities;
+const c379 = /* @__PURE__ */ P.any(c378, c2);
+const c380 = vNesRecentFilesCapabilities;
+const c381 = /* @__PURE__ */ P.any(c380, c2);
+const c382 = vNesRelatedSnippetsCapabilities;
+const c383 = /* @__PURE__ */ P.any(c382, c2);
+const c384 = vNesEditHistoryCapabilities;
+const c385 = /* @__PURE__ */ P.any(c384, c2);
+const c386 = vNesUserActionsCapabilities;
+const c387 = /* @__PURE__ */ P.any(c386, c2);
+const c388 = vNesOpenFilesCapabilities;
+const c389 = /* @__PURE__ */ P.any(c388, c2);
+const c390 = vNesDiagnosticsCapabilities;
+const c391 = /* @__PURE__ */ P.any(c390, c2);
+const c392 = vNesContextCapabilities;
+const c393 = /* @__PURE__ */ P.any(c392, c2);
+const c394 = vNesCapabilities;
+const c395 = /* @__PURE__ */ P.any(c394, c2);
+const c396 = vPositionEncodingKind;
+const c397 = /* @__PURE__ */ P.any(c396, c2);
+const c398 = vAgentCapabilities;
+const c399 = vLlmProtocol;
+const c400 = /* @__PURE__ */ P.items(c399);
+const c401 = /* @__PURE__ */ P.all(c77, c400);
+const c402 = vProviderCurrentConfig;
+const c403 = vPosition;
+const c404 = /* @__PURE__ */ P.any(c403, c2);
+const c405 = vInitializeResponse;
+const c406 = vListProvidersResponse;
+const c407 = vSetProviderResponse;
+const c408 = vDisableProviderResponse;
+const c409 = vForkSessionResponse;
+const c410 = vStartNesResponse;
+const c411 = vSuggestNesResponse;
+const c412 = vCloseNesResponse;
+const c413 = vMessageMcpResponse;
+const c414 = /* @__PURE__ */ P.any(c405, c101, c406, c407, c408, c102, c103, c104, c105, c409, c106, c107, c108, c109, c410, c411, c412, c110, c413);
+const c415 = /* @__PURE__ */ P.props([["id", c111], ["result", c414]]);
+const c416 = /* @__PURE__ */ P.all(c112, c415);
+const c417 = k0;
+const c418 = vUsage;
+const c419 = /* @__PURE__ */ P.any(c418, c2);
+const c420 = vUpdateSessionNotification;
+const c421 = vMessageMcpNotification;
+const c422 = /* @__PURE__ */ P.any(c420, c137, c421, c138);
+const c423 = vNesJumpCapabilities;
+const c424 = /* @__PURE__ */ P.any(c423, c2);
+const c425 = vNesRenameCapabilities;
+const c426 = /* @__PURE__ */ P.any(c425, c2);
+const c427 = vNesSearchAndReplaceCapabilities;
+const c428 = /* @__PURE__ */ P.any(c427, c2);
+const c429 = vClientNesCapabilities;
+const c430 = /* @__PURE__ */ P.any(c429, c2);
+const c431 = /* @__PURE__ */ P.items(c396);
+const c432 = /* @__PURE__ */ P.all(c77, c431);
+const c433 = vClientCapabilities;
+const c434 = vMcpServer;
+const c435 = /* @__PURE__ */ P.items(c434);
+const c436 = /* @__PURE__ */ P.all(c77, c435);
+const c437 = vNesRepository;
+const c438 = /* @__PURE__ */ P.any(c437, c2);
+const c439 = vRange;
+const c440 = /* @__PURE__ */ P.any(c439, c2);
+const c441 = vNesSuggestContext;
+const c442 = vInitializeRequest;
+const c443 = vListProvidersRequest;
+const c444 = vSetProviderRequest;
+const c445 = vDisableProviderRequest;
+const c446 = vNewSessionRequest;
+const c447 = vForkSessionRequest;
+const c448 = vResumeSessionRequest;
+const c449 = vStartNesRequest;
+const c450 = vSuggestNesRequest;
+const c451 = vCloseNesRequest;
+const c452 = /* @__PURE__ */ P.any(c442, c151, c443, c444, c445, c152, c446, c153, c154, c447, c448, c155, c156, c157, c449, c450, c451, c353, c55);
+const c453 = vConnectMcpResponse;
+const c454 = vDisconnectMcpResponse;
+const c455 = /* @__PURE__ */ P.any(c158, c159, c453, c454, c413, c110);
+const c456 = /* @__PURE__ */ P.props([["id", c111], ["result", c455]]);
+const c457 = /* @__PURE__ */ P.all(c112, c456);
+const c458 = vTextDocumentContentChangeEvent;
+const c459 = /* @__PURE__ */ P.items(c458);
+const c460 = /* @__PURE__ */ P.all(c77, c459);
+const c461 = vNesRejectReason;
+const c462 = /* @__PURE__ */ P.any(c461, c2);
+const c463 = vDidOpenDocumentNotification;
+const c464 = vDidChangeDocumentNotification;
+const c465 = vDidCloseDocumentNotification;
+const c466 = vDidSaveDocumentNotification;
+const c467 = vDidFocusDocumentNotification;
+const c468 = vAcceptNesNotification;
+const c469 = vRejectNesNotification;
+const c470 = /* @__PURE__ */ P.any(c160, c463, c464, c465, c466, c467, c468, c469, c421, c138);
+const c471 = vToolCallPermissionSubject;
+const c472 = /* @__PURE__ */ P.all(c163, c471);
+const c473 = vNesEditSuggestion;
+const c474 = /* @__PURE__ */ P.tag("kind", "edit");
+const c475 = /* @__PURE__ */ P.all(c474, c473);
+const c476 = vNesJumpSuggestion;
+const c477 = /* @__PURE__ */ P.tag("kind", "jump");
 const c478 = /* @__PURE__ */ P.all(c477, c476);
-const c479 = vTextCommandInput;
-const c480 = /* @__PURE__ */ P.all(c302, c479);
-const c481 = k31;
-const c482 = vMcpServerHttp;
-const c483 = /* @__PURE__ */ P.tag("type", "http");
+const c479 = vNesRenameSuggestion;
+const c480 = /* @__PURE__ */ P.tag("kind", "rename");
+const c481 = /* @__PURE__ */ P.all(c480, c479);
+const c482 = vNesSearchAndReplaceSuggestion;
+const c483 = /* @__PURE__ */ P.tag("kind", "searchAndReplace");
 const c484 = /* @__PURE__ */ P.all(c483, c482);
-const c485 = vMcpServerAcp;
-const c486 = /* @__PURE__ */ P.tag("type", "acp");
-const c487 = /* @__PURE__ */ P.all(c486, c485);
-const c488 = vMcpServerStdio;
-const c489 = /* @__PURE__ */ P.tag("type", "stdio");
-const c490 = /* @__PURE__ */ P.all(c489, c488);
-const c491 = k32;
-const c492 = vReplayFromStart;
-const c493 = /* @__PURE__ */ P.tag("type", "start");
-const c494 = /* @__PURE__ */ P.all(c493, c492);
-const c495 = k33;
-const c496 = vSessionConfigValueId;
-const c497 = /* @__PURE__ */ P.props([["value", c496]]);
-const c498 = k34;
-const c499 = /* @__PURE__ */ P.all(c498, c497);
-const c500 = /* @__PURE__ */ P.all(c255, c499);
-const c501 = k35;
-const c502 = /* @__PURE__ */ P.all(c255, c501);
-const c503 = k36;
-const c504 = /* @__PURE__ */ P.all(c255, c503);
-const c505 = /* @__PURE__ */ P.tag("outcome", "cancelled");
-const c506 = vSelectedPermissionOutcome;
-const c507 = /* @__PURE__ */ P.tag("outcome", "selected");
-const c508 = /* @__PURE__ */ P.all(c507, c506);
-const c509 = k37;
-const c510 = vElicitationAcceptAction;
-const c511 = /* @__PURE__ */ P.tag("action", "accept");
+const c485 = vNesSuggestionId;
+const c486 = /* @__PURE__ */ P.props([["suggestionId", c485]]);
+const c487 = k1;
+const c488 = /* @__PURE__ */ P.all(c487, c486);
+const c489 = vStateUpdate;
+const c490 = /* @__PURE__ */ P.all(c274, c489);
+const c491 = vToolCallUpdate;
+const c492 = /* @__PURE__ */ P.all(c278, c491);
+const c493 = vPlanUpdate;
+const c494 = /* @__PURE__ */ P.all(c285, c493);
+const c495 = vPlanRemoved;
+const c496 = /* @__PURE__ */ P.tag("sessionUpdate", "plan_removed");
+const c497 = /* @__PURE__ */ P.all(c496, c495);
+const c498 = vNotice;
+const c499 = /* @__PURE__ */ P.tag("sessionUpdate", "notice");
+const c500 = /* @__PURE__ */ P.all(c499, c498);
+const c501 = vCompactionUpdate;
+const c502 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_update");
+const c503 = /* @__PURE__ */ P.all(c502, c501);
+const c504 = vCompactionSummaryChunk;
+const c505 = /* @__PURE__ */ P.tag("sessionUpdate", "compaction_summary_chunk");
+const c506 = /* @__PURE__ */ P.all(c505, c504);
+const c507 = k2;
+const c508 = vIdleStateUpdate;
+const c509 = /* @__PURE__ */ P.all(c301, c508);
+const c510 = vPlanFile;
+const c511 = /* @__PURE__ */ P.tag("type", "file");
 const c512 = /* @__PURE__ */ P.all(c511, c510);
-const c513 = /* @__PURE__ */ P.all(c262, c512);
-const c514 = /* @__PURE__ */ P.tag("action", "decline");
-const c515 = /* @__PURE__ */ P.all(c262, c514);
-const c516 = /* @__PURE__ */ P.tag("action", "cancel");
-const c517 = /* @__PURE__ */ P.all(c262, c516);
-const c518 = k38;
-const c519 = /* @__PURE__ */ P.all(c262, c518);
-const checks = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32, c33, c34, c35, c36, c37, c38, c39, c40, c41, c42, c43, c44, c45, c46, c47, c48, c49, c50, c51, c52, c53, c54, c55, c56, c57, c58, c59, c60, c61, c62, c63, c64, c65, c66, c67, c68, c69, c70, c71, c72, c73, c74, c75, c76, c77, c78, c79, c80, c81, c82, c83, c84, c85, c86, c87, c88, c89, c90, c91, c92, c93, c94, c95, c96, c97, c98, c99, c100, c101, c102, c103, c104, c105, c106, c107, c108, c109, c110, c111, c112, c113, c114, c115, c116, c117, c118, c119, c120, c121, c122, c123, c124, c125, c126, c127, c128, c129, c130, c131, c132, c133, c134, c135, c136, c137, c138, c139, c140, c141, c142, c143, c144, c145, c146, c147, c148, c149, c150, c151, c152, c153, c154, c155, c156, c157, c158, c159, c160, c161, c162, c163, c164, c165, c166, c167, c168, c169, c170, c171, c172, c173, c174, c175, c176, c177, c178, c179, c180, c181, c182, c183, c184, c185, c186, c187, c188, c189, c190, c191, c192, c193, c194, c195, c196, c197, c198, c199, c200, c201, c202, c203, c204, c205, c206, c207, c208, c209, c210, c211, c212, c213, c214, c215, c216, c217, c218, c219, c220, c221, c222, c223, c224, c225, c226, c227, c228, c229, c230, c231, c232, c233, c234, c235, c236, c237, c238, c239, c240, c241, c242, c243, c244, c245, c246, c247, c248, c249, c250, c251, c252, c253, c254, c255, c256, c257, c258, c259, c260, c261, c262, c263, c264, c265, c266, c267, c268, c269, c270, c271, c272, c273, c274, c275, c276, c277, c278, c279, c280, c281, c282, c283, c284, c285, c286, c287, c288, c289, c290, c291, c292, c293, c294, c295, c296, c297, c298, c299, c300, c301, c302, c303, c304, c305, c306, c307, c308, c309, c310, c311, c312, c313, c314, c315, c316, c317, c318, c319, c320, c321, c322, c323, c324, c325, c326, c327, c328, c329, c330, c331, c332, c333, c334, c335, c336, c337, c338, c339, c340, c341, c342, c343, c344, c345, c346, c347, c348, c349, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519];
+const c513 = vPlanMarkdown;
+const c514 = /* @__PURE__ */ P.tag("type", "markdown");
+const c515 = /* @__PURE__ */ P.all(c514, c513);
+const c516 = vMcpServerAcp;
+const c517 = /* @__PURE__ */ P.tag("type", "acp");
+const c518 = /* @__PURE__ */ P.all(c517, c516);
+const c519 = k3;
+const checks = [...base.checks, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
 const nodes = [
-  /* 0 AgentRequest */ { properties: [{ name: "params", node: 1 }] },
-  /* 1 AgentRequest/properties/params */ { union: { variants: [{ node: 2, check: 61 }, { check: 2 }] } },
-  /* 2 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 3, check: 55 }, { node: 41, check: 56 }, { node: 35, check: 57 }, { node: 35, check: 58 }, { node: 35, check: 59 }, { check: 60 }] } },
-  /* 3 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 4 }, { name: "options", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 4 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 5, check: 44 }, { check: 2 }] } },
-  /* 5 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true }] } },
-  /* 6 RequestPermissionSubject/anyOf/0 */ { allOf: [7] },
-  /* 7 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 8 }] },
-  /* 8 ToolCallUpdate */ { properties: [{ name: "name", onError: 0, omit: true }, { name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 9, onError: 35, omit: true }, { name: "locations", node: 36, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 9 ToolCallUpdate/properties/content */ { items: 10, skipInvalid: 33 },
-  /* 10 ToolCallContent */ { union: { tag: "type", variants: [{ tag: "content", node: 11 }, { tag: "diff", node: 30 }, { tag: "terminal", node: 34 }, { other: true }] } },
-  /* 11 ToolCallContent/anyOf/0 */ { allOf: [12] },
-  /* 12 Content */ { properties: [{ name: "content", node: 13 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 13 ContentBlock */ { union: { tag: "type", variants: [{ tag: "text", node: 14 }, { tag: "image", node: 19 }, { tag: "audio", node: 14 }, { tag: "resource_link", node: 21 }, { tag: "resource", node: 26 }, { other: true }] } },
-  /* 14 ContentBlock/anyOf/0 */ { allOf: [15] },
-  /* 15 TextContent */ { properties: [{ name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 16 TextContent/properties/annotations */ { union: { variants: [{ node: 17, check: 13 }, { check: 2 }] } },
-  /* 17 Annotations */ { properties: [{ name: "audience", node: 18, onError: 9, omit: true }, { name: "lastModified", onError: 10, omit: true }, { name: "priority", onError: 11, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 18 Annotations/properties/audience */ { skipInvalid: 6 },
-  /* 19 ContentBlock/anyOf/1 */ { allOf: [20] },
-  /* 20 ImageContent */ { properties: [{ name: "uri", onError: 15, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 21 ContentBlock/anyOf/3 */ { allOf: [22] },
-  /* 22 ResourceLink */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "icons", node: 23, onError: 24, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "size", onError: 25, omit: true }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 23 ResourceLink/properties/icons */ { items: 24, skipInvalid: 22 },
-  /* 24 Icon */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "sizes", node: 25, onError: 19, omit: true }, { name: "theme", onError: 21, omit: true }] },
-  /* 25 Icon/properties/sizes */ { skipInvalid: 18 },
-  /* 26 ContentBlock/anyOf/4 */ { allOf: [27] },
-  /* 27 EmbeddedResource */ { properties: [{ name: "resource", node: 28 }, { name: "annotations", node: 16, onError: 14, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 28 EmbeddedResourceResource */ { union: { variants: [{ node: 29, check: 26 }, { node: 29, check: 27 }] } },
-  /* 29 TextResourceContents */ { properties: [{ name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 30 ToolCallContent/anyOf/1 */ { allOf: [31] },
-  /* 31 Diff */ { properties: [{ name: "changes", node: 32 }, { name: "patch", onError: 32, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 32 Diff/properties/changes */ { items: 33, skipInvalid: 30 },
-  /* 33 DiffChange */ { properties: [{ name: "fileType", onError: 29, omit: true }, { name: "mimeType", onError: 17, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 34 ToolCallContent/anyOf/2 */ { allOf: [35] },
-  /* 35 Terminal */ { properties: [{ name: "_meta", onError: 12, omit: true }] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37, skipInvalid: 37 },
-  /* 37 ToolCallLocation */ { properties: [{ name: "line", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 38 RequestPermissionSubject/anyOf/1 */ { allOf: [39] },
-  /* 39 CommandPermissionSubject */ { properties: [{ name: "toolCallId", onError: 41, omit: true }, { name: "terminalId", onError: 43, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 40 RequestPermissionRequest/properties/options */ { items: 35 },
-  /* 41 CreateElicitationRequest */ { properties: [{ name: "_meta", onError: 12, omit: true }], union: { tag: "mode", variants: [{ tag: "form", node: 42 }, { tag: "url", node: 62 }, { other: true, node: 63 }] } },
-  /* 42 CreateElicitationRequest/anyOf/0 */ { allOf: [43] },
-  /* 43 ElicitationFormMode */ { properties: [{ name: "requestedSchema", node: 44 }], union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
-  /* 44 ElicitationSchema */ { properties: [{ name: "type", onError: 45, fallback: "object", default: "object" }, { name: "title", onError: 0, omit: true }, { name: "properties", node: 45, default: {} }, { name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 45 ElicitationSchema/properties/properties */ { values: 46, declared: [] },
-  /* 46 ElicitationPropertySchema */ { union: { tag: "type", variants: [{ tag: "string", node: 47 }, { tag: "number", node: 51 }, { tag: "integer", node: 53 }, { tag: "boolean", node: 55 }, { tag: "array", node: 57 }, { other: true }] } },
-  /* 47 ElicitationPropertySchema/anyOf/0 */ { allOf: [48] },
-  /* 48 StringPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 0, omit: true }, { name: "oneOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 49 StringPropertySchema/properties/oneOf */ { items: 50 },
-  /* 50 EnumOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 51 ElicitationPropertySchema/anyOf/1 */ { allOf: [52] },
-  /* 52 NumberPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 46, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 53 ElicitationPropertySchema/anyOf/2 */ { allOf: [54] },
-  /* 54 IntegerPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 25, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 55 ElicitationPropertySchema/anyOf/3 */ { allOf: [56] },
-  /* 56 BooleanPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "default", onError: 47, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 57 ElicitationPropertySchema/anyOf/4 */ { allOf: [58] },
-  /* 58 MultiSelectPropertySchema */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "description", onError: 0, omit: true }, { name: "items", node: 59 }, { name: "default", node: 25, onError: 19, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 59 MultiSelectItems */ { union: { tag: "type", variants: [{ tag: "string", node: 34, check: 50 }, { other: true, check: 51 }, { node: 60, check: 52 }] } },
-  /* 60 TitledMultiSelectItems */ { properties: [{ name: "anyOf", node: 49 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 61 ElicitationSessionScope */ { properties: [{ name: "toolCallId", onError: 41, omit: true }] },
-  /* 62 CreateElicitationRequest/anyOf/1 */ { allOf: [63] },
-  /* 63 ElicitationUrlMode */ { union: { variants: [{ node: 61, check: 53 }, { check: 54 }] } },
-  /* 64 AgentResponse */ { union: { variants: [{ node: 65, check: 179 }, { node: 142, check: 183 }] } },
-  /* 65 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 66 }] },
-  /* 66 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 67, check: 156 }, { node: 35, check: 157 }, { node: 113, check: 158 }, { node: 35, check: 159 }, { node: 35, check: 160 }, { node: 35, check: 161 }, { node: 118, check: 162 }, { node: 127, check: 163 }, { node: 35, check: 164 }, { node: 118, check: 165 }, { node: 118, check: 166 }, { node: 35, check: 167 }, { node: 118, check: 168 }, { node: 35, check: 169 }, { node: 35, check: 170 }, { node: 131, check: 171 }, { node: 35, check: 172 }, { check: 173 }, { check: 174 }] } },
-  /* 67 InitializeResponse */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 69, onError: 122, fallback: {}, default: {} }, { name: "authMethods", node: 107, onError: 130, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 68 Implementation */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 69 AgentCapabilities */ { properties: [{ name: "session", node: 70, onError: 85, omit: true }, { name: "auth", node: 85, onError: 87, omit: true }, { name: "providers", node: 86, onError: 89, omit: true }, { name: "nes", node: 87, onError: 119, omit: true }, { name: "positionEncoding", onError: 121, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 70 AgentCapabilities/properties/session */ { union: { variants: [{ node: 71, check: 84 }, { check: 2 }] } },
-  /* 71 SessionCapabilities */ { properties: [{ name: "prompt", node: 72, onError: 69, omit: true }, { name: "mcp", node: 77, onError: 77, omit: true }, { name: "delete", node: 82, onError: 79, omit: true }, { name: "additionalDirectories", node: 83, onError: 81, omit: true }, { name: "fork", node: 84, onError: 83, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 72 SessionCapabilities/properties/prompt */ { union: { variants: [{ node: 73, check: 68 }, { check: 2 }] } },
-  /* 73 PromptCapabilities */ { properties: [{ name: "image", node: 74, onError: 63, omit: true }, { name: "audio", node: 75, onError: 65, omit: true }, { name: "embeddedContext", node: 76, onError: 67, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 74 PromptCapabilities/properties/image */ { union: { variants: [{ node: 35, check: 62 }, { check: 2 }] } },
-  /* 75 PromptCapabilities/properties/audio */ { union: { variants: [{ node: 35, check: 64 }, { check: 2 }] } },
-  /* 76 PromptCapabilities/properties/embeddedContext */ { union: { variants: [{ node: 35, check: 66 }, { check: 2 }] } },
-  /* 77 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 78, check: 76 }, { check: 2 }] } },
-  /* 78 McpCapabilities */ { properties: [{ name: "stdio", node: 79, onError: 71, omit: true }, { name: "http", node: 80, onError: 73, omit: true }, { name: "acp", node: 81, onError: 75, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 79 McpCapabilities/properties/stdio */ { union: { variants: [{ node: 35, check: 70 }, { check: 2 }] } },
-  /* 80 McpCapabilities/properties/http */ { union: { variants: [{ node: 35, check: 72 }, { check: 2 }] } },
-  /* 81 McpCapabilities/properties/acp */ { union: { variants: [{ node: 35, check: 74 }, { check: 2 }] } },
-  /* 82 SessionCapabilities/properties/delete */ { union: { variants: [{ node: 35, check: 78 }, { check: 2 }] } },
-  /* 83 SessionCapabilities/properties/additionalDirectories */ { union: { variants: [{ node: 35, check: 80 }, { check: 2 }] } },
-  /* 84 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 35, check: 82 }, { check: 2 }] } },
-  /* 85 AgentCapabilities/properties/auth */ { union: { variants: [{ node: 35, check: 86 }, { check: 2 }] } },
-  /* 86 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 35, check: 88 }, { check: 2 }] } },
-  /* 87 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 88, check: 118 }, { check: 2 }] } },
-  /* 88 NesCapabilities */ { properties: [{ name: "events", node: 89, onError: 103, omit: true }, { name: "context", node: 98, onError: 117, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 89 NesCapabilities/properties/events */ { union: { variants: [{ node: 90, check: 102 }, { check: 2 }] } },
-  /* 90 NesEventCapabilities */ { properties: [{ name: "document", node: 91, onError: 101, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 91 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 92, check: 100 }, { check: 2 }] } },
-  /* 92 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 93, onError: 91, omit: true }, { name: "didChange", node: 94, onError: 93, omit: true }, { name: "didClose", node: 95, onError: 95, omit: true }, { name: "didSave", node: 96, onError: 97, omit: true }, { name: "didFocus", node: 97, onError: 99, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 93 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 35, check: 90 }, { check: 2 }] } },
-  /* 94 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 35, check: 92 }, { check: 2 }] } },
-  /* 95 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 35, check: 94 }, { check: 2 }] } },
-  /* 96 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 35, check: 96 }, { check: 2 }] } },
-  /* 97 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 35, check: 98 }, { check: 2 }] } },
-  /* 98 NesCapabilities/properties/context */ { union: { variants: [{ node: 99, check: 116 }, { check: 2 }] } },
-  /* 99 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 100, onError: 105, omit: true }, { name: "relatedSnippets", node: 102, onError: 107, omit: true }, { name: "editHistory", node: 103, onError: 109, omit: true }, { name: "userActions", node: 104, onError: 111, omit: true }, { name: "openFiles", node: 105, onError: 113, omit: true }, { name: "diagnostics", node: 106, onError: 115, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 100 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 101, check: 104 }, { check: 2 }] } },
-  /* 101 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 102 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 35, check: 106 }, { check: 2 }] } },
-  /* 103 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 101, check: 108 }, { check: 2 }] } },
-  /* 104 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 101, check: 110 }, { check: 2 }] } },
-  /* 105 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 35, check: 112 }, { check: 2 }] } },
-  /* 106 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 35, check: 114 }, { check: 2 }] } },
-  /* 107 InitializeResponse/properties/authMethods */ { items: 108, skipInvalid: 128 },
-  /* 108 AuthMethod */ { union: { tag: "type", variants: [{ tag: "terminal", node: 109 }, { tag: "agent", node: 112 }, { other: true, node: 50 }] } },
-  /* 109 AuthMethod/anyOf/0 */ { allOf: [110] },
-  /* 110 AuthMethodTerminal */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "args", node: 25, onError: 123, fallback: [] }, { name: "env", node: 111, onError: 127, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 111 AuthMethodTerminal/properties/env */ { items: 35, skipInvalid: 124 },
-  /* 112 AuthMethod/anyOf/1 */ { allOf: [50] },
-  /* 113 ListProvidersResponse */ { properties: [{ name: "providers", node: 114 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 114 ListProvidersResponse/properties/providers */ { items: 115 },
-  /* 115 ProviderInfo */ { properties: [{ name: "supported", node: 116, onError: 133, fallback: [] }, { name: "current", node: 117 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 116 ProviderInfo/properties/supported */ { skipInvalid: 131 },
-  /* 117 ProviderInfo/properties/current */ { union: { variants: [{ node: 35, check: 134 }, { check: 2 }] } },
-  /* 118 NewSessionResponse */ { properties: [{ name: "configOptions", node: 119, onError: 145, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 119 NewSessionResponse/properties/configOptions */ { items: 120, skipInvalid: 143 },
-  /* 120 SessionConfigOption */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "category", onError: 136, omit: true }, { name: "_meta", onError: 12, omit: true }], union: { tag: "type", variants: [{ tag: "select", node: 121 }, { tag: "boolean" }, { other: true }] } },
-  /* 121 SessionConfigOption/anyOf/0 */ { allOf: [122] },
-  /* 122 SessionConfigSelect */ { properties: [{ name: "options", node: 123 }] },
-  /* 123 SessionConfigSelectOptions */ { union: { variants: [{ node: 49, check: 139 }, { node: 124, check: 142 }] } },
-  /* 124 SessionConfigSelectOptions/anyOf/1 */ { items: 125 },
-  /* 125 SessionConfigSelectGroup */ { properties: [{ name: "options", node: 126, onError: 139, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 126 SessionConfigSelectGroup/properties/options */ { items: 50, skipInvalid: 137 },
-  /* 127 ListSessionsResponse */ { properties: [{ name: "sessions", node: 128, onError: 151, fallback: [] }, { name: "nextCursor", onError: 153, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 128 ListSessionsResponse/properties/sessions */ { items: 129, skipInvalid: 149 },
-  /* 129 SessionInfo */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 130 SessionInfo/properties/additionalDirectories */ { skipInvalid: 146 },
-  /* 131 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 132 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 132 SuggestNesResponse/properties/suggestions */ { items: 133 },
-  /* 133 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 134 }, { tag: "jump", node: 140 }, { tag: "rename", node: 140 }, { tag: "searchAndReplace", node: 34 }, { other: true }] } },
-  /* 134 NesSuggestion/anyOf/0 */ { allOf: [135] },
-  /* 135 NesEditSuggestion */ { properties: [{ name: "edits", node: 136 }, { name: "cursorPosition", node: 139, onError: 155, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 136 NesEditSuggestion/properties/edits */ { items: 137 },
-  /* 137 NesTextEdit */ { properties: [{ name: "range", node: 138 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 138 Range */ { properties: [{ name: "start", node: 35 }, { name: "end", node: 35 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 139 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 35, check: 154 }, { check: 2 }] } },
-  /* 140 NesSuggestion/anyOf/1 */ { allOf: [141] },
-  /* 141 NesJumpSuggestion */ { properties: [{ name: "position", node: 35 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 142 AgentResponse/anyOf/1 */ { properties: [{ name: "error", node: 143 }] },
-  /* 143 Error */ {  },
-  /* 144 AgentNotification */ { properties: [{ name: "params", node: 145 }] },
-  /* 145 AgentNotification/properties/params */ { union: { variants: [{ node: 146, check: 211 }, { check: 2 }] } },
-  /* 146 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 147, check: 207 }, { node: 35, check: 208 }, { node: 186, check: 209 }, { check: 210 }] } },
-  /* 147 UpdateSessionNotification */ { properties: [{ name: "update", node: 148 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 148 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 11 }, { tag: "user_message", node: 149 }, { tag: "agent_message_chunk", node: 11 }, { tag: "agent_message", node: 149 }, { tag: "agent_thought_chunk", node: 11 }, { tag: "agent_thought", node: 149 }, { tag: "state_update", node: 152 }, { tag: "tool_call_content_chunk", node: 158 }, { tag: "tool_call_update", node: 160 }, { tag: "terminal_update", node: 161 }, { tag: "terminal_output_chunk", node: 34 }, { tag: "plan_update", node: 166 }, { tag: "plan_removed", node: 34 }, { tag: "available_commands_update", node: 172 }, { tag: "config_option_update", node: 178 }, { tag: "session_info_update", node: 179 }, { tag: "usage_update", node: 181 }, { tag: "notice", node: 112 }, { tag: "compaction_update", node: 184 }, { tag: "compaction_summary_chunk", node: 11 }, { other: true }] } },
-  /* 149 SessionUpdate/anyOf/1 */ { allOf: [150] },
-  /* 150 UserMessage */ { properties: [{ name: "content", node: 151, onError: 186, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 151 UserMessage/properties/content */ { items: 13, skipInvalid: 184 },
-  /* 152 SessionUpdate/anyOf/6 */ { allOf: [153] },
-  /* 153 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 34 }, { tag: "idle", node: 154 }, { tag: "requires_action", node: 34 }, { other: true }] } },
-  /* 154 StateUpdate/anyOf/1 */ { allOf: [155] },
-  /* 155 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 188, omit: true }, { name: "usage", node: 156, onError: 191, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 156 IdleStateUpdate/properties/usage */ { union: { variants: [{ node: 157, check: 190 }, { check: 2 }] } },
-  /* 157 Usage */ { properties: [{ name: "thoughtTokens", onError: 189, omit: true }, { name: "cachedReadTokens", onError: 189, omit: true }, { name: "cachedWriteTokens", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 158 SessionUpdate/anyOf/7 */ { allOf: [159] },
-  /* 159 ToolCallContentChunk */ { properties: [{ name: "content", node: 10 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 160 SessionUpdate/anyOf/8 */ { allOf: [8] },
-  /* 161 SessionUpdate/anyOf/9 */ { allOf: [162] },
-  /* 162 TerminalUpdate */ { properties: [{ name: "command", onError: 0, omit: true }, { name: "cwd", onError: 192, omit: true }, { name: "output", node: 163, onError: 194, omit: true }, { name: "exitStatus", node: 164, onError: 196, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 163 TerminalUpdate/properties/output */ { union: { variants: [{ node: 35, check: 193 }, { check: 2 }] } },
-  /* 164 TerminalUpdate/properties/exitStatus */ { union: { variants: [{ node: 165, check: 195 }, { check: 2 }] } },
-  /* 165 TerminalExitStatus */ { properties: [{ name: "exitCode", onError: 36, omit: true }, { name: "signal", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 166 SessionUpdate/anyOf/11 */ { allOf: [167] },
-  /* 167 PlanUpdate */ { properties: [{ name: "plan", node: 168 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 168 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 169 }, { tag: "file", node: 34 }, { tag: "markdown", node: 34 }, { other: true }] } },
-  /* 169 PlanUpdateContent/anyOf/0 */ { allOf: [170] },
-  /* 170 PlanItems */ { properties: [{ name: "entries", node: 171, onError: 199, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 171 PlanItems/properties/entries */ { items: 35, skipInvalid: 197 },
-  /* 172 SessionUpdate/anyOf/13 */ { allOf: [173] },
-  /* 173 AvailableCommandsUpdate */ { properties: [{ name: "availableCommands", node: 174, onError: 204, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 174 AvailableCommandsUpdate/properties/availableCommands */ { items: 175, skipInvalid: 202 },
-  /* 175 AvailableCommand */ { properties: [{ name: "input", node: 176, onError: 201, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 176 AvailableCommand/properties/input */ { union: { variants: [{ node: 177, check: 200 }, { check: 2 }] } },
-  /* 177 AvailableCommandInput */ { union: { tag: "type", variants: [{ tag: "text", node: 34 }, { other: true }] } },
-  /* 178 SessionUpdate/anyOf/14 */ { allOf: [118] },
-  /* 179 SessionUpdate/anyOf/15 */ { allOf: [180] },
-  /* 180 SessionInfoUpdate */ { properties: [{ name: "title", onError: 0, omit: true }, { name: "updatedAt", onError: 10, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 181 SessionUpdate/anyOf/16 */ { allOf: [182] },
-  /* 182 UsageUpdate */ { properties: [{ name: "cost", node: 183, onError: 206, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 183 UsageUpdate/properties/cost */ { union: { variants: [{ node: 35, check: 205 }, { check: 2 }] } },
-  /* 184 SessionUpdate/anyOf/18 */ { allOf: [185] },
-  /* 185 CompactionUpdate */ { properties: [{ name: "summary", node: 151, onError: 186, omit: true }, { name: "error", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 186 MessageMcpNotification */ { properties: [{ name: "params", onError: 12, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 187 ClientRequest */ { properties: [{ name: "params", node: 188 }] },
-  /* 188 ClientRequest/properties/params */ { union: { variants: [{ node: 189, check: 260 }, { check: 2 }] } },
-  /* 189 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 190, check: 243 }, { node: 35, check: 244 }, { node: 35, check: 245 }, { node: 35, check: 246 }, { node: 35, check: 247 }, { node: 35, check: 248 }, { node: 205, check: 249 }, { node: 35, check: 250 }, { node: 35, check: 251 }, { node: 205, check: 252 }, { node: 212, check: 253 }, { node: 35, check: 254 }, { node: 35, check: 255 }, { node: 215, check: 256 }, { node: 217, check: 257 }, { node: 219, check: 258 }, { node: 35, check: 259 }, { node: 35, check: 58 }, { check: 60 }] } },
-  /* 190 InitializeRequest */ { properties: [{ name: "info", node: 68 }, { name: "capabilities", node: 191, onError: 232, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
-  /* 191 ClientCapabilities */ { properties: [{ name: "auth", node: 192, onError: 215, omit: true }, { name: "elicitation", node: 195, onError: 221, omit: true }, { name: "nes", node: 199, onError: 229, omit: true }, { name: "positionEncodings", node: 204, onError: 231, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 192 ClientCapabilities/properties/auth */ { union: { variants: [{ node: 193, check: 214 }, { check: 2 }] } },
-  /* 193 AuthCapabilities */ { properties: [{ name: "terminal", node: 194, onError: 213, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 194 AuthCapabilities/properties/terminal */ { union: { variants: [{ node: 35, check: 212 }, { check: 2 }] } },
-  /* 195 ClientCapabilities/properties/elicitation */ { union: { variants: [{ node: 196, check: 220 }, { check: 2 }] } },
-  /* 196 ElicitationCapabilities */ { properties: [{ name: "form", node: 197, onError: 217, omit: true }, { name: "url", node: 198, onError: 219, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 197 ElicitationCapabilities/properties/form */ { union: { variants: [{ node: 35, check: 216 }, { check: 2 }] } },
-  /* 198 ElicitationCapabilities/properties/url */ { union: { variants: [{ node: 35, check: 218 }, { check: 2 }] } },
-  /* 199 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 200, check: 228 }, { check: 2 }] } },
-  /* 200 ClientNesCapabilities */ { properties: [{ name: "jump", node: 201, onError: 223, omit: true }, { name: "rename", node: 202, onError: 225, omit: true }, { name: "searchAndReplace", node: 203, onError: 227, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 201 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 35, check: 222 }, { check: 2 }] } },
-  /* 202 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 35, check: 224 }, { check: 2 }] } },
-  /* 203 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 35, check: 226 }, { check: 2 }] } },
-  /* 204 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 120 },
-  /* 205 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "mcpServers", node: 206, onError: 235, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 206 NewSessionRequest/properties/mcpServers */ { items: 207, skipInvalid: 233 },
-  /* 207 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 208 }, { tag: "acp", node: 34 }, { tag: "stdio", node: 210 }, { other: true }] } },
-  /* 208 McpServer/anyOf/0 */ { allOf: [209] },
-  /* 209 McpServerHttp */ { properties: [{ name: "headers", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 210 McpServer/anyOf/2 */ { allOf: [211] },
-  /* 211 McpServerStdio */ { properties: [{ name: "env", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 212 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 130, onError: 148, fallback: [] }, { name: "mcpServers", node: 206, onError: 235, fallback: [] }, { name: "replayFrom", node: 213, onError: 237, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 213 ResumeSessionRequest/properties/replayFrom */ { union: { variants: [{ node: 214, check: 236 }, { check: 2 }] } },
-  /* 214 ReplayFrom */ { union: { tag: "type", variants: [{ tag: "start", node: 34 }, { other: true, node: 35 }] } },
-  /* 215 PromptRequest */ { properties: [{ name: "prompt", node: 216 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 216 PromptRequest/properties/prompt */ { items: 13 },
-  /* 217 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 15, omit: true }, { name: "workspaceFolders", node: 40 }, { name: "repository", node: 218, onError: 239, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 218 StartNesRequest/properties/repository */ { union: { variants: [{ node: 35, check: 238 }, { check: 2 }] } },
-  /* 219 SuggestNesRequest */ { properties: [{ name: "position", node: 35 }, { name: "selection", node: 220 }, { name: "context", node: 221 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 220 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 138, check: 240 }, { check: 2 }] } },
-  /* 221 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 222, check: 242 }, { check: 2 }] } },
-  /* 222 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 40 }, { name: "relatedSnippets", node: 223 }, { name: "editHistory", node: 40 }, { name: "userActions", node: 225 }, { name: "openFiles", node: 226 }, { name: "diagnostics", node: 136 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 223 NesSuggestContext/properties/relatedSnippets */ { items: 224 },
-  /* 224 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 40 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 225 NesSuggestContext/properties/userActions */ { items: 141 },
-  /* 226 NesSuggestContext/properties/openFiles */ { items: 227 },
-  /* 227 NesOpenFile */ { properties: [{ name: "visibleRange", node: 220, onError: 241, omit: true }, { name: "lastFocusedMs", onError: 189, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 228 ClientResponse */ { union: { variants: [{ node: 229, check: 267 }, { node: 142, check: 183 }] } },
-  /* 229 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 230 }] },
-  /* 230 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 231, check: 261 }, { node: 35, check: 262 }, { node: 35, check: 263 }, { node: 35, check: 264 }, { check: 174 }, { check: 173 }] } },
-  /* 231 RequestPermissionResponse */ { properties: [{ name: "outcome", node: 232 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 232 RequestPermissionOutcome */ { union: { tag: "outcome", variants: [{ tag: "cancelled" }, { tag: "selected", node: 34 }, { other: true }] } },
-  /* 233 ClientNotification */ { properties: [{ name: "params", node: 234 }] },
-  /* 234 ClientNotification/properties/params */ { union: { variants: [{ node: 235, check: 281 }, { check: 2 }] } },
-  /* 235 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35, check: 273 }, { node: 35, check: 274 }, { node: 236, check: 275 }, { node: 35, check: 276 }, { node: 35, check: 277 }, { node: 239, check: 278 }, { node: 35, check: 279 }, { node: 240, check: 280 }, { node: 186, check: 209 }, { check: 210 }] } },
-  /* 236 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 237, onError: 270, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
-  /* 237 DidChangeDocumentNotification/properties/contentChanges */ { items: 238, skipInvalid: 268 },
-  /* 238 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 220 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 239 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 35 }, { name: "visibleRange", node: 138 }, { name: "_meta", onError: 12, omit: true }] },
-  /* 240 RejectNesNotification */ { properties: [{ name: "reason", onError: 272, omit: true }, { name: "_meta", onError: 12, omit: true }] },
-  /* 241 ProtocolLevelNotification */ { properties: [{ name: "params", node: 242 }] },
-  /* 242 ProtocolLevelNotification/properties/params */ { union: { variants: [{ node: 243, check: 283 }, { check: 2 }] } },
-  /* 243 ProtocolLevelNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 35 }] } },
+  ...base.nodes,
+  /* 132 AgentRequest */ { properties: [{ name: "params", node: 133 }] },
+  /* 133 AgentRequest/properties/params */ { union: { variants: [{ node: 134, check: 355 }, { check: 2 }] } },
+  /* 134 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 135, check: 351 }, { node: 32, check: 54 }, { node: 26, check: 352 }, { node: 26, check: 353 }, { node: 26, check: 354 }, { check: 55 }] } },
+  /* 135 RequestPermissionRequest */ { properties: [{ name: "description", onError: 0, omit: true }, { name: "subject", node: 136 }, { name: "options", node: 31 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 136 RequestPermissionRequest/properties/subject */ { union: { variants: [{ node: 137, check: 350 }, { check: 2 }] } },
+  /* 137 RequestPermissionSubject */ { union: { tag: "type", variants: [{ tag: "tool_call", node: 138 }, { tag: "command", node: 29 }, { other: true }] } },
+  /* 138 RequestPermissionSubject/anyOf/0 */ { allOf: [139] },
+  /* 139 ToolCallPermissionSubject */ { properties: [{ name: "toolCall", node: 140 }] },
+  /* 140 ToolCallUpdate */ { properties: [{ name: "name", onError: 0, omit: true }, { name: "title", onError: 0, omit: true }, { name: "kind", onError: 3, omit: true }, { name: "status", onError: 5, omit: true }, { name: "content", node: 0, onError: 35, omit: true }, { name: "locations", node: 27, onError: 39, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 141 AgentResponse */ { union: { variants: [{ node: 142, check: 416 }, { node: 85, check: 116 }] } },
+  /* 142 AgentResponse/anyOf/0 */ { properties: [{ name: "result", node: 143 }] },
+  /* 143 AgentResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 144, check: 405 }, { node: 26, check: 101 }, { node: 173, check: 406 }, { node: 26, check: 407 }, { node: 26, check: 408 }, { node: 26, check: 102 }, { node: 72, check: 103 }, { node: 81, check: 104 }, { node: 26, check: 105 }, { node: 72, check: 409 }, { node: 72, check: 106 }, { node: 26, check: 107 }, { node: 72, check: 108 }, { node: 26, check: 109 }, { node: 26, check: 410 }, { node: 178, check: 411 }, { node: 26, check: 412 }, { check: 110 }, { check: 413 }] } },
+  /* 144 InitializeResponse */ { properties: [{ name: "info", node: 55 }, { name: "capabilities", node: 145, onError: 398, fallback: {}, default: {} }, { name: "authMethods", node: 66, onError: 81, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 145 AgentCapabilities */ { properties: [{ name: "session", node: 146, onError: 363, omit: true }, { name: "auth", node: 65, onError: 73, omit: true }, { name: "providers", node: 152, onError: 365, omit: true }, { name: "nes", node: 153, onError: 395, omit: true }, { name: "positionEncoding", onError: 397, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 146 AgentCapabilities/properties/session */ { union: { variants: [{ node: 147, check: 362 }, { check: 2 }] } },
+  /* 147 SessionCapabilities */ { properties: [{ name: "prompt", node: 56, onError: 63, omit: true }, { name: "mcp", node: 148, onError: 359, omit: true }, { name: "delete", node: 63, onError: 69, omit: true }, { name: "additionalDirectories", node: 64, onError: 71, omit: true }, { name: "fork", node: 151, onError: 361, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 148 SessionCapabilities/properties/mcp */ { union: { variants: [{ node: 149, check: 358 }, { check: 2 }] } },
+  /* 149 McpCapabilities */ { properties: [{ name: "stdio", node: 61, onError: 65, omit: true }, { name: "http", node: 62, onError: 67, omit: true }, { name: "acp", node: 150, onError: 357, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 150 McpCapabilities/properties/acp */ { union: { variants: [{ node: 26, check: 356 }, { check: 2 }] } },
+  /* 151 SessionCapabilities/properties/fork */ { union: { variants: [{ node: 26, check: 360 }, { check: 2 }] } },
+  /* 152 AgentCapabilities/properties/providers */ { union: { variants: [{ node: 26, check: 364 }, { check: 2 }] } },
+  /* 153 AgentCapabilities/properties/nes */ { union: { variants: [{ node: 154, check: 394 }, { check: 2 }] } },
+  /* 154 NesCapabilities */ { properties: [{ name: "events", node: 155, onError: 379, omit: true }, { name: "context", node: 164, onError: 393, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 155 NesCapabilities/properties/events */ { union: { variants: [{ node: 156, check: 378 }, { check: 2 }] } },
+  /* 156 NesEventCapabilities */ { properties: [{ name: "document", node: 157, onError: 377, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 157 NesEventCapabilities/properties/document */ { union: { variants: [{ node: 158, check: 376 }, { check: 2 }] } },
+  /* 158 NesDocumentEventCapabilities */ { properties: [{ name: "didOpen", node: 159, onError: 367, omit: true }, { name: "didChange", node: 160, onError: 369, omit: true }, { name: "didClose", node: 161, onError: 371, omit: true }, { name: "didSave", node: 162, onError: 373, omit: true }, { name: "didFocus", node: 163, onError: 375, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 159 NesDocumentEventCapabilities/properties/didOpen */ { union: { variants: [{ node: 26, check: 366 }, { check: 2 }] } },
+  /* 160 NesDocumentEventCapabilities/properties/didChange */ { union: { variants: [{ node: 26, check: 368 }, { check: 2 }] } },
+  /* 161 NesDocumentEventCapabilities/properties/didClose */ { union: { variants: [{ node: 26, check: 370 }, { check: 2 }] } },
+  /* 162 NesDocumentEventCapabilities/properties/didSave */ { union: { variants: [{ node: 26, check: 372 }, { check: 2 }] } },
+  /* 163 NesDocumentEventCapabilities/properties/didFocus */ { union: { variants: [{ node: 26, check: 374 }, { check: 2 }] } },
+  /* 164 NesCapabilities/properties/context */ { union: { variants: [{ node: 165, check: 392 }, { check: 2 }] } },
+  /* 165 NesContextCapabilities */ { properties: [{ name: "recentFiles", node: 166, onError: 381, omit: true }, { name: "relatedSnippets", node: 168, onError: 383, omit: true }, { name: "editHistory", node: 169, onError: 385, omit: true }, { name: "userActions", node: 170, onError: 387, omit: true }, { name: "openFiles", node: 171, onError: 389, omit: true }, { name: "diagnostics", node: 172, onError: 391, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 166 NesContextCapabilities/properties/recentFiles */ { union: { variants: [{ node: 167, check: 380 }, { check: 2 }] } },
+  /* 167 NesRecentFilesCapabilities */ { properties: [{ name: "maxCount", onError: 36, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 168 NesContextCapabilities/properties/relatedSnippets */ { union: { variants: [{ node: 26, check: 382 }, { check: 2 }] } },
+  /* 169 NesContextCapabilities/properties/editHistory */ { union: { variants: [{ node: 167, check: 384 }, { check: 2 }] } },
+  /* 170 NesContextCapabilities/properties/userActions */ { union: { variants: [{ node: 167, check: 386 }, { check: 2 }] } },
+  /* 171 NesContextCapabilities/properties/openFiles */ { union: { variants: [{ node: 26, check: 388 }, { check: 2 }] } },
+  /* 172 NesContextCapabilities/properties/diagnostics */ { union: { variants: [{ node: 26, check: 390 }, { check: 2 }] } },
+  /* 173 ListProvidersResponse */ { properties: [{ name: "providers", node: 174 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 174 ListProvidersResponse/properties/providers */ { items: 175 },
+  /* 175 ProviderInfo */ { properties: [{ name: "supported", node: 176, onError: 401, fallback: [] }, { name: "current", node: 177 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 176 ProviderInfo/properties/supported */ { skipInvalid: 399 },
+  /* 177 ProviderInfo/properties/current */ { union: { variants: [{ node: 26, check: 402 }, { check: 2 }] } },
+  /* 178 SuggestNesResponse */ { properties: [{ name: "suggestions", node: 179 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 179 SuggestNesResponse/properties/suggestions */ { items: 180 },
+  /* 180 NesSuggestion */ { union: { tag: "kind", variants: [{ tag: "edit", node: 181 }, { tag: "jump", node: 187 }, { tag: "rename", node: 187 }, { tag: "searchAndReplace", node: 25 }, { other: true }] } },
+  /* 181 NesSuggestion/anyOf/0 */ { allOf: [182] },
+  /* 182 NesEditSuggestion */ { properties: [{ name: "edits", node: 183 }, { name: "cursorPosition", node: 186, onError: 404, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 183 NesEditSuggestion/properties/edits */ { items: 184 },
+  /* 184 NesTextEdit */ { properties: [{ name: "range", node: 185 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 185 Range */ { properties: [{ name: "start", node: 26 }, { name: "end", node: 26 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 186 NesEditSuggestion/properties/cursorPosition */ { union: { variants: [{ node: 26, check: 403 }, { check: 2 }] } },
+  /* 187 NesSuggestion/anyOf/1 */ { allOf: [188] },
+  /* 188 NesJumpSuggestion */ { properties: [{ name: "position", node: 26 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 189 AgentNotification */ { properties: [{ name: "params", node: 190 }] },
+  /* 190 AgentNotification/properties/params */ { union: { variants: [{ node: 191, check: 422 }, { check: 2 }] } },
+  /* 191 AgentNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 192, check: 420 }, { node: 26, check: 137 }, { node: 206, check: 421 }, { check: 138 }] } },
+  /* 192 UpdateSessionNotification */ { properties: [{ name: "update", node: 193 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 193 SessionUpdate */ { union: { tag: "sessionUpdate", variants: [{ tag: "user_message_chunk", node: 2 }, { tag: "user_message", node: 87 }, { tag: "agent_message_chunk", node: 2 }, { tag: "agent_message", node: 87 }, { tag: "agent_thought_chunk", node: 2 }, { tag: "agent_thought", node: 87 }, { tag: "state_update", node: 194 }, { tag: "tool_call_content_chunk", node: 90 }, { tag: "tool_call_update", node: 200 }, { tag: "terminal_update", node: 92 }, { tag: "terminal_output_chunk", node: 25 }, { tag: "plan_update", node: 201 }, { tag: "plan_removed", node: 25 }, { tag: "available_commands_update", node: 100 }, { tag: "config_option_update", node: 106 }, { tag: "session_info_update", node: 107 }, { tag: "usage_update", node: 109 }, { tag: "notice", node: 71 }, { tag: "compaction_update", node: 204 }, { tag: "compaction_summary_chunk", node: 2 }, { other: true }] } },
+  /* 194 SessionUpdate/anyOf/6 */ { allOf: [195] },
+  /* 195 StateUpdate */ { union: { tag: "state", variants: [{ tag: "running", node: 25 }, { tag: "idle", node: 196 }, { tag: "requires_action", node: 25 }, { other: true }] } },
+  /* 196 StateUpdate/anyOf/1 */ { allOf: [197] },
+  /* 197 IdleStateUpdate */ { properties: [{ name: "stopReason", onError: 121, omit: true }, { name: "usage", node: 198, onError: 419, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 198 IdleStateUpdate/properties/usage */ { union: { variants: [{ node: 199, check: 418 }, { check: 2 }] } },
+  /* 199 Usage */ { properties: [{ name: "thoughtTokens", onError: 417, omit: true }, { name: "cachedReadTokens", onError: 417, omit: true }, { name: "cachedWriteTokens", onError: 417, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 200 SessionUpdate/anyOf/8 */ { allOf: [140] },
+  /* 201 SessionUpdate/anyOf/11 */ { allOf: [202] },
+  /* 202 PlanUpdate */ { properties: [{ name: "plan", node: 203 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 203 PlanUpdateContent */ { union: { tag: "type", variants: [{ tag: "items", node: 97 }, { tag: "file", node: 25 }, { tag: "markdown", node: 25 }, { other: true }] } },
+  /* 204 SessionUpdate/anyOf/18 */ { allOf: [205] },
+  /* 205 CompactionUpdate */ { properties: [{ name: "summary", node: 89, onError: 119, omit: true }, { name: "error", onError: 0, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 206 MessageMcpNotification */ { properties: [{ name: "params", onError: 12, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 207 ClientRequest */ { properties: [{ name: "params", node: 208 }] },
+  /* 208 ClientRequest/properties/params */ { union: { variants: [{ node: 209, check: 452 }, { check: 2 }] } },
+  /* 209 ClientRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 210, check: 442 }, { node: 26, check: 151 }, { node: 26, check: 443 }, { node: 26, check: 444 }, { node: 26, check: 445 }, { node: 26, check: 152 }, { node: 218, check: 446 }, { node: 26, check: 153 }, { node: 26, check: 154 }, { node: 218, check: 447 }, { node: 221, check: 448 }, { node: 26, check: 155 }, { node: 26, check: 156 }, { node: 125, check: 157 }, { node: 222, check: 449 }, { node: 224, check: 450 }, { node: 26, check: 451 }, { node: 26, check: 353 }, { check: 55 }] } },
+  /* 210 InitializeRequest */ { properties: [{ name: "info", node: 55 }, { name: "capabilities", node: 211, onError: 433, fallback: {}, default: {} }, { name: "_meta", onError: 12, omit: true }] },
+  /* 211 ClientCapabilities */ { properties: [{ name: "auth", node: 112, onError: 142, omit: true }, { name: "elicitation", node: 115, onError: 148, omit: true }, { name: "nes", node: 212, onError: 430, omit: true }, { name: "positionEncodings", node: 217, onError: 432, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 212 ClientCapabilities/properties/nes */ { union: { variants: [{ node: 213, check: 429 }, { check: 2 }] } },
+  /* 213 ClientNesCapabilities */ { properties: [{ name: "jump", node: 214, onError: 424, omit: true }, { name: "rename", node: 215, onError: 426, omit: true }, { name: "searchAndReplace", node: 216, onError: 428, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 214 ClientNesCapabilities/properties/jump */ { union: { variants: [{ node: 26, check: 423 }, { check: 2 }] } },
+  /* 215 ClientNesCapabilities/properties/rename */ { union: { variants: [{ node: 26, check: 425 }, { check: 2 }] } },
+  /* 216 ClientNesCapabilities/properties/searchAndReplace */ { union: { variants: [{ node: 26, check: 427 }, { check: 2 }] } },
+  /* 217 ClientCapabilities/properties/positionEncodings */ { skipInvalid: 396 },
+  /* 218 NewSessionRequest */ { properties: [{ name: "additionalDirectories", node: 84, onError: 95, fallback: [] }, { name: "mcpServers", node: 219, onError: 436, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 219 NewSessionRequest/properties/mcpServers */ { items: 220, skipInvalid: 434 },
+  /* 220 McpServer */ { union: { tag: "type", variants: [{ tag: "http", node: 119 }, { tag: "acp", node: 25 }, { tag: "stdio", node: 121 }, { other: true }] } },
+  /* 221 ResumeSessionRequest */ { properties: [{ name: "additionalDirectories", node: 84, onError: 95, fallback: [] }, { name: "mcpServers", node: 219, onError: 436, fallback: [] }, { name: "replayFrom", node: 123, onError: 150, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 222 StartNesRequest */ { properties: [{ name: "workspaceUri", onError: 15, omit: true }, { name: "workspaceFolders", node: 31 }, { name: "repository", node: 223, onError: 438, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 223 StartNesRequest/properties/repository */ { union: { variants: [{ node: 26, check: 437 }, { check: 2 }] } },
+  /* 224 SuggestNesRequest */ { properties: [{ name: "position", node: 26 }, { name: "selection", node: 225 }, { name: "context", node: 226 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 225 SuggestNesRequest/properties/selection */ { union: { variants: [{ node: 185, check: 439 }, { check: 2 }] } },
+  /* 226 SuggestNesRequest/properties/context */ { union: { variants: [{ node: 227, check: 441 }, { check: 2 }] } },
+  /* 227 NesSuggestContext */ { properties: [{ name: "recentFiles", node: 31 }, { name: "relatedSnippets", node: 228 }, { name: "editHistory", node: 31 }, { name: "userActions", node: 230 }, { name: "openFiles", node: 231 }, { name: "diagnostics", node: 183 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 228 NesSuggestContext/properties/relatedSnippets */ { items: 229 },
+  /* 229 NesRelatedSnippet */ { properties: [{ name: "excerpts", node: 31 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 230 NesSuggestContext/properties/userActions */ { items: 188 },
+  /* 231 NesSuggestContext/properties/openFiles */ { items: 232 },
+  /* 232 NesOpenFile */ { properties: [{ name: "visibleRange", node: 225, onError: 440, omit: true }, { name: "lastFocusedMs", onError: 417, omit: true }, { name: "_meta", onError: 12, omit: true }] },
+  /* 233 ClientResponse */ { union: { variants: [{ node: 234, check: 457 }, { node: 85, check: 116 }] } },
+  /* 234 ClientResponse/anyOf/0 */ { properties: [{ name: "result", node: 235 }] },
+  /* 235 ClientResponse/anyOf/0/properties/result */ { union: { variants: [{ node: 127, check: 158 }, { node: 26, check: 159 }, { node: 26, check: 453 }, { node: 26, check: 454 }, { check: 413 }, { check: 110 }] } },
+  /* 236 ClientNotification */ { properties: [{ name: "params", node: 237 }] },
+  /* 237 ClientNotification/properties/params */ { union: { variants: [{ node: 238, check: 470 }, { check: 2 }] } },
+  /* 238 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 26, check: 160 }, { node: 26, check: 463 }, { node: 239, check: 464 }, { node: 26, check: 465 }, { node: 26, check: 466 }, { node: 242, check: 467 }, { node: 26, check: 468 }, { node: 243, check: 469 }, { node: 206, check: 421 }, { check: 138 }] } },
+  /* 239 DidChangeDocumentNotification */ { properties: [{ name: "contentChanges", node: 240, onError: 460, fallback: [] }, { name: "_meta", onError: 12, omit: true }] },
+  /* 240 DidChangeDocumentNotification/properties/contentChanges */ { items: 241, skipInvalid: 458 },
+  /* 241 TextDocumentContentChangeEvent */ { properties: [{ name: "range", node: 225 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 242 DidFocusDocumentNotification */ { properties: [{ name: "position", node: 26 }, { name: "visibleRange", node: 185 }, { name: "_meta", onError: 12, omit: true }] },
+  /* 243 RejectNesNotification */ { properties: [{ name: "reason", onError: 462, omit: true }, { name: "_meta", onError: 12, omit: true }] },
 ];
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
 const shapes = [
-  /* 0 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 1]] },
-  /* 1 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 2 }, { kinds: "scalar" }] }] },
-  /* 2 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 3, check: 55, repair: 3 }, { kinds: "object", node: 41, check: 56, repair: 41 }, { kinds: "object", node: 59, check: 57, repair: 35 }, { kinds: "object", node: 60, check: 58, repair: 35 }, { kinds: "object", node: 61, check: 59, repair: 35 }, { node: 16, check: 60 }] }] },
-  /* 3 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 4], ["options", 39], ["_meta", 15]] },
-  /* 4 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 5 }, { kinds: "scalar" }] }] },
-  /* 5 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 6 }, { tag: "command", node: 38 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 6 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 7]] },
-  /* 7 ToolCallUpdate */ { keys: [["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
-  /* 8 ToolCallUpdate/properties/content */ { items: 9 },
-  /* 9 ToolCallContent */ { unions: [{ variants: [{ tag: "content", node: 10 }, { tag: "diff", node: 27 }, { tag: "terminal", node: 35 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 10 ToolCallContent/union/0/anyOf/0 */ { keys: [["type", -1], ["content", 11], ["_meta", 15]] },
-  /* 11 ContentBlock */ { unions: [{ variants: [{ tag: "text", node: 12 }, { tag: "image", node: 17 }, { tag: "audio", node: 18 }, { tag: "resource_link", node: 19 }, { tag: "resource", node: 22 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 12 ContentBlock/union/0/anyOf/0 */ { keys: [["type", -1], ["text", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 13 ContentBlock/union/0/anyOf/0/properties/annotations */ { unions: [{ variants: [{ kinds: "object", node: 14 }, { kinds: "scalar" }] }] },
-  /* 14 Annotations */ { keys: [["audience", -1], ["lastModified", -1], ["priority", -1], ["_meta", 15]] },
-  /* 15 Annotations/properties/_meta */ { others: 16 },
-  /* 16 (free-form) */ { free: true },
-  /* 17 ContentBlock/union/0/anyOf/1 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 18 ContentBlock/union/0/anyOf/2 */ { keys: [["type", -1], ["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 19 ContentBlock/union/0/anyOf/3 */ { keys: [["type", -1], ["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 20 ContentBlock/union/0/anyOf/3/properties/icons */ { items: 21 },
-  /* 21 Icon */ { keys: [["src", -1], ["mimeType", -1], ["sizes", -1], ["theme", -1]] },
-  /* 22 ContentBlock/union/0/anyOf/4 */ { keys: [["type", -1], ["resource", 23], ["annotations", 13], ["_meta", 15]] },
-  /* 23 EmbeddedResourceResource */ { unions: [{ variants: [{ kinds: "object", node: 24, check: 26, repair: 29 }, { kinds: "object", node: 25, check: 27, repair: 29 }] }] },
-  /* 24 TextResourceContents */ { keys: [["text", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
-  /* 25 BlobResourceContents */ { keys: [["blob", -1], ["uri", -1], ["mimeType", -1], ["_meta", 15]] },
-  /* 26 ContentBlock/union/0/anyOf/5 */ { keys: [["type", -1]], others: 16 },
-  /* 27 ToolCallContent/union/0/anyOf/1 */ { keys: [["type", -1], ["changes", 28], ["patch", 33], ["_meta", 15]] },
-  /* 28 ToolCallContent/union/0/anyOf/1/properties/changes */ { items: 29 },
-  /* 29 DiffChange */ { keys: [["fileType", -1], ["mimeType", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "add", node: 30 }, { tag: "delete", node: 30 }, { tag: "modify", node: 30 }, { tag: "move", node: 31 }, { tag: "copy", node: 31 }, { other: true, node: 32 }], tag: "operation" }] },
-  /* 30 DiffChange/union/0/anyOf/0 */ { keys: [["operation", -1], ["path", -1]] },
-  /* 31 DiffChange/union/0/anyOf/3 */ { keys: [["operation", -1], ["oldPath", -1], ["path", -1]] },
-  /* 32 DiffChange/union/0/anyOf/5 */ { keys: [["operation", -1]], others: 16 },
-  /* 33 ToolCallContent/union/0/anyOf/1/properties/patch */ { unions: [{ variants: [{ kinds: "object", node: 34 }, { kinds: "scalar" }] }] },
-  /* 34 DiffPatch */ { keys: [["format", -1], ["text", -1]] },
-  /* 35 ToolCallContent/union/0/anyOf/2 */ { keys: [["type", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 36 ToolCallUpdate/properties/locations */ { items: 37 },
-  /* 37 ToolCallLocation */ { keys: [["path", -1], ["line", -1], ["_meta", 15]] },
-  /* 38 RequestPermissionSubject/union/0/anyOf/1 */ { keys: [["type", -1], ["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 39 RequestPermissionRequest/properties/options */ { items: 40 },
-  /* 40 PermissionOption */ { keys: [["optionId", -1], ["name", -1], ["kind", -1], ["_meta", 15]] },
-  /* 41 CreateElicitationRequest */ { keys: [["message", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "form", node: 42 }, { tag: "url", node: 57 }, { other: true, node: 58 }], tag: "mode" }] },
-  /* 42 CreateElicitationRequest/union/0/anyOf/0 */ { keys: [["mode", -1], ["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 43 ElicitationSchema */ { keys: [["type", -1], ["title", -1], ["properties", 44], ["required", -1], ["description", -1], ["_meta", 15]], fills: [{ name: "type", default: "object" }, { name: "properties", default: {} }] },
-  /* 44 ElicitationSchema/properties/properties */ { others: 45 },
-  /* 45 ElicitationPropertySchema */ { unions: [{ variants: [{ tag: "string", node: 46 }, { tag: "number", node: 49 }, { tag: "integer", node: 49 }, { tag: "boolean", node: 50 }, { tag: "array", node: 51 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 46 ElicitationPropertySchema/union/0/anyOf/0 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
-  /* 47 ElicitationPropertySchema/union/0/anyOf/0/properties/oneOf */ { items: 48 },
-  /* 48 EnumOption */ { keys: [["const", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
-  /* 49 ElicitationPropertySchema/union/0/anyOf/1 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
-  /* 50 ElicitationPropertySchema/union/0/anyOf/3 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
-  /* 51 ElicitationPropertySchema/union/0/anyOf/4 */ { keys: [["type", -1], ["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
-  /* 52 MultiSelectItems */ { unions: [{ variants: [{ tag: "string", node: 53, check: 50, repair: 34 }, { other: true, node: 26, check: 51 }, { kinds: "object", node: 54, check: 52, repair: 60 }], tag: "type" }] },
-  /* 53 MultiSelectItems/union/0/anyOf/0 */ { keys: [["type", -1], ["enum", -1], ["_meta", 15]] },
-  /* 54 TitledMultiSelectItems */ { keys: [["anyOf", 47], ["_meta", 15]] },
-  /* 55 ElicitationSessionScope */ { keys: [["sessionId", -1], ["toolCallId", -1]] },
-  /* 56 ElicitationRequestScope */ { keys: [["requestId", -1]] },
-  /* 57 CreateElicitationRequest/union/0/anyOf/1 */ { keys: [["mode", -1], ["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 58 CreateElicitationRequest/union/0/anyOf/2 */ { keys: [["mode", -1]], others: 16, unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 59 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 15]] },
-  /* 60 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 15], ["_meta", 15]] },
-  /* 61 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 15]] },
-  /* 62 TextContent */ { keys: [["text", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 63 ImageContent */ { keys: [["data", -1], ["mimeType", -1], ["uri", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 64 AudioContent */ { keys: [["data", -1], ["mimeType", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 65 ResourceLink */ { keys: [["name", -1], ["uri", -1], ["title", -1], ["description", -1], ["icons", 20], ["mimeType", -1], ["size", -1], ["annotations", 13], ["_meta", 15]] },
-  /* 66 EmbeddedResource */ { keys: [["resource", 23], ["annotations", 13], ["_meta", 15]] },
-  /* 67 Content */ { keys: [["content", 11], ["_meta", 15]] },
-  /* 68 DiffPathChange */ { keys: [["path", -1]] },
-  /* 69 DiffPathPairChange */ { keys: [["oldPath", -1], ["path", -1]] },
-  /* 70 Diff */ { keys: [["changes", 28], ["patch", 33], ["_meta", 15]] },
-  /* 71 Terminal */ { keys: [["terminalId", -1], ["_meta", 15]] },
-  /* 72 ToolCallPermissionSubject */ { keys: [["toolCall", 7]] },
-  /* 73 CommandPermissionSubject */ { keys: [["command", -1], ["cwd", -1], ["toolCallId", -1], ["terminalId", -1], ["_meta", 15]] },
-  /* 74 StringPropertySchema */ { keys: [["title", -1], ["description", -1], ["minLength", -1], ["maxLength", -1], ["pattern", -1], ["format", -1], ["default", -1], ["enum", -1], ["oneOf", 47], ["_meta", 15]] },
-  /* 75 NumberPropertySchema */ { keys: [["title", -1], ["description", -1], ["minimum", -1], ["maximum", -1], ["default", -1], ["_meta", 15]] },
-  /* 76 BooleanPropertySchema */ { keys: [["title", -1], ["description", -1], ["default", -1], ["_meta", 15]] },
-  /* 77 StringMultiSelectItems */ { keys: [["enum", -1], ["_meta", 15]] },
-  /* 78 MultiSelectPropertySchema */ { keys: [["title", -1], ["description", -1], ["minItems", -1], ["maxItems", -1], ["items", 52], ["default", -1], ["_meta", 15]] },
-  /* 79 ElicitationFormMode */ { keys: [["requestedSchema", 43]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 80 ElicitationUrlMode */ { keys: [["elicitationId", -1], ["url", -1]], unions: [{ variants: [{ kinds: "object", node: 55, check: 53, repair: 61 }, { kinds: "object", node: 56, check: 54 }] }] },
-  /* 81 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 82, check: 179, repair: 65 }, { kinds: "object", node: 147, check: 183, repair: 142 }] }] },
-  /* 82 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 83]] },
-  /* 83 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 84, check: 156, repair: 67 }, { kinds: "object", node: 92, check: 157, repair: 35 }, { kinds: "object", node: 114, check: 158, repair: 113 }, { kinds: "object", node: 92, check: 159, repair: 35 }, { kinds: "object", node: 92, check: 160, repair: 35 }, { kinds: "object", node: 92, check: 161, repair: 35 }, { kinds: "object", node: 119, check: 162, repair: 118 }, { kinds: "object", node: 129, check: 163, repair: 127 }, { kinds: "object", node: 92, check: 164, repair: 35 }, { kinds: "object", node: 119, check: 165, repair: 118 }, { kinds: "object", node: 132, check: 166, repair: 118 }, { kinds: "object", node: 92, check: 167, repair: 35 }, { kinds: "object", node: 132, check: 168, repair: 118 }, { kinds: "object", node: 92, check: 169, repair: 35 }, { kinds: "object", node: 133, check: 170, repair: 35 }, { kinds: "object", node: 134, check: 171, repair: 131 }, { kinds: "object", node: 92, check: 172, repair: 35 }, { node: 16, check: 173 }, { node: 16, check: 174 }] }] },
-  /* 84 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 85], ["capabilities", 86], ["authMethods", 107], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
-  /* 85 Implementation */ { keys: [["name", -1], ["title", -1], ["version", -1], ["_meta", 15]] },
-  /* 86 AgentCapabilities */ { keys: [["session", 87], ["auth", 91], ["providers", 91], ["nes", 95], ["positionEncoding", -1], ["_meta", 15]] },
-  /* 87 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 88 }, { kinds: "scalar" }] }] },
-  /* 88 SessionCapabilities */ { keys: [["prompt", 89], ["mcp", 93], ["delete", 91], ["additionalDirectories", 91], ["fork", 91], ["_meta", 15]] },
-  /* 89 SessionCapabilities/properties/prompt */ { unions: [{ variants: [{ kinds: "object", node: 90 }, { kinds: "scalar" }] }] },
-  /* 90 PromptCapabilities */ { keys: [["image", 91], ["audio", 91], ["embeddedContext", 91], ["_meta", 15]] },
-  /* 91 PromptCapabilities/properties/image */ { unions: [{ variants: [{ kinds: "object", node: 92 }, { kinds: "scalar" }] }] },
-  /* 92 PromptImageCapabilities */ { keys: [["_meta", 15]] },
-  /* 93 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 94 }, { kinds: "scalar" }] }] },
-  /* 94 McpCapabilities */ { keys: [["stdio", 91], ["http", 91], ["acp", 91], ["_meta", 15]] },
-  /* 95 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 96 }, { kinds: "scalar" }] }] },
-  /* 96 NesCapabilities */ { keys: [["events", 97], ["context", 103], ["_meta", 15]] },
-  /* 97 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 98 }, { kinds: "scalar" }] }] },
-  /* 98 NesEventCapabilities */ { keys: [["document", 99], ["_meta", 15]] },
-  /* 99 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 100 }, { kinds: "scalar" }] }] },
-  /* 100 NesDocumentEventCapabilities */ { keys: [["didOpen", 91], ["didChange", 101], ["didClose", 91], ["didSave", 91], ["didFocus", 91], ["_meta", 15]] },
-  /* 101 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 102 }, { kinds: "scalar" }] }] },
-  /* 102 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 15]] },
-  /* 103 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 104 }, { kinds: "scalar" }] }] },
-  /* 104 NesContextCapabilities */ { keys: [["recentFiles", 105], ["relatedSnippets", 91], ["editHistory", 105], ["userActions", 105], ["openFiles", 91], ["diagnostics", 91], ["_meta", 15]] },
-  /* 105 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 106 }, { kinds: "scalar" }] }] },
-  /* 106 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 15]] },
-  /* 107 InitializeResponse/properties/authMethods */ { items: 108 },
-  /* 108 AuthMethod */ { unions: [{ variants: [{ tag: "terminal", node: 109 }, { tag: "agent", node: 112 }, { other: true, node: 113 }], tag: "type" }] },
-  /* 109 AuthMethod/union/0/anyOf/0 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
-  /* 110 AuthMethod/union/0/anyOf/0/properties/env */ { items: 111 },
-  /* 111 EnvVariable */ { keys: [["name", -1], ["value", -1], ["_meta", 15]] },
-  /* 112 AuthMethod/union/0/anyOf/1 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 113 AuthMethod/union/0/anyOf/2 */ { keys: [["type", -1], ["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]], others: 16 },
-  /* 114 ListProvidersResponse */ { keys: [["providers", 115], ["_meta", 15]] },
-  /* 115 ListProvidersResponse/properties/providers */ { items: 116 },
-  /* 116 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 117], ["_meta", 15]] },
-  /* 117 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 118 }, { kinds: "scalar" }] }] },
-  /* 118 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 15]] },
-  /* 119 NewSessionResponse */ { keys: [["sessionId", -1], ["configOptions", 120], ["_meta", 15]] },
-  /* 120 NewSessionResponse/properties/configOptions */ { items: 121 },
-  /* 121 SessionConfigOption */ { keys: [["configId", -1], ["name", -1], ["description", -1], ["category", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "select", node: 122 }, { tag: "boolean", node: 128 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 122 SessionConfigOption/union/0/anyOf/0 */ { keys: [["type", -1], ["currentValue", -1], ["options", 123]] },
-  /* 123 SessionConfigSelectOptions */ { unions: [{ variants: [{ kinds: "array", node: 124, check: 139, repair: 49 }, { kinds: "array", node: 126, check: 142, repair: 124 }] }] },
-  /* 124 SessionConfigSelectOptions/union/0/anyOf/0 */ { items: 125 },
-  /* 125 SessionConfigSelectOption */ { keys: [["value", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 126 SessionConfigSelectOptions/union/0/anyOf/1 */ { items: 127 },
-  /* 127 SessionConfigSelectGroup */ { keys: [["groupId", -1], ["name", -1], ["options", 124], ["_meta", 15]] },
-  /* 128 SessionConfigOption/union/0/anyOf/1 */ { keys: [["type", -1], ["currentValue", -1]] },
-  /* 129 ListSessionsResponse */ { keys: [["sessions", 130], ["nextCursor", -1], ["_meta", 15]] },
-  /* 130 ListSessionsResponse/properties/sessions */ { items: 131 },
-  /* 131 SessionInfo */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 132 ResumeSessionResponse */ { keys: [["configOptions", 120], ["_meta", 15]] },
-  /* 133 StartNesResponse */ { keys: [["sessionId", -1], ["_meta", 15]] },
-  /* 134 SuggestNesResponse */ { keys: [["suggestions", 135], ["_meta", 15]] },
-  /* 135 SuggestNesResponse/properties/suggestions */ { items: 136 },
-  /* 136 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 137 }, { tag: "jump", node: 143 }, { tag: "rename", node: 144 }, { tag: "searchAndReplace", node: 145 }, { other: true, node: 146 }], tag: "kind" }] },
-  /* 137 NesSuggestion/union/0/anyOf/0 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["edits", 138], ["cursorPosition", 142], ["_meta", 15]] },
-  /* 138 NesSuggestion/union/0/anyOf/0/properties/edits */ { items: 139 },
-  /* 139 NesTextEdit */ { keys: [["range", 140], ["newText", -1], ["_meta", 15]] },
-  /* 140 Range */ { keys: [["start", 141], ["end", 141], ["_meta", 15]] },
-  /* 141 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 15]] },
-  /* 142 NesSuggestion/union/0/anyOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 141 }, { kinds: "scalar" }] }] },
-  /* 143 NesSuggestion/union/0/anyOf/1 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 141], ["_meta", 15]] },
-  /* 144 NesSuggestion/union/0/anyOf/2 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 141], ["newName", -1], ["_meta", 15]] },
-  /* 145 NesSuggestion/union/0/anyOf/3 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 15]] },
-  /* 146 NesSuggestion/union/0/anyOf/4 */ { keys: [["kind", -1], ["suggestionId", -1]], others: 16 },
-  /* 147 AgentResponse/union/0/anyOf/1 */ { keys: [["id", -1], ["error", 148]] },
-  /* 148 Error */ { keys: [["code", -1], ["message", -1], ["data", 16]] },
-  /* 149 AuthMethodTerminal */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
-  /* 150 AuthMethodAgent */ { keys: [["methodId", -1], ["name", -1], ["description", -1], ["_meta", 15]] },
-  /* 151 SessionConfigSelect */ { keys: [["currentValue", -1], ["options", 123]] },
-  /* 152 SessionConfigBoolean */ { keys: [["currentValue", -1]] },
-  /* 153 NesEditSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["edits", 138], ["cursorPosition", 142], ["_meta", 15]] },
-  /* 154 NesJumpSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 141], ["_meta", 15]] },
-  /* 155 NesRenameSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 141], ["newName", -1], ["_meta", 15]] },
-  /* 156 NesSearchAndReplaceSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 15]] },
-  /* 157 AgentNotification */ { keys: [["method", -1], ["params", 158]] },
-  /* 158 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 159 }, { kinds: "scalar" }] }] },
-  /* 159 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 160, check: 207, repair: 147 }, { kinds: "object", node: 203, check: 208, repair: 35 }, { kinds: "object", node: 60, check: 209, repair: 186 }, { node: 16, check: 210 }] }] },
-  /* 160 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 161], ["_meta", 15]] },
-  /* 161 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 162 }, { tag: "user_message", node: 163 }, { tag: "agent_message_chunk", node: 162 }, { tag: "agent_message", node: 163 }, { tag: "agent_thought_chunk", node: 162 }, { tag: "agent_thought", node: 163 }, { tag: "state_update", node: 165 }, { tag: "tool_call_content_chunk", node: 171 }, { tag: "tool_call_update", node: 172 }, { tag: "terminal_update", node: 173 }, { tag: "terminal_output_chunk", node: 178 }, { tag: "plan_update", node: 179 }, { tag: "plan_removed", node: 187 }, { tag: "available_commands_update", node: 188 }, { tag: "config_option_update", node: 194 }, { tag: "session_info_update", node: 195 }, { tag: "usage_update", node: 196 }, { tag: "notice", node: 199 }, { tag: "compaction_update", node: 200 }, { tag: "compaction_summary_chunk", node: 201 }, { other: true, node: 202 }], tag: "sessionUpdate" }] },
-  /* 162 SessionUpdate/union/0/anyOf/0 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 11], ["_meta", 15]] },
-  /* 163 SessionUpdate/union/0/anyOf/1 */ { keys: [["sessionUpdate", -1], ["messageId", -1], ["content", 164], ["_meta", 15]] },
-  /* 164 SessionUpdate/union/0/anyOf/1/properties/content */ { items: 11 },
-  /* 165 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 166 }, { tag: "idle", node: 167 }, { tag: "requires_action", node: 166 }, { other: true, node: 170 }], tag: "state" }] },
-  /* 166 SessionUpdate/union/0/anyOf/6/union/0/anyOf/0 */ { keys: [["state", -1], ["_meta", 15]] },
-  /* 167 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["usage", 168], ["_meta", 15]] },
-  /* 168 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 169 }, { kinds: "scalar" }] }] },
-  /* 169 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 15]] },
-  /* 170 SessionUpdate/union/0/anyOf/6/union/0/anyOf/3 */ { keys: [["state", -1]], others: 16 },
-  /* 171 SessionUpdate/union/0/anyOf/7 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["content", 9], ["_meta", 15]] },
-  /* 172 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 8], ["locations", 36], ["rawInput", 16], ["rawOutput", 16], ["_meta", 15]] },
-  /* 173 SessionUpdate/union/0/anyOf/9 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 174], ["exitStatus", 176], ["_meta", 15]] },
-  /* 174 SessionUpdate/union/0/anyOf/9/properties/output */ { unions: [{ variants: [{ kinds: "object", node: 175 }, { kinds: "scalar" }] }] },
-  /* 175 TerminalOutput */ { keys: [["data", -1], ["_meta", 15]] },
-  /* 176 SessionUpdate/union/0/anyOf/9/properties/exitStatus */ { unions: [{ variants: [{ kinds: "object", node: 177 }, { kinds: "scalar" }] }] },
-  /* 177 TerminalExitStatus */ { keys: [["exitCode", -1], ["signal", -1], ["_meta", 15]] },
-  /* 178 SessionUpdate/union/0/anyOf/10 */ { keys: [["sessionUpdate", -1], ["terminalId", -1], ["data", -1], ["_meta", 15]] },
-  /* 179 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 180], ["_meta", 15]] },
-  /* 180 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 181 }, { tag: "file", node: 184 }, { tag: "markdown", node: 185 }, { other: true, node: 186 }], tag: "type" }] },
-  /* 181 PlanUpdateContent/union/0/anyOf/0 */ { keys: [["type", -1], ["planId", -1], ["entries", 182], ["_meta", 15]] },
-  /* 182 PlanUpdateContent/union/0/anyOf/0/properties/entries */ { items: 183 },
-  /* 183 PlanEntry */ { keys: [["content", -1], ["priority", -1], ["status", -1], ["_meta", 15]] },
-  /* 184 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 15]] },
-  /* 185 PlanUpdateContent/union/0/anyOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 15]] },
-  /* 186 PlanUpdateContent/union/0/anyOf/3 */ { keys: [["type", -1], ["planId", -1]], others: 16 },
-  /* 187 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 15]] },
-  /* 188 SessionUpdate/union/0/anyOf/13 */ { keys: [["sessionUpdate", -1], ["availableCommands", 189], ["_meta", 15]] },
-  /* 189 SessionUpdate/union/0/anyOf/13/properties/availableCommands */ { items: 190 },
-  /* 190 AvailableCommand */ { keys: [["name", -1], ["description", -1], ["input", 191], ["_meta", 15]] },
-  /* 191 AvailableCommand/properties/input */ { unions: [{ variants: [{ kinds: "object", node: 192 }, { kinds: "scalar" }] }] },
-  /* 192 AvailableCommandInput */ { unions: [{ variants: [{ tag: "text", node: 193 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 193 AvailableCommandInput/union/0/anyOf/0 */ { keys: [["type", -1], ["hint", -1], ["_meta", 15]] },
-  /* 194 SessionUpdate/union/0/anyOf/14 */ { keys: [["sessionUpdate", -1], ["configOptions", 120], ["_meta", 15]] },
-  /* 195 SessionUpdate/union/0/anyOf/15 */ { keys: [["sessionUpdate", -1], ["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 196 SessionUpdate/union/0/anyOf/16 */ { keys: [["sessionUpdate", -1], ["used", -1], ["size", -1], ["cost", 197], ["_meta", 15]] },
-  /* 197 SessionUpdate/union/0/anyOf/16/properties/cost */ { unions: [{ variants: [{ kinds: "object", node: 198 }, { kinds: "scalar" }] }] },
-  /* 198 Cost */ { keys: [["amount", -1], ["currency", -1], ["_meta", 15]] },
-  /* 199 SessionUpdate/union/0/anyOf/17 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
-  /* 200 SessionUpdate/union/0/anyOf/18 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 164], ["error", -1], ["_meta", 15]] },
-  /* 201 SessionUpdate/union/0/anyOf/19 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 11], ["_meta", 15]] },
-  /* 202 SessionUpdate/union/0/anyOf/20 */ { keys: [["sessionUpdate", -1]], others: 16 },
-  /* 203 CompleteElicitationNotification */ { keys: [["elicitationId", -1], ["_meta", 15]] },
-  /* 204 ContentChunk */ { keys: [["messageId", -1], ["content", 11], ["_meta", 15]] },
-  /* 205 UserMessage */ { keys: [["messageId", -1], ["content", 164], ["_meta", 15]] },
-  /* 206 IdleStateUpdate */ { keys: [["stopReason", -1], ["usage", 168], ["_meta", 15]] },
-  /* 207 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 166 }, { tag: "idle", node: 167 }, { tag: "requires_action", node: 166 }, { other: true, node: 170 }], tag: "state" }] },
-  /* 208 ToolCallContentChunk */ { keys: [["toolCallId", -1], ["content", 9], ["_meta", 15]] },
-  /* 209 TerminalUpdate */ { keys: [["terminalId", -1], ["command", -1], ["cwd", -1], ["output", 174], ["exitStatus", 176], ["_meta", 15]] },
-  /* 210 TerminalOutputChunk */ { keys: [["terminalId", -1], ["data", -1], ["_meta", 15]] },
-  /* 211 PlanItems */ { keys: [["planId", -1], ["entries", 182], ["_meta", 15]] },
-  /* 212 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 15]] },
-  /* 213 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 15]] },
-  /* 214 PlanUpdate */ { keys: [["plan", 180], ["_meta", 15]] },
-  /* 215 PlanRemoved */ { keys: [["planId", -1], ["_meta", 15]] },
-  /* 216 TextCommandInput */ { keys: [["hint", -1], ["_meta", 15]] },
-  /* 217 AvailableCommandsUpdate */ { keys: [["availableCommands", 189], ["_meta", 15]] },
-  /* 218 SessionInfoUpdate */ { keys: [["title", -1], ["updatedAt", -1], ["_meta", 15]] },
-  /* 219 UsageUpdate */ { keys: [["used", -1], ["size", -1], ["cost", 197], ["_meta", 15]] },
-  /* 220 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 15]] },
-  /* 221 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 164], ["error", -1], ["_meta", 15]] },
-  /* 222 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 11], ["_meta", 15]] },
-  /* 223 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 224]] },
-  /* 224 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 225 }, { kinds: "scalar" }] }] },
-  /* 225 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 226, check: 243, repair: 190 }, { kinds: "object", node: 234, check: 244, repair: 35 }, { kinds: "object", node: 92, check: 245, repair: 35 }, { kinds: "object", node: 235, check: 246, repair: 35 }, { kinds: "object", node: 237, check: 247, repair: 35 }, { kinds: "object", node: 92, check: 248, repair: 35 }, { kinds: "object", node: 238, check: 249, repair: 205 }, { kinds: "object", node: 244, check: 250, repair: 35 }, { kinds: "object", node: 133, check: 251, repair: 35 }, { kinds: "object", node: 245, check: 252, repair: 205 }, { kinds: "object", node: 246, check: 253, repair: 212 }, { kinds: "object", node: 133, check: 254, repair: 35 }, { kinds: "object", node: 251, check: 255, repair: 35 }, { kinds: "object", node: 254, check: 256, repair: 215 }, { kinds: "object", node: 255, check: 257, repair: 217 }, { kinds: "object", node: 260, check: 258, repair: 219 }, { kinds: "object", node: 133, check: 259, repair: 35 }, { kinds: "object", node: 60, check: 58, repair: 35 }, { node: 16, check: 60 }] }] },
-  /* 226 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 85], ["capabilities", 227], ["_meta", 15]], fills: [{ name: "capabilities", default: {} }] },
-  /* 227 ClientCapabilities */ { keys: [["auth", 228], ["elicitation", 230], ["nes", 232], ["positionEncodings", -1], ["_meta", 15]] },
-  /* 228 ClientCapabilities/properties/auth */ { unions: [{ variants: [{ kinds: "object", node: 229 }, { kinds: "scalar" }] }] },
-  /* 229 AuthCapabilities */ { keys: [["terminal", 91], ["_meta", 15]] },
-  /* 230 ClientCapabilities/properties/elicitation */ { unions: [{ variants: [{ kinds: "object", node: 231 }, { kinds: "scalar" }] }] },
-  /* 231 ElicitationCapabilities */ { keys: [["form", 91], ["url", 91], ["_meta", 15]] },
-  /* 232 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 233 }, { kinds: "scalar" }] }] },
-  /* 233 ClientNesCapabilities */ { keys: [["jump", 91], ["rename", 91], ["searchAndReplace", 91], ["_meta", 15]] },
-  /* 234 LoginAuthRequest */ { keys: [["methodId", -1], ["_meta", 15]] },
-  /* 235 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 236], ["_meta", 15]] },
-  /* 236 SetProviderRequest/properties/headers */ { others: -1 },
-  /* 237 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 15]] },
-  /* 238 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["_meta", 15]] },
-  /* 239 NewSessionRequest/properties/mcpServers */ { items: 240 },
-  /* 240 McpServer */ { unions: [{ variants: [{ tag: "http", node: 241 }, { tag: "acp", node: 242 }, { tag: "stdio", node: 243 }, { other: true, node: 26 }], tag: "type" }] },
-  /* 241 McpServer/union/0/anyOf/0 */ { keys: [["type", -1], ["name", -1], ["url", -1], ["headers", 110], ["_meta", 15]] },
-  /* 242 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 15]] },
-  /* 243 McpServer/union/0/anyOf/2 */ { keys: [["type", -1], ["name", -1], ["command", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
-  /* 244 ListSessionsRequest */ { keys: [["cwd", -1], ["cursor", -1], ["_meta", 15]] },
-  /* 245 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["_meta", 15]] },
-  /* 246 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 239], ["replayFrom", 247], ["_meta", 15]] },
-  /* 247 ResumeSessionRequest/properties/replayFrom */ { unions: [{ variants: [{ kinds: "object", node: 248 }, { kinds: "scalar" }] }] },
-  /* 248 ReplayFrom */ { unions: [{ variants: [{ tag: "start", node: 249 }, { other: true, node: 250 }], tag: "type" }] },
-  /* 249 ReplayFrom/union/0/anyOf/0 */ { keys: [["type", -1], ["_meta", 15]] },
-  /* 250 ReplayFrom/union/0/anyOf/1 */ { keys: [["type", -1], ["_meta", 15]], others: 16 },
-  /* 251 SetSessionConfigOptionRequest */ { keys: [["sessionId", -1], ["configId", -1], ["_meta", 15]], unions: [{ variants: [{ tag: "id", node: 252 }, { tag: "boolean", node: 252 }, { other: true, node: 253 }], tag: "type" }] },
-  /* 252 SetSessionConfigOptionRequest/union/0/anyOf/0 */ { keys: [["value", -1], ["type", -1]] },
-  /* 253 SetSessionConfigOptionRequest/union/0/anyOf/2 */ { keys: [["type", -1], ["value", 16]], others: 16 },
-  /* 254 PromptRequest */ { keys: [["sessionId", -1], ["prompt", 164], ["_meta", 15]] },
-  /* 255 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 256], ["repository", 258], ["_meta", 15]] },
-  /* 256 StartNesRequest/properties/workspaceFolders */ { items: 257 },
-  /* 257 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 15]] },
-  /* 258 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 259 }, { kinds: "scalar" }] }] },
-  /* 259 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 15]] },
-  /* 260 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 141], ["selection", 261], ["triggerKind", -1], ["context", 262], ["_meta", 15]] },
-  /* 261 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 140 }, { kinds: "scalar" }] }] },
-  /* 262 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 263 }, { kinds: "scalar" }] }] },
-  /* 263 NesSuggestContext */ { keys: [["recentFiles", 264], ["relatedSnippets", 266], ["editHistory", 270], ["userActions", 272], ["openFiles", 274], ["diagnostics", 276], ["_meta", 15]] },
-  /* 264 NesSuggestContext/properties/recentFiles */ { items: 265 },
-  /* 265 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 15]] },
-  /* 266 NesSuggestContext/properties/relatedSnippets */ { items: 267 },
-  /* 267 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 268], ["_meta", 15]] },
-  /* 268 NesRelatedSnippet/properties/excerpts */ { items: 269 },
-  /* 269 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 15]] },
-  /* 270 NesSuggestContext/properties/editHistory */ { items: 271 },
-  /* 271 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 15]] },
-  /* 272 NesSuggestContext/properties/userActions */ { items: 273 },
-  /* 273 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 141], ["timestampMs", -1], ["_meta", 15]] },
-  /* 274 NesSuggestContext/properties/openFiles */ { items: 275 },
-  /* 275 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 261], ["lastFocusedMs", -1], ["_meta", 15]] },
-  /* 276 NesSuggestContext/properties/diagnostics */ { items: 277 },
-  /* 277 NesDiagnostic */ { keys: [["uri", -1], ["range", 140], ["severity", -1], ["message", -1], ["_meta", 15]] },
-  /* 278 McpServerHttp */ { keys: [["name", -1], ["url", -1], ["headers", 110], ["_meta", 15]] },
-  /* 279 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 15]] },
-  /* 280 McpServerStdio */ { keys: [["name", -1], ["command", -1], ["args", -1], ["env", 110], ["_meta", 15]] },
-  /* 281 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 282, check: 267, repair: 229 }, { kinds: "object", node: 147, check: 183, repair: 142 }] }] },
-  /* 282 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 283]] },
-  /* 283 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 284, check: 261, repair: 231 }, { kinds: "object", node: 289, check: 262, repair: 35 }, { kinds: "object", node: 61, check: 263, repair: 35 }, { kinds: "object", node: 92, check: 264, repair: 35 }, { node: 16, check: 174 }, { node: 16, check: 173 }] }] },
-  /* 284 RequestPermissionResponse */ { keys: [["outcome", 285], ["_meta", 15]] },
-  /* 285 RequestPermissionOutcome */ { unions: [{ variants: [{ tag: "cancelled", node: 286 }, { tag: "selected", node: 287 }, { other: true, node: 288 }], tag: "outcome" }] },
-  /* 286 RequestPermissionOutcome/union/0/anyOf/0 */ { keys: [["outcome", -1]] },
-  /* 287 RequestPermissionOutcome/union/0/anyOf/1 */ { keys: [["outcome", -1], ["optionId", -1], ["_meta", 15]] },
-  /* 288 RequestPermissionOutcome/union/0/anyOf/2 */ { keys: [["outcome", -1]], others: 16 },
-  /* 289 CreateElicitationResponse */ { keys: [["_meta", 15]], unions: [{ variants: [{ tag: "accept", node: 290 }, { tag: "decline", node: 291 }, { tag: "cancel", node: 291 }, { other: true, node: 292 }], tag: "action" }] },
-  /* 290 CreateElicitationResponse/union/0/anyOf/0 */ { keys: [["action", -1], ["content", 236]] },
-  /* 291 CreateElicitationResponse/union/0/anyOf/1 */ { keys: [["action", -1]] },
-  /* 292 CreateElicitationResponse/union/0/anyOf/3 */ { keys: [["action", -1]], others: 16 },
-  /* 293 SelectedPermissionOutcome */ { keys: [["optionId", -1], ["_meta", 15]] },
-  /* 294 ElicitationAcceptAction */ { keys: [["content", 236]] },
-  /* 295 ClientNotification */ { keys: [["method", -1], ["params", 296]] },
-  /* 296 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 297 }, { kinds: "scalar" }] }] },
-  /* 297 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 133, check: 273, repair: 35 }, { kinds: "object", node: 298, check: 274, repair: 35 }, { kinds: "object", node: 299, check: 275, repair: 236 }, { kinds: "object", node: 302, check: 276, repair: 35 }, { kinds: "object", node: 302, check: 277, repair: 35 }, { kinds: "object", node: 303, check: 278, repair: 239 }, { kinds: "object", node: 304, check: 279, repair: 35 }, { kinds: "object", node: 305, check: 280, repair: 240 }, { kinds: "object", node: 60, check: 209, repair: 186 }, { node: 16, check: 210 }] }] },
-  /* 298 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 15]] },
-  /* 299 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 300], ["_meta", 15]] },
-  /* 300 DidChangeDocumentNotification/properties/contentChanges */ { items: 301 },
-  /* 301 TextDocumentContentChangeEvent */ { keys: [["range", 261], ["text", -1], ["_meta", 15]] },
-  /* 302 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 15]] },
-  /* 303 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 141], ["visibleRange", 140], ["_meta", 15]] },
-  /* 304 AcceptNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["_meta", 15]] },
-  /* 305 RejectNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["reason", -1], ["_meta", 15]] },
-  /* 306 ProtocolLevelNotification */ { keys: [["method", -1], ["params", 307]] },
-  /* 307 ProtocolLevelNotification/properties/params */ { unions: [{ variants: [{ kinds: "object", node: 308 }, { kinds: "scalar" }] }] },
-  /* 308 ProtocolLevelNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 309 }] }] },
-  /* 309 CancelRequestNotification */ { keys: [["requestId", -1], ["_meta", 15]] },
+  ...base.shapes,
+  /* 175 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 176]] },
+  /* 176 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 177 }, { kinds: "scalar" }] }] },
+  /* 177 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 178, check: 351, repair: 135 }, { kinds: "object", node: 33, check: 54, repair: 32 }, { kinds: "object", node: 183, check: 352, repair: 26 }, { kinds: "object", node: 184, check: 353, repair: 26 }, { kinds: "object", node: 185, check: 354, repair: 26 }, { node: 8, check: 55 }] }] },
+  /* 178 RequestPermissionRequest */ { keys: [["sessionId", -1], ["title", -1], ["description", -1], ["subject", 179], ["options", 31], ["_meta", 7]] },
+  /* 179 RequestPermissionRequest/properties/subject */ { unions: [{ variants: [{ kinds: "object", node: 180 }, { kinds: "scalar" }] }] },
+  /* 180 RequestPermissionSubject */ { unions: [{ variants: [{ tag: "tool_call", node: 181 }, { tag: "command", node: 30 }, { other: true, node: 18 }], tag: "type" }] },
+  /* 181 RequestPermissionSubject/union/0/anyOf/0 */ { keys: [["type", -1], ["toolCall", 182]] },
+  /* 182 ToolCallUpdate */ { keys: [["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 0], ["locations", 28], ["rawInput", 8], ["rawOutput", 8], ["_meta", 7]] },
+  /* 183 ConnectMcpRequest */ { keys: [["serverId", -1], ["_meta", 7]] },
+  /* 184 MessageMcpRequest */ { keys: [["connectionId", -1], ["method", -1], ["params", 7], ["_meta", 7]] },
+  /* 185 DisconnectMcpRequest */ { keys: [["connectionId", -1], ["_meta", 7]] },
+  /* 186 ToolCallPermissionSubject */ { keys: [["toolCall", 182]] },
+  /* 187 AgentResponse */ { unions: [{ variants: [{ kinds: "object", node: 188, check: 416, repair: 142 }, { kinds: "object", node: 95, check: 116, repair: 85 }] }] },
+  /* 188 AgentResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 189]] },
+  /* 189 AgentResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 190, check: 405, repair: 144 }, { kinds: "object", node: 73, check: 101, repair: 26 }, { kinds: "object", node: 208, check: 406, repair: 173 }, { kinds: "object", node: 73, check: 407, repair: 26 }, { kinds: "object", node: 73, check: 408, repair: 26 }, { kinds: "object", node: 73, check: 102, repair: 26 }, { kinds: "object", node: 81, check: 103, repair: 72 }, { kinds: "object", node: 91, check: 104, repair: 81 }, { kinds: "object", node: 73, check: 105, repair: 26 }, { kinds: "object", node: 81, check: 409, repair: 72 }, { kinds: "object", node: 94, check: 106, repair: 72 }, { kinds: "object", node: 73, check: 107, repair: 26 }, { kinds: "object", node: 94, check: 108, repair: 72 }, { kinds: "object", node: 73, check: 109, repair: 26 }, { kinds: "object", node: 148, check: 410, repair: 26 }, { kinds: "object", node: 213, check: 411, repair: 178 }, { kinds: "object", node: 73, check: 412, repair: 26 }, { node: 8, check: 110 }, { node: 8, check: 413 }] }] },
+  /* 190 InitializeResponse */ { keys: [["protocolVersion", -1], ["info", 69], ["capabilities", 191], ["authMethods", 74], ["_meta", 7]], fills: [{ name: "capabilities", default: {} }] },
+  /* 191 AgentCapabilities */ { keys: [["session", 192], ["auth", 72], ["providers", 72], ["nes", 196], ["positionEncoding", -1], ["_meta", 7]] },
+  /* 192 AgentCapabilities/properties/session */ { unions: [{ variants: [{ kinds: "object", node: 193 }, { kinds: "scalar" }] }] },
+  /* 193 SessionCapabilities */ { keys: [["prompt", 70], ["mcp", 194], ["delete", 72], ["additionalDirectories", 72], ["fork", 72], ["_meta", 7]] },
+  /* 194 SessionCapabilities/properties/mcp */ { unions: [{ variants: [{ kinds: "object", node: 195 }, { kinds: "scalar" }] }] },
+  /* 195 McpCapabilities */ { keys: [["stdio", 72], ["http", 72], ["acp", 72], ["_meta", 7]] },
+  /* 196 AgentCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 197 }, { kinds: "scalar" }] }] },
+  /* 197 NesCapabilities */ { keys: [["events", 198], ["context", 204], ["_meta", 7]] },
+  /* 198 NesCapabilities/properties/events */ { unions: [{ variants: [{ kinds: "object", node: 199 }, { kinds: "scalar" }] }] },
+  /* 199 NesEventCapabilities */ { keys: [["document", 200], ["_meta", 7]] },
+  /* 200 NesEventCapabilities/properties/document */ { unions: [{ variants: [{ kinds: "object", node: 201 }, { kinds: "scalar" }] }] },
+  /* 201 NesDocumentEventCapabilities */ { keys: [["didOpen", 72], ["didChange", 202], ["didClose", 72], ["didSave", 72], ["didFocus", 72], ["_meta", 7]] },
+  /* 202 NesDocumentEventCapabilities/properties/didChange */ { unions: [{ variants: [{ kinds: "object", node: 203 }, { kinds: "scalar" }] }] },
+  /* 203 NesDocumentDidChangeCapabilities */ { keys: [["syncKind", -1], ["_meta", 7]] },
+  /* 204 NesCapabilities/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 205 }, { kinds: "scalar" }] }] },
+  /* 205 NesContextCapabilities */ { keys: [["recentFiles", 206], ["relatedSnippets", 72], ["editHistory", 206], ["userActions", 206], ["openFiles", 72], ["diagnostics", 72], ["_meta", 7]] },
+  /* 206 NesContextCapabilities/properties/recentFiles */ { unions: [{ variants: [{ kinds: "object", node: 207 }, { kinds: "scalar" }] }] },
+  /* 207 NesRecentFilesCapabilities */ { keys: [["maxCount", -1], ["_meta", 7]] },
+  /* 208 ListProvidersResponse */ { keys: [["providers", 209], ["_meta", 7]] },
+  /* 209 ListProvidersResponse/properties/providers */ { items: 210 },
+  /* 210 ProviderInfo */ { keys: [["providerId", -1], ["supported", -1], ["required", -1], ["current", 211], ["_meta", 7]] },
+  /* 211 ProviderInfo/properties/current */ { unions: [{ variants: [{ kinds: "object", node: 212 }, { kinds: "scalar" }] }] },
+  /* 212 ProviderCurrentConfig */ { keys: [["apiType", -1], ["baseUrl", -1], ["_meta", 7]] },
+  /* 213 SuggestNesResponse */ { keys: [["suggestions", 214], ["_meta", 7]] },
+  /* 214 SuggestNesResponse/properties/suggestions */ { items: 215 },
+  /* 215 NesSuggestion */ { unions: [{ variants: [{ tag: "edit", node: 216 }, { tag: "jump", node: 222 }, { tag: "rename", node: 223 }, { tag: "searchAndReplace", node: 224 }, { other: true, node: 225 }], tag: "kind" }] },
+  /* 216 NesSuggestion/union/0/anyOf/0 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["edits", 217], ["cursorPosition", 221], ["_meta", 7]] },
+  /* 217 NesSuggestion/union/0/anyOf/0/properties/edits */ { items: 218 },
+  /* 218 NesTextEdit */ { keys: [["range", 219], ["newText", -1], ["_meta", 7]] },
+  /* 219 Range */ { keys: [["start", 220], ["end", 220], ["_meta", 7]] },
+  /* 220 Position */ { keys: [["line", -1], ["character", -1], ["_meta", 7]] },
+  /* 221 NesSuggestion/union/0/anyOf/0/properties/cursorPosition */ { unions: [{ variants: [{ kinds: "object", node: 220 }, { kinds: "scalar" }] }] },
+  /* 222 NesSuggestion/union/0/anyOf/1 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 220], ["_meta", 7]] },
+  /* 223 NesSuggestion/union/0/anyOf/2 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["position", 220], ["newName", -1], ["_meta", 7]] },
+  /* 224 NesSuggestion/union/0/anyOf/3 */ { keys: [["kind", -1], ["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 7]] },
+  /* 225 NesSuggestion/union/0/anyOf/4 */ { keys: [["kind", -1], ["suggestionId", -1]], others: 8 },
+  /* 226 NesEditSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["edits", 217], ["cursorPosition", 221], ["_meta", 7]] },
+  /* 227 NesJumpSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 220], ["_meta", 7]] },
+  /* 228 NesRenameSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["position", 220], ["newName", -1], ["_meta", 7]] },
+  /* 229 NesSearchAndReplaceSuggestion */ { keys: [["suggestionId", -1], ["uri", -1], ["search", -1], ["replace", -1], ["isRegex", -1], ["_meta", 7]] },
+  /* 230 AgentNotification */ { keys: [["method", -1], ["params", 231]] },
+  /* 231 AgentNotification/properties/params */ { unions: [{ variants: [{ node: 232 }, { kinds: "scalar" }] }] },
+  /* 232 AgentNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 233, check: 420, repair: 192 }, { kinds: "object", node: 129, check: 137, repair: 26 }, { kinds: "object", node: 184, check: 421, repair: 206 }, { node: 8, check: 138 }] }] },
+  /* 233 UpdateSessionNotification */ { keys: [["sessionId", -1], ["update", 234], ["_meta", 7]] },
+  /* 234 SessionUpdate */ { unions: [{ variants: [{ tag: "user_message_chunk", node: 101 }, { tag: "user_message", node: 102 }, { tag: "agent_message_chunk", node: 101 }, { tag: "agent_message", node: 102 }, { tag: "agent_thought_chunk", node: 101 }, { tag: "agent_thought", node: 102 }, { tag: "state_update", node: 235 }, { tag: "tool_call_content_chunk", node: 106 }, { tag: "tool_call_update", node: 239 }, { tag: "terminal_update", node: 107 }, { tag: "terminal_output_chunk", node: 112 }, { tag: "plan_update", node: 240 }, { tag: "plan_removed", node: 244 }, { tag: "available_commands_update", node: 117 }, { tag: "config_option_update", node: 123 }, { tag: "session_info_update", node: 124 }, { tag: "usage_update", node: 125 }, { tag: "notice", node: 245 }, { tag: "compaction_update", node: 246 }, { tag: "compaction_summary_chunk", node: 247 }, { other: true, node: 128 }], tag: "sessionUpdate" }] },
+  /* 235 SessionUpdate/union/0/anyOf/6 */ { keys: [["sessionUpdate", -1]], unions: [{ variants: [{ tag: "running", node: 104 }, { tag: "idle", node: 236 }, { tag: "requires_action", node: 104 }, { other: true, node: 105 }], tag: "state" }] },
+  /* 236 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1 */ { keys: [["state", -1], ["stopReason", -1], ["usage", 237], ["_meta", 7]] },
+  /* 237 SessionUpdate/union/0/anyOf/6/union/0/anyOf/1/properties/usage */ { unions: [{ variants: [{ kinds: "object", node: 238 }, { kinds: "scalar" }] }] },
+  /* 238 Usage */ { keys: [["totalTokens", -1], ["inputTokens", -1], ["outputTokens", -1], ["thoughtTokens", -1], ["cachedReadTokens", -1], ["cachedWriteTokens", -1], ["_meta", 7]] },
+  /* 239 SessionUpdate/union/0/anyOf/8 */ { keys: [["sessionUpdate", -1], ["toolCallId", -1], ["name", -1], ["title", -1], ["kind", -1], ["status", -1], ["content", 0], ["locations", 28], ["rawInput", 8], ["rawOutput", 8], ["_meta", 7]] },
+  /* 240 SessionUpdate/union/0/anyOf/11 */ { keys: [["sessionUpdate", -1], ["plan", 241], ["_meta", 7]] },
+  /* 241 PlanUpdateContent */ { unions: [{ variants: [{ tag: "items", node: 113 }, { tag: "file", node: 242 }, { tag: "markdown", node: 243 }, { other: true, node: 116 }], tag: "type" }] },
+  /* 242 PlanUpdateContent/union/0/anyOf/1 */ { keys: [["type", -1], ["planId", -1], ["uri", -1], ["_meta", 7]] },
+  /* 243 PlanUpdateContent/union/0/anyOf/2 */ { keys: [["type", -1], ["planId", -1], ["content", -1], ["_meta", 7]] },
+  /* 244 SessionUpdate/union/0/anyOf/12 */ { keys: [["sessionUpdate", -1], ["planId", -1], ["_meta", 7]] },
+  /* 245 SessionUpdate/union/0/anyOf/17 */ { keys: [["sessionUpdate", -1], ["severity", -1], ["title", -1], ["description", -1], ["_meta", 7]] },
+  /* 246 SessionUpdate/union/0/anyOf/18 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["status", -1], ["summary", 103], ["error", -1], ["_meta", 7]] },
+  /* 247 SessionUpdate/union/0/anyOf/19 */ { keys: [["sessionUpdate", -1], ["compactionId", -1], ["content", 3], ["_meta", 7]] },
+  /* 248 IdleStateUpdate */ { keys: [["stopReason", -1], ["usage", 237], ["_meta", 7]] },
+  /* 249 StateUpdate */ { unions: [{ variants: [{ tag: "running", node: 104 }, { tag: "idle", node: 236 }, { tag: "requires_action", node: 104 }, { other: true, node: 105 }], tag: "state" }] },
+  /* 250 PlanFile */ { keys: [["planId", -1], ["uri", -1], ["_meta", 7]] },
+  /* 251 PlanMarkdown */ { keys: [["planId", -1], ["content", -1], ["_meta", 7]] },
+  /* 252 PlanUpdate */ { keys: [["plan", 241], ["_meta", 7]] },
+  /* 253 PlanRemoved */ { keys: [["planId", -1], ["_meta", 7]] },
+  /* 254 Notice */ { keys: [["severity", -1], ["title", -1], ["description", -1], ["_meta", 7]] },
+  /* 255 CompactionUpdate */ { keys: [["compactionId", -1], ["status", -1], ["summary", 103], ["error", -1], ["_meta", 7]] },
+  /* 256 CompactionSummaryChunk */ { keys: [["compactionId", -1], ["content", 3], ["_meta", 7]] },
+  /* 257 ClientRequest */ { keys: [["id", -1], ["method", -1], ["params", 258]] },
+  /* 258 ClientRequest/properties/params */ { unions: [{ variants: [{ node: 259 }, { kinds: "scalar" }] }] },
+  /* 259 ClientRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 260, check: 442, repair: 210 }, { kinds: "object", node: 144, check: 151, repair: 26 }, { kinds: "object", node: 73, check: 443, repair: 26 }, { kinds: "object", node: 264, check: 444, repair: 26 }, { kinds: "object", node: 265, check: 445, repair: 26 }, { kinds: "object", node: 73, check: 152, repair: 26 }, { kinds: "object", node: 266, check: 446, repair: 218 }, { kinds: "object", node: 147, check: 153, repair: 26 }, { kinds: "object", node: 148, check: 154, repair: 26 }, { kinds: "object", node: 270, check: 447, repair: 218 }, { kinds: "object", node: 271, check: 448, repair: 221 }, { kinds: "object", node: 148, check: 155, repair: 26 }, { kinds: "object", node: 153, check: 156, repair: 26 }, { kinds: "object", node: 156, check: 157, repair: 125 }, { kinds: "object", node: 272, check: 449, repair: 222 }, { kinds: "object", node: 277, check: 450, repair: 224 }, { kinds: "object", node: 148, check: 451, repair: 26 }, { kinds: "object", node: 184, check: 353, repair: 26 }, { node: 8, check: 55 }] }] },
+  /* 260 InitializeRequest */ { keys: [["protocolVersion", -1], ["info", 69], ["capabilities", 261], ["_meta", 7]], fills: [{ name: "capabilities", default: {} }] },
+  /* 261 ClientCapabilities */ { keys: [["auth", 140], ["elicitation", 142], ["nes", 262], ["positionEncodings", -1], ["_meta", 7]] },
+  /* 262 ClientCapabilities/properties/nes */ { unions: [{ variants: [{ kinds: "object", node: 263 }, { kinds: "scalar" }] }] },
+  /* 263 ClientNesCapabilities */ { keys: [["jump", 72], ["rename", 72], ["searchAndReplace", 72], ["_meta", 7]] },
+  /* 264 SetProviderRequest */ { keys: [["providerId", -1], ["apiType", -1], ["baseUrl", -1], ["headers", 166], ["_meta", 7]] },
+  /* 265 DisableProviderRequest */ { keys: [["providerId", -1], ["_meta", 7]] },
+  /* 266 NewSessionRequest */ { keys: [["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 267], ["_meta", 7]] },
+  /* 267 NewSessionRequest/properties/mcpServers */ { items: 268 },
+  /* 268 McpServer */ { unions: [{ variants: [{ tag: "http", node: 145 }, { tag: "acp", node: 269 }, { tag: "stdio", node: 146 }, { other: true, node: 18 }], tag: "type" }] },
+  /* 269 McpServer/union/0/anyOf/1 */ { keys: [["type", -1], ["name", -1], ["serverId", -1], ["_meta", 7]] },
+  /* 270 ForkSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 267], ["_meta", 7]] },
+  /* 271 ResumeSessionRequest */ { keys: [["sessionId", -1], ["cwd", -1], ["additionalDirectories", -1], ["mcpServers", 267], ["replayFrom", 149], ["_meta", 7]] },
+  /* 272 StartNesRequest */ { keys: [["workspaceUri", -1], ["workspaceFolders", 273], ["repository", 275], ["_meta", 7]] },
+  /* 273 StartNesRequest/properties/workspaceFolders */ { items: 274 },
+  /* 274 WorkspaceFolder */ { keys: [["uri", -1], ["name", -1], ["_meta", 7]] },
+  /* 275 StartNesRequest/properties/repository */ { unions: [{ variants: [{ kinds: "object", node: 276 }, { kinds: "scalar" }] }] },
+  /* 276 NesRepository */ { keys: [["name", -1], ["owner", -1], ["remoteUrl", -1], ["_meta", 7]] },
+  /* 277 SuggestNesRequest */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 220], ["selection", 278], ["triggerKind", -1], ["context", 279], ["_meta", 7]] },
+  /* 278 SuggestNesRequest/properties/selection */ { unions: [{ variants: [{ kinds: "object", node: 219 }, { kinds: "scalar" }] }] },
+  /* 279 SuggestNesRequest/properties/context */ { unions: [{ variants: [{ kinds: "object", node: 280 }, { kinds: "scalar" }] }] },
+  /* 280 NesSuggestContext */ { keys: [["recentFiles", 281], ["relatedSnippets", 283], ["editHistory", 287], ["userActions", 289], ["openFiles", 291], ["diagnostics", 293], ["_meta", 7]] },
+  /* 281 NesSuggestContext/properties/recentFiles */ { items: 282 },
+  /* 282 NesRecentFile */ { keys: [["uri", -1], ["languageId", -1], ["text", -1], ["_meta", 7]] },
+  /* 283 NesSuggestContext/properties/relatedSnippets */ { items: 284 },
+  /* 284 NesRelatedSnippet */ { keys: [["uri", -1], ["excerpts", 285], ["_meta", 7]] },
+  /* 285 NesRelatedSnippet/properties/excerpts */ { items: 286 },
+  /* 286 NesExcerpt */ { keys: [["startLine", -1], ["endLine", -1], ["text", -1], ["_meta", 7]] },
+  /* 287 NesSuggestContext/properties/editHistory */ { items: 288 },
+  /* 288 NesEditHistoryEntry */ { keys: [["uri", -1], ["diff", -1], ["_meta", 7]] },
+  /* 289 NesSuggestContext/properties/userActions */ { items: 290 },
+  /* 290 NesUserAction */ { keys: [["action", -1], ["uri", -1], ["position", 220], ["timestampMs", -1], ["_meta", 7]] },
+  /* 291 NesSuggestContext/properties/openFiles */ { items: 292 },
+  /* 292 NesOpenFile */ { keys: [["uri", -1], ["languageId", -1], ["visibleRange", 278], ["lastFocusedMs", -1], ["_meta", 7]] },
+  /* 293 NesSuggestContext/properties/diagnostics */ { items: 294 },
+  /* 294 NesDiagnostic */ { keys: [["uri", -1], ["range", 219], ["severity", -1], ["message", -1], ["_meta", 7]] },
+  /* 295 McpServerAcp */ { keys: [["name", -1], ["serverId", -1], ["_meta", 7]] },
+  /* 296 ClientResponse */ { unions: [{ variants: [{ kinds: "object", node: 297, check: 457, repair: 234 }, { kinds: "object", node: 95, check: 116, repair: 85 }] }] },
+  /* 297 ClientResponse/union/0/anyOf/0 */ { keys: [["id", -1], ["result", 298]] },
+  /* 298 ClientResponse/union/0/anyOf/0/properties/result */ { unions: [{ variants: [{ kinds: "object", node: 159, check: 158, repair: 127 }, { kinds: "object", node: 164, check: 159, repair: 26 }, { kinds: "object", node: 185, check: 453, repair: 26 }, { kinds: "object", node: 73, check: 454, repair: 26 }, { node: 8, check: 413 }, { node: 8, check: 110 }] }] },
+  /* 299 ClientNotification */ { keys: [["method", -1], ["params", 300]] },
+  /* 300 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 301 }, { kinds: "scalar" }] }] },
+  /* 301 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 148, check: 160, repair: 26 }, { kinds: "object", node: 302, check: 463, repair: 26 }, { kinds: "object", node: 303, check: 464, repair: 239 }, { kinds: "object", node: 306, check: 465, repair: 26 }, { kinds: "object", node: 306, check: 466, repair: 26 }, { kinds: "object", node: 307, check: 467, repair: 242 }, { kinds: "object", node: 308, check: 468, repair: 26 }, { kinds: "object", node: 309, check: 469, repair: 243 }, { kinds: "object", node: 184, check: 421, repair: 206 }, { node: 8, check: 138 }] }] },
+  /* 302 DidOpenDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["languageId", -1], ["version", -1], ["text", -1], ["_meta", 7]] },
+  /* 303 DidChangeDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["contentChanges", 304], ["_meta", 7]] },
+  /* 304 DidChangeDocumentNotification/properties/contentChanges */ { items: 305 },
+  /* 305 TextDocumentContentChangeEvent */ { keys: [["range", 278], ["text", -1], ["_meta", 7]] },
+  /* 306 DidCloseDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["_meta", 7]] },
+  /* 307 DidFocusDocumentNotification */ { keys: [["sessionId", -1], ["uri", -1], ["version", -1], ["position", 220], ["visibleRange", 219], ["_meta", 7]] },
+  /* 308 AcceptNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["_meta", 7]] },
+  /* 309 RejectNesNotification */ { keys: [["sessionId", -1], ["suggestionId", -1], ["reason", -1], ["_meta", 7]] },
 ];
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
-function s0(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s1(v["params"], x) !== v["params"]) return S(v, 0, x); continue;
-    default: return S(v, 0, x);
-  }
-  return v;
-}
-function s1(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s2(v, x);
-  }
-  return s2(v, x);
-}
-function s2(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 2, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c55(v)) {
-    return s3(v, x);
-  }
-  { const r = Q(v, 3, 55); if (r !== undefined) return s3(r, x); }
-  if (c56(v)) {
-    return s41(v, x);
-  }
-  { const r = Q(v, 41, 56); if (r !== undefined) return s41(r, x); }
-  if (c57(v)) {
-    return s59(v, x);
-  }
-  { const r = Q(v, 35, 57); if (r !== undefined) return s59(r, x); }
-  if (c58(v)) {
-    return s60(v, x);
-  }
-  { const r = Q(v, 35, 58); if (r !== undefined) return s60(r, x); }
-  if (c59(v)) {
-    return s61(v, x);
-  }
-  { const r = Q(v, 35, 59); if (r !== undefined) return s61(r, x); }
-  return s16(v, x);
-}
-function s3(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "title": case "description": continue;
-    case "subject": if (s4(v["subject"], x) !== v["subject"]) return S(v, 3, x); continue;
-    case "options": if (s39(v["options"], x) !== v["options"]) return S(v, 3, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 3, x); continue;
-    default: return S(v, 3, x);
-  }
-  return v;
-}
-function s4(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 4, x);
-  return s5(v, x);
-}
-function s5(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 5, x);
-  switch (v["type"]) {
-    case "tool_call": {
-      return s6(v, x);
-    }
-    case "command": {
-      return s38(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 5, x);
-}
-function s6(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 6, x); continue;
-    default: return S(v, 6, x);
-  }
-  return v;
-}
-function s7(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCallId": case "name": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 7, x); continue;
-    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 7, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 7, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 7, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 7, x); continue;
-    default: return S(v, 7, x);
-  }
-  return v;
-}
-function s8(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s9(v[i], x) !== v[i]) return S(v, 8, x);
-    return v;
-  }
-  return S(v, 8, x);
-  return v;
-}
-function s9(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 9, x);
-  switch (v["type"]) {
-    case "content": {
-      return s10(v, x);
-    }
-    case "diff": {
-      return s27(v, x);
-    }
-    case "terminal": {
-      return s35(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 9, x);
-}
-function s10(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 10, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 10, x); continue;
-    default: return S(v, 10, x);
-  }
-  return v;
-}
-function s11(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 11, x);
-  switch (v["type"]) {
-    case "text": {
-      return s12(v, x);
-    }
-    case "image": {
-      return s17(v, x);
-    }
-    case "audio": {
-      return s18(v, x);
-    }
-    case "resource_link": {
-      return s19(v, x);
-    }
-    case "resource": {
-      return s22(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 11, x);
-}
-function s12(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 12, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 12, x); continue;
-    default: return S(v, 12, x);
-  }
-  return v;
-}
-function s13(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 13, x);
-  return s14(v, x);
-}
-function s14(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "audience": case "lastModified": case "priority": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 14, x); continue;
-    default: return S(v, 14, x);
-  }
-  return v;
-}
-function s15(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 15, x); continue;
-  }
-  return v;
-}
-function s16(v) { return F(v); }
-function s17(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 17, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 17, x); continue;
-    default: return S(v, 17, x);
-  }
-  return v;
-}
-function s18(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "data": case "mimeType": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 18, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 18, x); continue;
-    default: return S(v, 18, x);
-  }
-  return v;
-}
-function s19(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 19, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 19, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 19, x); continue;
-    default: return S(v, 19, x);
-  }
-  return v;
-}
-function s20(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s21(v[i], x) !== v[i]) return S(v, 20, x);
-    return v;
-  }
-  return S(v, 20, x);
-  return v;
-}
-function s21(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "src": case "mimeType": case "sizes": case "theme": continue;
-    default: return S(v, 21, x);
-  }
-  return v;
-}
-function s22(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 22, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 22, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 22, x); continue;
-    default: return S(v, 22, x);
-  }
-  return v;
-}
-function s23(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 23, x);
-  if (Array.isArray(v)) return S(v, 23, x);
-  if (c26(v)) {
-    return s24(v, x);
-  }
-  { const r = Q(v, 29, 26); if (r !== undefined) return s24(r, x); }
-  return s25(v, x);
-}
-function s24(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": case "uri": case "mimeType": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 24, x); continue;
-    default: return S(v, 24, x);
-  }
-  return v;
-}
-function s25(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "blob": case "uri": case "mimeType": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 25, x); continue;
-    default: return S(v, 25, x);
-  }
-  return v;
-}
-function s26(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 26, x); continue;
-  }
-  return v;
-}
-function s27(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 27, x); continue;
-    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 27, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 27, x); continue;
-    default: return S(v, 27, x);
-  }
-  return v;
-}
-function s28(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s29(v[i], x) !== v[i]) return S(v, 28, x);
-    return v;
-  }
-  return S(v, 28, x);
-  return v;
-}
-function s29(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 29, x);
-  switch (v["operation"]) {
-    case "add": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "delete": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "modify": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "move": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    case "copy": {
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": case "oldPath": case "path": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: return S(v, 29, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["operation"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "fileType": case "mimeType": case "operation": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 29, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 29, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 29, x);
-}
-function s30(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "path": continue;
-    default: return S(v, 30, x);
-  }
-  return v;
-}
-function s31(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": case "oldPath": case "path": continue;
-    default: return S(v, 31, x);
-  }
-  return v;
-}
-function s32(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "operation": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 32, x); continue;
-  }
-  return v;
-}
-function s33(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 33, x);
-  return s34(v, x);
-}
-function s34(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "format": case "text": continue;
-    default: return S(v, 34, x);
-  }
-  return v;
-}
-function s35(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 35, x); continue;
-    default: return S(v, 35, x);
-  }
-  return v;
-}
-function s36(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s37(v[i], x) !== v[i]) return S(v, 36, x);
-    return v;
-  }
-  return S(v, 36, x);
-  return v;
-}
-function s37(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": case "line": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 37, x); continue;
-    default: return S(v, 37, x);
-  }
-  return v;
-}
-function s38(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 38, x); continue;
-    default: return S(v, 38, x);
-  }
-  return v;
-}
-function s39(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s40(v[i], x) !== v[i]) return S(v, 39, x);
-    return v;
-  }
-  return S(v, 39, x);
-  return v;
-}
-function s40(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": case "name": case "kind": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 40, x); continue;
-    default: return S(v, 40, x);
-  }
-  return v;
-}
-function s41(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 41, x);
-  switch (v["mode"]) {
-    case "form": {
-      return S(v, 41, x);
-    }
-    case "url": {
-      return S(v, 41, x);
-    }
-    default: {
-      if (typeof v["mode"] !== "string") break;
-      return S(v, 41, x);
-    }
-  }
-  return S(v, 41, x);
-}
-function s42(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 42, x);
-  if (Array.isArray(v)) return S(v, 42, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
-      default: return S(v, 42, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 42, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 42, x); continue;
-    default: return S(v, 42, x);
-  }
-  return v;
-}
-function s43(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "required": case "description": continue;
-    case "properties": if (s44(v["properties"], x) !== v["properties"]) return S(v, 43, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 43, x); continue;
-    default: return S(v, 43, x);
-  }
-  if (!H(v, "type")) return S(v, 43, x);
-  if (!H(v, "properties")) return S(v, 43, x);
-  return v;
-}
-function s44(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    default: if (k === "__proto__" || s45(v[k], x) !== v[k]) return S(v, 44, x); continue;
-  }
-  return v;
-}
-function s45(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 45, x);
-  switch (v["type"]) {
-    case "string": {
-      return s46(v, x);
-    }
-    case "number": {
-      return s49(v, x);
-    }
-    case "integer": {
-      return s49(v, x);
-    }
-    case "boolean": {
-      return s50(v, x);
-    }
-    case "array": {
-      return s51(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 45, x);
-}
-function s46(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 46, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 46, x); continue;
-    default: return S(v, 46, x);
-  }
-  return v;
-}
-function s47(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s48(v[i], x) !== v[i]) return S(v, 47, x);
-    return v;
-  }
-  return S(v, 47, x);
-  return v;
-}
-function s48(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "const": case "title": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 48, x); continue;
-    default: return S(v, 48, x);
-  }
-  return v;
-}
-function s49(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 49, x); continue;
-    default: return S(v, 49, x);
-  }
-  return v;
-}
-function s50(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 50, x); continue;
-    default: return S(v, 50, x);
-  }
-  return v;
-}
-function s51(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 51, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 51, x); continue;
-    default: return S(v, 51, x);
-  }
-  return v;
-}
-function s52(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 52, x);
-  if (Array.isArray(v)) return S(v, 52, x);
-  switch (v["type"]) {
-    case "string": {
-      if (c50(v)) {
-        return s53(v, x);
-      }
-      { const r = Q(v, 34, 50); if (r !== undefined) return s53(r, x); }
-      break;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      if (c51(v)) {
-        return s26(v, x);
-      }
-      break;
-    }
-  }
-  return s54(v, x);
-}
-function s53(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "enum": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 53, x); continue;
-    default: return S(v, 53, x);
-  }
-  return v;
-}
-function s54(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "anyOf": if (s47(v["anyOf"], x) !== v["anyOf"]) return S(v, 54, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 54, x); continue;
-    default: return S(v, 54, x);
-  }
-  return v;
-}
-function s55(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "toolCallId": continue;
-    default: return S(v, 55, x);
-  }
-  return v;
-}
-function s56(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    default: return S(v, 56, x);
-  }
-  return v;
-}
-function s57(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 57, x);
-  if (Array.isArray(v)) return S(v, 57, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 57, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 57, x);
-  for (const k in v) switch (k) {
-    case "mode": case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 57, x);
-  }
-  return v;
-}
-function s58(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 58, x);
-  if (Array.isArray(v)) return S(v, 58, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "mode": case "sessionId": case "toolCallId": continue;
-      default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 58, x);
-  for (const k in v) switch (k) {
-    case "mode": case "requestId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 58, x); continue;
-  }
-  return v;
-}
-function s59(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "serverId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 59, x); continue;
-    default: return S(v, 59, x);
-  }
-  return v;
-}
-function s60(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": case "method": continue;
-    case "params": if (s15(v["params"], x) !== v["params"]) return S(v, 60, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 60, x); continue;
-    default: return S(v, 60, x);
-  }
-  return v;
-}
-function s61(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "connectionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 61, x); continue;
-    default: return S(v, 61, x);
-  }
-  return v;
-}
-function s62(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 62, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 62, x); continue;
-    default: return S(v, 62, x);
-  }
-  return v;
-}
-function s63(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": case "uri": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 63, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 63, x); continue;
-    default: return S(v, 63, x);
-  }
-  return v;
-}
-function s64(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "data": case "mimeType": continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 64, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 64, x); continue;
-    default: return S(v, 64, x);
-  }
-  return v;
-}
-function s65(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "uri": case "title": case "description": case "mimeType": case "size": continue;
-    case "icons": if (s20(v["icons"], x) !== v["icons"]) return S(v, 65, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 65, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 65, x); continue;
-    default: return S(v, 65, x);
-  }
-  return v;
-}
-function s66(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "resource": if (s23(v["resource"], x) !== v["resource"]) return S(v, 66, x); continue;
-    case "annotations": if (s13(v["annotations"], x) !== v["annotations"]) return S(v, 66, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 66, x); continue;
-    default: return S(v, 66, x);
-  }
-  return v;
-}
-function s67(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 67, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 67, x); continue;
-    default: return S(v, 67, x);
-  }
-  return v;
-}
-function s68(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "path": continue;
-    default: return S(v, 68, x);
-  }
-  return v;
-}
-function s69(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "oldPath": case "path": continue;
-    default: return S(v, 69, x);
-  }
-  return v;
-}
-function s70(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "changes": if (s28(v["changes"], x) !== v["changes"]) return S(v, 70, x); continue;
-    case "patch": if (s33(v["patch"], x) !== v["patch"]) return S(v, 70, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 70, x); continue;
-    default: return S(v, 70, x);
-  }
-  return v;
-}
-function s71(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 71, x); continue;
-    default: return S(v, 71, x);
-  }
-  return v;
-}
-function s72(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "toolCall": if (s7(v["toolCall"], x) !== v["toolCall"]) return S(v, 72, x); continue;
-    default: return S(v, 72, x);
-  }
-  return v;
-}
-function s73(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "command": case "cwd": case "toolCallId": case "terminalId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 73, x); continue;
-    default: return S(v, 73, x);
-  }
-  return v;
-}
-function s74(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minLength": case "maxLength": case "pattern": case "format": case "default": case "enum": continue;
-    case "oneOf": if (s47(v["oneOf"], x) !== v["oneOf"]) return S(v, 74, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 74, x); continue;
-    default: return S(v, 74, x);
-  }
-  return v;
-}
-function s75(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minimum": case "maximum": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 75, x); continue;
-    default: return S(v, 75, x);
-  }
-  return v;
-}
-function s76(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "default": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 76, x); continue;
-    default: return S(v, 76, x);
-  }
-  return v;
-}
-function s77(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "enum": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 77, x); continue;
-    default: return S(v, 77, x);
-  }
-  return v;
-}
-function s78(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "title": case "description": case "minItems": case "maxItems": case "default": continue;
-    case "items": if (s52(v["items"], x) !== v["items"]) return S(v, 78, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 78, x); continue;
-    default: return S(v, 78, x);
-  }
-  return v;
-}
-function s79(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 79, x);
-  if (Array.isArray(v)) return S(v, 79, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "sessionId": case "toolCallId": continue;
-      case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 79, x); continue;
-      default: return S(v, 79, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 79, x);
-  for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "requestedSchema": if (s43(v["requestedSchema"], x) !== v["requestedSchema"]) return S(v, 79, x); continue;
-    default: return S(v, 79, x);
-  }
-  return v;
-}
-function s80(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 80, x);
-  if (Array.isArray(v)) return S(v, 80, x);
-  if (c53(v)) {
-    for (const k in v) switch (k) {
-      case "elicitationId": case "url": case "sessionId": case "toolCallId": continue;
-      default: return S(v, 80, x);
-    }
-    return v;
-  }
-  if (Q(v, 61, 53) !== undefined) return S(v, 80, x);
-  for (const k in v) switch (k) {
-    case "elicitationId": case "url": case "requestId": continue;
-    default: return S(v, 80, x);
-  }
-  return v;
-}
-function s81(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 81, x);
-  if (Array.isArray(v)) return S(v, 81, x);
-  if (c179(v)) {
-    return s82(v, x);
-  }
-  { const r = Q(v, 65, 179); if (r !== undefined) return s82(r, x); }
-  return s147(v, x);
-}
-function s82(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s83(v["result"], x) !== v["result"]) return S(v, 82, x); continue;
-    default: return S(v, 82, x);
-  }
-  return v;
-}
-function s83(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 83, x);
-  if (Array.isArray(v)) {
-    if (c173(v)) {
-      return s16(v, x);
-    }
-    return s16(v, x);
-  }
-  if (c156(v)) {
-    return s84(v, x);
-  }
-  { const r = Q(v, 67, 156); if (r !== undefined) return s84(r, x); }
-  if (c157(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 157); if (r !== undefined) return s92(r, x); }
-  if (c158(v)) {
-    return s114(v, x);
-  }
-  { const r = Q(v, 113, 158); if (r !== undefined) return s114(r, x); }
-  if (c159(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 159); if (r !== undefined) return s92(r, x); }
-  if (c160(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 160); if (r !== undefined) return s92(r, x); }
-  if (c161(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 161); if (r !== undefined) return s92(r, x); }
-  if (c162(v)) {
-    return s119(v, x);
-  }
-  { const r = Q(v, 118, 162); if (r !== undefined) return s119(r, x); }
-  if (c163(v)) {
-    return s129(v, x);
-  }
-  { const r = Q(v, 127, 163); if (r !== undefined) return s129(r, x); }
-  if (c164(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 164); if (r !== undefined) return s92(r, x); }
-  if (c165(v)) {
-    return s119(v, x);
-  }
-  { const r = Q(v, 118, 165); if (r !== undefined) return s119(r, x); }
-  if (c166(v)) {
-    return s132(v, x);
-  }
-  { const r = Q(v, 118, 166); if (r !== undefined) return s132(r, x); }
-  if (c167(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 167); if (r !== undefined) return s92(r, x); }
-  if (c168(v)) {
-    return s132(v, x);
-  }
-  { const r = Q(v, 118, 168); if (r !== undefined) return s132(r, x); }
-  if (c169(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 169); if (r !== undefined) return s92(r, x); }
-  if (c170(v)) {
-    return s133(v, x);
-  }
-  { const r = Q(v, 35, 170); if (r !== undefined) return s133(r, x); }
-  if (c171(v)) {
-    return s134(v, x);
-  }
-  { const r = Q(v, 131, 171); if (r !== undefined) return s134(r, x); }
-  if (c172(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 172); if (r !== undefined) return s92(r, x); }
-  if (c173(v)) {
-    return s16(v, x);
-  }
-  return s16(v, x);
-}
-function s84(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s85(v["info"], x) !== v["info"]) return S(v, 84, x); continue;
-    case "capabilities": if (s86(v["capabilities"], x) !== v["capabilities"]) return S(v, 84, x); continue;
-    case "authMethods": if (s107(v["authMethods"], x) !== v["authMethods"]) return S(v, 84, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 84, x); continue;
-    default: return S(v, 84, x);
-  }
-  if (!H(v, "capabilities")) return S(v, 84, x);
-  return v;
-}
-function s85(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "title": case "version": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 85, x); continue;
-    default: return S(v, 85, x);
-  }
-  return v;
-}
-function s86(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "positionEncoding": continue;
-    case "session": if (s87(v["session"], x) !== v["session"]) return S(v, 86, x); continue;
-    case "auth": if (s91(v["auth"], x) !== v["auth"]) return S(v, 86, x); continue;
-    case "providers": if (s91(v["providers"], x) !== v["providers"]) return S(v, 86, x); continue;
-    case "nes": if (s95(v["nes"], x) !== v["nes"]) return S(v, 86, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 86, x); continue;
-    default: return S(v, 86, x);
-  }
-  return v;
-}
-function s87(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 87, x);
-  return s88(v, x);
-}
-function s88(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "prompt": if (s89(v["prompt"], x) !== v["prompt"]) return S(v, 88, x); continue;
-    case "mcp": if (s93(v["mcp"], x) !== v["mcp"]) return S(v, 88, x); continue;
-    case "delete": if (s91(v["delete"], x) !== v["delete"]) return S(v, 88, x); continue;
-    case "additionalDirectories": if (s91(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 88, x); continue;
-    case "fork": if (s91(v["fork"], x) !== v["fork"]) return S(v, 88, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 88, x); continue;
-    default: return S(v, 88, x);
-  }
-  return v;
-}
-function s89(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 89, x);
-  return s90(v, x);
-}
-function s90(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "image": if (s91(v["image"], x) !== v["image"]) return S(v, 90, x); continue;
-    case "audio": if (s91(v["audio"], x) !== v["audio"]) return S(v, 90, x); continue;
-    case "embeddedContext": if (s91(v["embeddedContext"], x) !== v["embeddedContext"]) return S(v, 90, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 90, x); continue;
-    default: return S(v, 90, x);
-  }
-  return v;
-}
-function s91(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 91, x);
-  return s92(v, x);
-}
-function s92(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 92, x); continue;
-    default: return S(v, 92, x);
-  }
-  return v;
-}
-function s93(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 93, x);
-  return s94(v, x);
-}
-function s94(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stdio": if (s91(v["stdio"], x) !== v["stdio"]) return S(v, 94, x); continue;
-    case "http": if (s91(v["http"], x) !== v["http"]) return S(v, 94, x); continue;
-    case "acp": if (s91(v["acp"], x) !== v["acp"]) return S(v, 94, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 94, x); continue;
-    default: return S(v, 94, x);
-  }
-  return v;
-}
-function s95(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 95, x);
-  return s96(v, x);
-}
-function s96(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "events": if (s97(v["events"], x) !== v["events"]) return S(v, 96, x); continue;
-    case "context": if (s103(v["context"], x) !== v["context"]) return S(v, 96, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 96, x); continue;
-    default: return S(v, 96, x);
-  }
-  return v;
-}
-function s97(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 97, x);
-  return s98(v, x);
-}
-function s98(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "document": if (s99(v["document"], x) !== v["document"]) return S(v, 98, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 98, x); continue;
-    default: return S(v, 98, x);
-  }
-  return v;
-}
-function s99(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 99, x);
-  return s100(v, x);
-}
-function s100(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "didOpen": if (s91(v["didOpen"], x) !== v["didOpen"]) return S(v, 100, x); continue;
-    case "didChange": if (s101(v["didChange"], x) !== v["didChange"]) return S(v, 100, x); continue;
-    case "didClose": if (s91(v["didClose"], x) !== v["didClose"]) return S(v, 100, x); continue;
-    case "didSave": if (s91(v["didSave"], x) !== v["didSave"]) return S(v, 100, x); continue;
-    case "didFocus": if (s91(v["didFocus"], x) !== v["didFocus"]) return S(v, 100, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 100, x); continue;
-    default: return S(v, 100, x);
-  }
-  return v;
-}
-function s101(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 101, x);
-  return s102(v, x);
-}
-function s102(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "syncKind": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 102, x); continue;
-    default: return S(v, 102, x);
-  }
-  return v;
-}
-function s103(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 103, x);
-  return s104(v, x);
-}
-function s104(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "recentFiles": if (s105(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 104, x); continue;
-    case "relatedSnippets": if (s91(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 104, x); continue;
-    case "editHistory": if (s105(v["editHistory"], x) !== v["editHistory"]) return S(v, 104, x); continue;
-    case "userActions": if (s105(v["userActions"], x) !== v["userActions"]) return S(v, 104, x); continue;
-    case "openFiles": if (s91(v["openFiles"], x) !== v["openFiles"]) return S(v, 104, x); continue;
-    case "diagnostics": if (s91(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 104, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 104, x); continue;
-    default: return S(v, 104, x);
-  }
-  return v;
-}
-function s105(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 105, x);
-  return s106(v, x);
-}
-function s106(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "maxCount": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 106, x); continue;
-    default: return S(v, 106, x);
-  }
-  return v;
-}
-function s107(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s108(v[i], x) !== v[i]) return S(v, 107, x);
-    return v;
-  }
-  return S(v, 107, x);
-  return v;
-}
-function s108(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 108, x);
-  switch (v["type"]) {
-    case "terminal": {
-      return s109(v, x);
-    }
-    case "agent": {
-      return s112(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s113(v, x);
-    }
-  }
-  return S(v, 108, x);
-}
-function s109(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 109, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 109, x); continue;
-    default: return S(v, 109, x);
-  }
-  return v;
-}
-function s110(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s111(v[i], x) !== v[i]) return S(v, 110, x);
-    return v;
-  }
-  return S(v, 110, x);
-  return v;
-}
-function s111(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "value": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 111, x); continue;
-    default: return S(v, 111, x);
-  }
-  return v;
-}
-function s112(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 112, x); continue;
-    default: return S(v, 112, x);
-  }
-  return v;
-}
-function s113(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 113, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 113, x); continue;
-  }
-  return v;
-}
-function s114(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providers": if (s115(v["providers"], x) !== v["providers"]) return S(v, 114, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 114, x); continue;
-    default: return S(v, 114, x);
-  }
-  return v;
-}
-function s115(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s116(v[i], x) !== v[i]) return S(v, 115, x);
-    return v;
-  }
-  return S(v, 115, x);
-  return v;
-}
-function s116(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "supported": case "required": continue;
-    case "current": if (s117(v["current"], x) !== v["current"]) return S(v, 116, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 116, x); continue;
-    default: return S(v, 116, x);
-  }
-  return v;
-}
-function s117(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 117, x);
-  return s118(v, x);
-}
-function s118(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "apiType": case "baseUrl": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 118, x); continue;
-    default: return S(v, 118, x);
-  }
-  return v;
-}
-function s119(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 119, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 119, x); continue;
-    default: return S(v, 119, x);
-  }
-  return v;
-}
-function s120(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s121(v[i], x) !== v[i]) return S(v, 120, x);
-    return v;
-  }
-  return S(v, 120, x);
-  return v;
-}
-function s121(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 121, x);
-  switch (v["type"]) {
-    case "select": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
-        case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 121, x); continue;
-        default: return S(v, 121, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": case "currentValue": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
-        default: return S(v, 121, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "configId": case "name": case "description": case "category": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 121, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 121, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 121, x);
-}
-function s122(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 122, x); continue;
-    default: return S(v, 122, x);
-  }
-  return v;
-}
-function s123(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 123, x);
-  if (Array.isArray(v)) {
-    if (c139(v)) {
-      return s124(v, x);
-    }
-    { const r = Q(v, 49, 139); if (r !== undefined) return s124(r, x); }
-    return s126(v, x);
-  }
-  return S(v, 123, x);
-}
-function s124(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s125(v[i], x) !== v[i]) return S(v, 124, x);
-    return v;
-  }
-  return S(v, 124, x);
-  return v;
-}
-function s125(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "value": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 125, x); continue;
-    default: return S(v, 125, x);
-  }
-  return v;
-}
-function s126(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s127(v[i], x) !== v[i]) return S(v, 126, x);
-    return v;
-  }
-  return S(v, 126, x);
-  return v;
-}
-function s127(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "groupId": case "name": continue;
-    case "options": if (s124(v["options"], x) !== v["options"]) return S(v, 127, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 127, x); continue;
-    default: return S(v, 127, x);
-  }
-  return v;
-}
-function s128(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "currentValue": continue;
-    default: return S(v, 128, x);
-  }
-  return v;
-}
-function s129(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "nextCursor": continue;
-    case "sessions": if (s130(v["sessions"], x) !== v["sessions"]) return S(v, 129, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 129, x); continue;
-    default: return S(v, 129, x);
-  }
-  return v;
-}
-function s130(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s131(v[i], x) !== v[i]) return S(v, 130, x);
-    return v;
-  }
-  return S(v, 130, x);
-  return v;
-}
-function s131(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 131, x); continue;
-    default: return S(v, 131, x);
-  }
-  return v;
-}
-function s132(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 132, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 132, x); continue;
-    default: return S(v, 132, x);
-  }
-  return v;
-}
-function s133(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 133, x); continue;
-    default: return S(v, 133, x);
-  }
-  return v;
-}
-function s134(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestions": if (s135(v["suggestions"], x) !== v["suggestions"]) return S(v, 134, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 134, x); continue;
-    default: return S(v, 134, x);
-  }
-  return v;
-}
-function s135(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s136(v[i], x) !== v[i]) return S(v, 135, x);
-    return v;
-  }
-  return S(v, 135, x);
-  return v;
-}
-function s136(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 136, x);
-  switch (v["kind"]) {
-    case "edit": {
-      return s137(v, x);
-    }
-    case "jump": {
-      return s143(v, x);
-    }
-    case "rename": {
-      return s144(v, x);
-    }
-    case "searchAndReplace": {
-      return s145(v, x);
-    }
-    default: {
-      if (typeof v["kind"] !== "string") break;
-      return s146(v, x);
-    }
-  }
-  return S(v, 136, x);
-}
-function s137(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": continue;
-    case "edits": if (s138(v["edits"], x) !== v["edits"]) return S(v, 137, x); continue;
-    case "cursorPosition": if (s142(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 137, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 137, x); continue;
-    default: return S(v, 137, x);
-  }
-  return v;
-}
-function s138(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s139(v[i], x) !== v[i]) return S(v, 138, x);
-    return v;
-  }
-  return S(v, 138, x);
-  return v;
-}
-function s139(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "newText": continue;
-    case "range": if (s140(v["range"], x) !== v["range"]) return S(v, 139, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 139, x); continue;
-    default: return S(v, 139, x);
-  }
-  return v;
-}
-function s140(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "start": if (s141(v["start"], x) !== v["start"]) return S(v, 140, x); continue;
-    case "end": if (s141(v["end"], x) !== v["end"]) return S(v, 140, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 140, x); continue;
-    default: return S(v, 140, x);
-  }
-  return v;
-}
-function s141(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "line": case "character": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 141, x); continue;
-    default: return S(v, 141, x);
-  }
-  return v;
-}
-function s142(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 142, x);
-  return s141(v, x);
-}
-function s143(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 143, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 143, x); continue;
-    default: return S(v, 143, x);
-  }
-  return v;
-}
-function s144(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": case "newName": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 144, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 144, x); continue;
-    default: return S(v, 144, x);
-  }
-  return v;
-}
-function s145(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 145, x); continue;
-    default: return S(v, 145, x);
-  }
-  return v;
-}
-function s146(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "kind": case "suggestionId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 146, x); continue;
-  }
-  return v;
-}
-function s147(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "id": continue;
-    case "error": if (s148(v["error"], x) !== v["error"]) return S(v, 147, x); continue;
-    default: return S(v, 147, x);
-  }
-  return v;
-}
-function s148(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "code": case "message": continue;
-    case "data": if (s16(v["data"], x) !== v["data"]) return S(v, 148, x); continue;
-    default: return S(v, 148, x);
-  }
-  return v;
-}
-function s149(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": case "args": continue;
-    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 149, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 149, x); continue;
-    default: return S(v, 149, x);
-  }
-  return v;
-}
-function s150(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": case "name": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 150, x); continue;
-    default: return S(v, 150, x);
-  }
-  return v;
-}
-function s151(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    case "options": if (s123(v["options"], x) !== v["options"]) return S(v, 151, x); continue;
-    default: return S(v, 151, x);
-  }
-  return v;
-}
-function s152(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "currentValue": continue;
-    default: return S(v, 152, x);
-  }
-  return v;
-}
-function s153(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": continue;
-    case "edits": if (s138(v["edits"], x) !== v["edits"]) return S(v, 153, x); continue;
-    case "cursorPosition": if (s142(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 153, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 153, x); continue;
-    default: return S(v, 153, x);
-  }
-  return v;
-}
-function s154(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 154, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 154, x); continue;
-    default: return S(v, 154, x);
-  }
-  return v;
-}
-function s155(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": case "newName": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 155, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 155, x); continue;
-    default: return S(v, 155, x);
-  }
-  return v;
-}
-function s156(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 156, x); continue;
-    default: return S(v, 156, x);
-  }
-  return v;
-}
-function s157(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s158(v["params"], x) !== v["params"]) return S(v, 157, x); continue;
-    default: return S(v, 157, x);
-  }
-  return v;
-}
-function s158(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s159(v, x);
-  }
-  return s159(v, x);
-}
-function s159(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 159, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
-  }
-  if (c207(v)) {
-    return s160(v, x);
-  }
-  { const r = Q(v, 147, 207); if (r !== undefined) return s160(r, x); }
-  if (c208(v)) {
-    return s203(v, x);
-  }
-  { const r = Q(v, 35, 208); if (r !== undefined) return s203(r, x); }
-  if (c209(v)) {
-    return s60(v, x);
-  }
-  { const r = Q(v, 186, 209); if (r !== undefined) return s60(r, x); }
-  return s16(v, x);
-}
-function s160(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "update": if (s161(v["update"], x) !== v["update"]) return S(v, 160, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 160, x); continue;
-    default: return S(v, 160, x);
-  }
-  return v;
-}
-function s161(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 161, x);
-  switch (v["sessionUpdate"]) {
-    case "user_message_chunk": {
-      return s162(v, x);
-    }
-    case "user_message": {
-      return s163(v, x);
-    }
-    case "agent_message_chunk": {
-      return s162(v, x);
-    }
-    case "agent_message": {
-      return s163(v, x);
-    }
-    case "agent_thought_chunk": {
-      return s162(v, x);
-    }
-    case "agent_thought": {
-      return s163(v, x);
-    }
-    case "state_update": {
-      return s165(v, x);
-    }
-    case "tool_call_content_chunk": {
-      return s171(v, x);
-    }
-    case "tool_call_update": {
-      return s172(v, x);
-    }
-    case "terminal_update": {
-      return s173(v, x);
-    }
-    case "terminal_output_chunk": {
-      return s178(v, x);
-    }
-    case "plan_update": {
-      return s179(v, x);
-    }
-    case "plan_removed": {
-      return s187(v, x);
-    }
-    case "available_commands_update": {
-      return s188(v, x);
-    }
-    case "config_option_update": {
-      return s194(v, x);
-    }
-    case "session_info_update": {
-      return s195(v, x);
-    }
-    case "usage_update": {
-      return s196(v, x);
-    }
-    case "notice": {
-      return s199(v, x);
-    }
-    case "compaction_update": {
-      return s200(v, x);
-    }
-    case "compaction_summary_chunk": {
-      return s201(v, x);
-    }
-    default: {
-      if (typeof v["sessionUpdate"] !== "string") break;
-      return s202(v, x);
-    }
-  }
-  return S(v, 161, x);
-}
-function s162(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 162, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 162, x); continue;
-    default: return S(v, 162, x);
-  }
-  return v;
-}
-function s163(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "messageId": continue;
-    case "content": if (s164(v["content"], x) !== v["content"]) return S(v, 163, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 163, x); continue;
-    default: return S(v, 163, x);
-  }
-  return v;
-}
-function s164(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s11(v[i], x) !== v[i]) return S(v, 164, x);
-    return v;
-  }
-  return S(v, 164, x);
-  return v;
-}
-function s165(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 165, x);
-  switch (v["state"]) {
-    case "running": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
-        default: return S(v, 165, x);
-      }
-      return v;
-    }
-    case "idle": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": case "stopReason": continue;
-        case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 165, x); continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
-        default: return S(v, 165, x);
-      }
-      return v;
-    }
-    case "requires_action": {
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 165, x); continue;
-        default: return S(v, 165, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionUpdate": case "state": continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 165, x); continue;
-      }
-      return v;
-    }
-  }
-  return S(v, 165, x);
-}
-function s166(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 166, x); continue;
-    default: return S(v, 166, x);
-  }
-  return v;
-}
-function s167(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": case "stopReason": continue;
-    case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 167, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 167, x); continue;
-    default: return S(v, 167, x);
-  }
-  return v;
-}
-function s168(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 168, x);
-  return s169(v, x);
-}
-function s169(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 169, x); continue;
-    default: return S(v, 169, x);
-  }
-  return v;
-}
-function s170(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "state": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 170, x); continue;
-  }
-  return v;
-}
-function s171(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 171, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 171, x); continue;
-    default: return S(v, 171, x);
-  }
-  return v;
-}
-function s172(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "toolCallId": case "name": case "title": case "kind": case "status": continue;
-    case "content": if (s8(v["content"], x) !== v["content"]) return S(v, 172, x); continue;
-    case "locations": if (s36(v["locations"], x) !== v["locations"]) return S(v, 172, x); continue;
-    case "rawInput": if (s16(v["rawInput"], x) !== v["rawInput"]) return S(v, 172, x); continue;
-    case "rawOutput": if (s16(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 172, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 172, x); continue;
-    default: return S(v, 172, x);
-  }
-  return v;
-}
-function s173(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s174(v["output"], x) !== v["output"]) return S(v, 173, x); continue;
-    case "exitStatus": if (s176(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 173, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 173, x); continue;
-    default: return S(v, 173, x);
-  }
-  return v;
-}
-function s174(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 174, x);
-  return s175(v, x);
-}
 function s175(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 175, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s176(v["params"], x) !== v["params"]) return S(v, 175, x); continue;
     default: return S(v, 175, x);
   }
   return v;
 }
 function s176(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 176, x);
+  if (Array.isArray(v)) {
+    return s177(v, x);
+  }
   return s177(v, x);
 }
 function s177(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "exitCode": case "signal": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 177, x); continue;
-    default: return S(v, 177, x);
+  if (x) return S(v, 177, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c351(v)) {
+    return s178(v, x);
+  }
+  { const r = Q(v, 135, 351); if (r !== undefined) return s178(r, x); }
+  if (c54(v)) {
+    return s33(v, x);
+  }
+  { const r = Q(v, 32, 54); if (r !== undefined) return s33(r, x); }
+  if (c352(v)) {
+    return s183(v, x);
+  }
+  { const r = Q(v, 26, 352); if (r !== undefined) return s183(r, x); }
+  if (c353(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 26, 353); if (r !== undefined) return s184(r, x); }
+  if (c354(v)) {
+    return s185(v, x);
+  }
+  { const r = Q(v, 26, 354); if (r !== undefined) return s185(r, x); }
+  return s8(v, x);
 }
 function s178(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "terminalId": case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
+    case "sessionId": case "title": case "description": continue;
+    case "subject": if (s179(v["subject"], x) !== v["subject"]) return S(v, 178, x); continue;
+    case "options": if (s31(v["options"], x) !== v["options"]) return S(v, 178, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 178, x); continue;
     default: return S(v, 178, x);
   }
   return v;
 }
 function s179(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "plan": if (s180(v["plan"], x) !== v["plan"]) return S(v, 179, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 179, x); continue;
-    default: return S(v, 179, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 179, x);
+  return s180(v, x);
 }
 function s180(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 180, x);
   switch (v["type"]) {
-    case "items": {
+    case "tool_call": {
       return s181(v, x);
     }
-    case "file": {
-      return s184(v, x);
-    }
-    case "markdown": {
-      return s185(v, x);
+    case "command": {
+      return s30(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s186(v, x);
+      return s18(v, x);
     }
   }
   return S(v, 180, x);
@@ -3130,27 +670,30 @@ function s180(v, x) {
 function s181(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    case "entries": if (s182(v["entries"], x) !== v["entries"]) return S(v, 181, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 181, x); continue;
+    case "type": continue;
+    case "toolCall": if (s182(v["toolCall"], x) !== v["toolCall"]) return S(v, 181, x); continue;
     default: return S(v, 181, x);
   }
   return v;
 }
 function s182(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s183(v[i], x) !== v[i]) return S(v, 182, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "toolCallId": case "name": case "title": case "kind": case "status": continue;
+    case "content": if (s0(v["content"], x) !== v["content"]) return S(v, 182, x); continue;
+    case "locations": if (s28(v["locations"], x) !== v["locations"]) return S(v, 182, x); continue;
+    case "rawInput": if (s8(v["rawInput"], x) !== v["rawInput"]) return S(v, 182, x); continue;
+    case "rawOutput": if (s8(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 182, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 182, x); continue;
+    default: return S(v, 182, x);
   }
-  return S(v, 182, x);
   return v;
 }
 function s183(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": case "priority": case "status": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
+    case "serverId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 183, x); continue;
     default: return S(v, 183, x);
   }
   return v;
@@ -3158,8 +701,9 @@ function s183(v, x) {
 function s184(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": case "uri": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
+    case "connectionId": case "method": continue;
+    case "params": if (s7(v["params"], x) !== v["params"]) return S(v, 184, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 184, x); continue;
     default: return S(v, 184, x);
   }
   return v;
@@ -3167,8 +711,8 @@ function s184(v, x) {
 function s185(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": case "content": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
+    case "connectionId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 185, x); continue;
     default: return S(v, 185, x);
   }
   return v;
@@ -3176,261 +720,304 @@ function s185(v, x) {
 function s186(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "planId": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 186, x); continue;
+    case "toolCall": if (s182(v["toolCall"], x) !== v["toolCall"]) return S(v, 186, x); continue;
+    default: return S(v, 186, x);
   }
   return v;
 }
 function s187(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "planId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 187, x); continue;
-    default: return S(v, 187, x);
+  if (x) return S(v, 187, x);
+  if (Array.isArray(v)) return S(v, 187, x);
+  if (c416(v)) {
+    return s188(v, x);
   }
-  return v;
+  { const r = Q(v, 142, 416); if (r !== undefined) return s188(r, x); }
+  return s95(v, x);
 }
 function s188(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "availableCommands": if (s189(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 188, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 188, x); continue;
+    case "id": continue;
+    case "result": if (s189(v["result"], x) !== v["result"]) return S(v, 188, x); continue;
     default: return S(v, 188, x);
   }
   return v;
 }
 function s189(v, x) {
   if (typeof v !== "object" || v === null) return v;
+  if (x) return S(v, 189, x);
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s190(v[i], x) !== v[i]) return S(v, 189, x);
-    return v;
+    if (c110(v)) {
+      return s8(v, x);
+    }
+    return s8(v, x);
   }
-  return S(v, 189, x);
-  return v;
+  if (c405(v)) {
+    return s190(v, x);
+  }
+  { const r = Q(v, 144, 405); if (r !== undefined) return s190(r, x); }
+  if (c101(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 101); if (r !== undefined) return s73(r, x); }
+  if (c406(v)) {
+    return s208(v, x);
+  }
+  { const r = Q(v, 173, 406); if (r !== undefined) return s208(r, x); }
+  if (c407(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 407); if (r !== undefined) return s73(r, x); }
+  if (c408(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 408); if (r !== undefined) return s73(r, x); }
+  if (c102(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 102); if (r !== undefined) return s73(r, x); }
+  if (c103(v)) {
+    return s81(v, x);
+  }
+  { const r = Q(v, 72, 103); if (r !== undefined) return s81(r, x); }
+  if (c104(v)) {
+    return s91(v, x);
+  }
+  { const r = Q(v, 81, 104); if (r !== undefined) return s91(r, x); }
+  if (c105(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 105); if (r !== undefined) return s73(r, x); }
+  if (c409(v)) {
+    return s81(v, x);
+  }
+  { const r = Q(v, 72, 409); if (r !== undefined) return s81(r, x); }
+  if (c106(v)) {
+    return s94(v, x);
+  }
+  { const r = Q(v, 72, 106); if (r !== undefined) return s94(r, x); }
+  if (c107(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 107); if (r !== undefined) return s73(r, x); }
+  if (c108(v)) {
+    return s94(v, x);
+  }
+  { const r = Q(v, 72, 108); if (r !== undefined) return s94(r, x); }
+  if (c109(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 109); if (r !== undefined) return s73(r, x); }
+  if (c410(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 410); if (r !== undefined) return s148(r, x); }
+  if (c411(v)) {
+    return s213(v, x);
+  }
+  { const r = Q(v, 178, 411); if (r !== undefined) return s213(r, x); }
+  if (c412(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 412); if (r !== undefined) return s73(r, x); }
+  if (c110(v)) {
+    return s8(v, x);
+  }
+  return s8(v, x);
 }
 function s190(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "description": continue;
-    case "input": if (s191(v["input"], x) !== v["input"]) return S(v, 190, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s69(v["info"], x) !== v["info"]) return S(v, 190, x); continue;
+    case "capabilities": if (s191(v["capabilities"], x) !== v["capabilities"]) return S(v, 190, x); continue;
+    case "authMethods": if (s74(v["authMethods"], x) !== v["authMethods"]) return S(v, 190, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 190, x); continue;
     default: return S(v, 190, x);
   }
+  if (!H(v, "capabilities")) return S(v, 190, x);
   return v;
 }
 function s191(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 191, x);
-  return s192(v, x);
+  for (const k in v) switch (k) {
+    case "positionEncoding": continue;
+    case "session": if (s192(v["session"], x) !== v["session"]) return S(v, 191, x); continue;
+    case "auth": if (s72(v["auth"], x) !== v["auth"]) return S(v, 191, x); continue;
+    case "providers": if (s72(v["providers"], x) !== v["providers"]) return S(v, 191, x); continue;
+    case "nes": if (s196(v["nes"], x) !== v["nes"]) return S(v, 191, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 191, x); continue;
+    default: return S(v, 191, x);
+  }
+  return v;
 }
 function s192(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) return S(v, 192, x);
-  switch (v["type"]) {
-    case "text": {
-      return s193(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s26(v, x);
-    }
-  }
-  return S(v, 192, x);
+  return s193(v, x);
 }
 function s193(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "hint": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
+    case "prompt": if (s70(v["prompt"], x) !== v["prompt"]) return S(v, 193, x); continue;
+    case "mcp": if (s194(v["mcp"], x) !== v["mcp"]) return S(v, 193, x); continue;
+    case "delete": if (s72(v["delete"], x) !== v["delete"]) return S(v, 193, x); continue;
+    case "additionalDirectories": if (s72(v["additionalDirectories"], x) !== v["additionalDirectories"]) return S(v, 193, x); continue;
+    case "fork": if (s72(v["fork"], x) !== v["fork"]) return S(v, 193, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 193, x); continue;
     default: return S(v, 193, x);
   }
   return v;
 }
 function s194(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    case "configOptions": if (s120(v["configOptions"], x) !== v["configOptions"]) return S(v, 194, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 194, x); continue;
-    default: return S(v, 194, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 194, x);
+  return s195(v, x);
 }
 function s195(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 195, x); continue;
+    case "stdio": if (s72(v["stdio"], x) !== v["stdio"]) return S(v, 195, x); continue;
+    case "http": if (s72(v["http"], x) !== v["http"]) return S(v, 195, x); continue;
+    case "acp": if (s72(v["acp"], x) !== v["acp"]) return S(v, 195, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 195, x); continue;
     default: return S(v, 195, x);
   }
   return v;
 }
 function s196(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "used": case "size": continue;
-    case "cost": if (s197(v["cost"], x) !== v["cost"]) return S(v, 196, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 196, x); continue;
-    default: return S(v, 196, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 196, x);
+  return s197(v, x);
 }
 function s197(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 197, x);
-  return s198(v, x);
+  for (const k in v) switch (k) {
+    case "events": if (s198(v["events"], x) !== v["events"]) return S(v, 197, x); continue;
+    case "context": if (s204(v["context"], x) !== v["context"]) return S(v, 197, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 197, x); continue;
+    default: return S(v, 197, x);
+  }
+  return v;
 }
 function s198(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "amount": case "currency": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 198, x); continue;
-    default: return S(v, 198, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 198, x);
+  return s199(v, x);
 }
 function s199(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "severity": case "title": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
+    case "document": if (s200(v["document"], x) !== v["document"]) return S(v, 199, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 199, x); continue;
     default: return S(v, 199, x);
   }
   return v;
 }
 function s200(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
-    case "summary": if (s164(v["summary"], x) !== v["summary"]) return S(v, 200, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 200, x); continue;
-    default: return S(v, 200, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 200, x);
+  return s201(v, x);
 }
 function s201(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionUpdate": case "compactionId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 201, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
+    case "didOpen": if (s72(v["didOpen"], x) !== v["didOpen"]) return S(v, 201, x); continue;
+    case "didChange": if (s202(v["didChange"], x) !== v["didChange"]) return S(v, 201, x); continue;
+    case "didClose": if (s72(v["didClose"], x) !== v["didClose"]) return S(v, 201, x); continue;
+    case "didSave": if (s72(v["didSave"], x) !== v["didSave"]) return S(v, 201, x); continue;
+    case "didFocus": if (s72(v["didFocus"], x) !== v["didFocus"]) return S(v, 201, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 201, x); continue;
     default: return S(v, 201, x);
   }
   return v;
 }
 function s202(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionUpdate": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 202, x); continue;
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 202, x);
+  return s203(v, x);
 }
 function s203(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "elicitationId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 203, x); continue;
+    case "syncKind": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 203, x); continue;
     default: return S(v, 203, x);
   }
   return v;
 }
 function s204(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 204, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 204, x); continue;
-    default: return S(v, 204, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 204, x);
+  return s205(v, x);
 }
 function s205(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "messageId": continue;
-    case "content": if (s164(v["content"], x) !== v["content"]) return S(v, 205, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
+    case "recentFiles": if (s206(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 205, x); continue;
+    case "relatedSnippets": if (s72(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 205, x); continue;
+    case "editHistory": if (s206(v["editHistory"], x) !== v["editHistory"]) return S(v, 205, x); continue;
+    case "userActions": if (s206(v["userActions"], x) !== v["userActions"]) return S(v, 205, x); continue;
+    case "openFiles": if (s72(v["openFiles"], x) !== v["openFiles"]) return S(v, 205, x); continue;
+    case "diagnostics": if (s72(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 205, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 205, x); continue;
     default: return S(v, 205, x);
   }
   return v;
 }
 function s206(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "stopReason": continue;
-    case "usage": if (s168(v["usage"], x) !== v["usage"]) return S(v, 206, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 206, x); continue;
-    default: return S(v, 206, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 206, x);
+  return s207(v, x);
 }
 function s207(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 207, x);
-  switch (v["state"]) {
-    case "running": {
-      return s166(v, x);
-    }
-    case "idle": {
-      return s167(v, x);
-    }
-    case "requires_action": {
-      return s166(v, x);
-    }
-    default: {
-      if (typeof v["state"] !== "string") break;
-      return s170(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "maxCount": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 207, x); continue;
+    default: return S(v, 207, x);
   }
-  return S(v, 207, x);
+  return v;
 }
 function s208(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "toolCallId": continue;
-    case "content": if (s9(v["content"], x) !== v["content"]) return S(v, 208, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
+    case "providers": if (s209(v["providers"], x) !== v["providers"]) return S(v, 208, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 208, x); continue;
     default: return S(v, 208, x);
   }
   return v;
 }
 function s209(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "terminalId": case "command": case "cwd": continue;
-    case "output": if (s174(v["output"], x) !== v["output"]) return S(v, 209, x); continue;
-    case "exitStatus": if (s176(v["exitStatus"], x) !== v["exitStatus"]) return S(v, 209, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 209, x); continue;
-    default: return S(v, 209, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s210(v[i], x) !== v[i]) return S(v, 209, x);
+    return v;
   }
+  return S(v, 209, x);
   return v;
 }
 function s210(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminalId": case "data": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
+    case "providerId": case "supported": case "required": continue;
+    case "current": if (s211(v["current"], x) !== v["current"]) return S(v, 210, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 210, x); continue;
     default: return S(v, 210, x);
   }
   return v;
 }
 function s211(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "entries": if (s182(v["entries"], x) !== v["entries"]) return S(v, 211, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 211, x); continue;
-    default: return S(v, 211, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 211, x);
+  return s212(v, x);
 }
 function s212(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "planId": case "uri": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
+    case "apiType": case "baseUrl": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 212, x); continue;
     default: return S(v, 212, x);
   }
   return v;
@@ -3438,53 +1025,70 @@ function s212(v, x) {
 function s213(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "planId": case "content": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
+    case "suggestions": if (s214(v["suggestions"], x) !== v["suggestions"]) return S(v, 213, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 213, x); continue;
     default: return S(v, 213, x);
   }
   return v;
 }
 function s214(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "plan": if (s180(v["plan"], x) !== v["plan"]) return S(v, 214, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 214, x); continue;
-    default: return S(v, 214, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s215(v[i], x) !== v[i]) return S(v, 214, x);
+    return v;
   }
+  return S(v, 214, x);
   return v;
 }
 function s215(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "planId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 215, x); continue;
-    default: return S(v, 215, x);
+  if (Array.isArray(v)) return S(v, 215, x);
+  switch (v["kind"]) {
+    case "edit": {
+      return s216(v, x);
+    }
+    case "jump": {
+      return s222(v, x);
+    }
+    case "rename": {
+      return s223(v, x);
+    }
+    case "searchAndReplace": {
+      return s224(v, x);
+    }
+    default: {
+      if (typeof v["kind"] !== "string") break;
+      return s225(v, x);
+    }
   }
-  return v;
+  return S(v, 215, x);
 }
 function s216(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "hint": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
+    case "kind": case "suggestionId": case "uri": continue;
+    case "edits": if (s217(v["edits"], x) !== v["edits"]) return S(v, 216, x); continue;
+    case "cursorPosition": if (s221(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 216, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 216, x); continue;
     default: return S(v, 216, x);
   }
   return v;
 }
 function s217(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "availableCommands": if (s189(v["availableCommands"], x) !== v["availableCommands"]) return S(v, 217, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 217, x); continue;
-    default: return S(v, 217, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s218(v[i], x) !== v[i]) return S(v, 217, x);
+    return v;
   }
+  return S(v, 217, x);
   return v;
 }
 function s218(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "title": case "updatedAt": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
+    case "newText": continue;
+    case "range": if (s219(v["range"], x) !== v["range"]) return S(v, 218, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 218, x); continue;
     default: return S(v, 218, x);
   }
   return v;
@@ -3492,9 +1096,9 @@ function s218(v, x) {
 function s219(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "used": case "size": continue;
-    case "cost": if (s197(v["cost"], x) !== v["cost"]) return S(v, 219, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
+    case "start": if (s220(v["start"], x) !== v["start"]) return S(v, 219, x); continue;
+    case "end": if (s220(v["end"], x) !== v["end"]) return S(v, 219, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 219, x); continue;
     default: return S(v, 219, x);
   }
   return v;
@@ -3502,28 +1106,23 @@ function s219(v, x) {
 function s220(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "severity": case "title": case "description": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
+    case "line": case "character": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 220, x); continue;
     default: return S(v, 220, x);
   }
   return v;
 }
 function s221(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "compactionId": case "status": case "error": continue;
-    case "summary": if (s164(v["summary"], x) !== v["summary"]) return S(v, 221, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 221, x); continue;
-    default: return S(v, 221, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 221, x);
+  return s220(v, x);
 }
 function s222(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "compactionId": continue;
-    case "content": if (s11(v["content"], x) !== v["content"]) return S(v, 222, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
+    case "kind": case "suggestionId": case "uri": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 222, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 222, x); continue;
     default: return S(v, 222, x);
   }
   return v;
@@ -3531,257 +1130,299 @@ function s222(v, x) {
 function s223(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": case "method": continue;
-    case "params": if (s224(v["params"], x) !== v["params"]) return S(v, 223, x); continue;
+    case "kind": case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 223, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 223, x); continue;
     default: return S(v, 223, x);
   }
   return v;
 }
 function s224(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    return s225(v, x);
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 224, x); continue;
+    default: return S(v, 224, x);
   }
-  return s225(v, x);
+  return v;
 }
 function s225(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 225, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
+  for (const k in v) switch (k) {
+    case "kind": case "suggestionId": continue;
+    default: if (k === "__proto__" || s8(v[k], x) !== v[k]) return S(v, 225, x); continue;
   }
-  if (c243(v)) {
-    return s226(v, x);
-  }
-  { const r = Q(v, 190, 243); if (r !== undefined) return s226(r, x); }
-  if (c244(v)) {
-    return s234(v, x);
-  }
-  { const r = Q(v, 35, 244); if (r !== undefined) return s234(r, x); }
-  if (c245(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 245); if (r !== undefined) return s92(r, x); }
-  if (c246(v)) {
-    return s235(v, x);
-  }
-  { const r = Q(v, 35, 246); if (r !== undefined) return s235(r, x); }
-  if (c247(v)) {
-    return s237(v, x);
-  }
-  { const r = Q(v, 35, 247); if (r !== undefined) return s237(r, x); }
-  if (c248(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 248); if (r !== undefined) return s92(r, x); }
-  if (c249(v)) {
-    return s238(v, x);
-  }
-  { const r = Q(v, 205, 249); if (r !== undefined) return s238(r, x); }
-  if (c250(v)) {
-    return s244(v, x);
-  }
-  { const r = Q(v, 35, 250); if (r !== undefined) return s244(r, x); }
-  if (c251(v)) {
-    return s133(v, x);
-  }
-  { const r = Q(v, 35, 251); if (r !== undefined) return s133(r, x); }
-  if (c252(v)) {
-    return s245(v, x);
-  }
-  { const r = Q(v, 205, 252); if (r !== undefined) return s245(r, x); }
-  if (c253(v)) {
-    return s246(v, x);
-  }
-  { const r = Q(v, 212, 253); if (r !== undefined) return s246(r, x); }
-  if (c254(v)) {
-    return s133(v, x);
-  }
-  { const r = Q(v, 35, 254); if (r !== undefined) return s133(r, x); }
-  if (c255(v)) {
-    return s251(v, x);
-  }
-  { const r = Q(v, 35, 255); if (r !== undefined) return s251(r, x); }
-  if (c256(v)) {
-    return s254(v, x);
-  }
-  { const r = Q(v, 215, 256); if (r !== undefined) return s254(r, x); }
-  if (c257(v)) {
-    return s255(v, x);
-  }
-  { const r = Q(v, 217, 257); if (r !== undefined) return s255(r, x); }
-  if (c258(v)) {
-    return s260(v, x);
-  }
-  { const r = Q(v, 219, 258); if (r !== undefined) return s260(r, x); }
-  if (c259(v)) {
-    return s133(v, x);
-  }
-  { const r = Q(v, 35, 259); if (r !== undefined) return s133(r, x); }
-  if (c58(v)) {
-    return s60(v, x);
-  }
-  { const r = Q(v, 35, 58); if (r !== undefined) return s60(r, x); }
-  return s16(v, x);
+  return v;
 }
 function s226(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "protocolVersion": continue;
-    case "info": if (s85(v["info"], x) !== v["info"]) return S(v, 226, x); continue;
-    case "capabilities": if (s227(v["capabilities"], x) !== v["capabilities"]) return S(v, 226, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
+    case "suggestionId": case "uri": continue;
+    case "edits": if (s217(v["edits"], x) !== v["edits"]) return S(v, 226, x); continue;
+    case "cursorPosition": if (s221(v["cursorPosition"], x) !== v["cursorPosition"]) return S(v, 226, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 226, x); continue;
     default: return S(v, 226, x);
   }
-  if (!H(v, "capabilities")) return S(v, 226, x);
   return v;
 }
 function s227(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "positionEncodings": continue;
-    case "auth": if (s228(v["auth"], x) !== v["auth"]) return S(v, 227, x); continue;
-    case "elicitation": if (s230(v["elicitation"], x) !== v["elicitation"]) return S(v, 227, x); continue;
-    case "nes": if (s232(v["nes"], x) !== v["nes"]) return S(v, 227, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 227, x); continue;
+    case "suggestionId": case "uri": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 227, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 227, x); continue;
     default: return S(v, 227, x);
   }
   return v;
 }
 function s228(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 228, x);
-  return s229(v, x);
+  for (const k in v) switch (k) {
+    case "suggestionId": case "uri": case "newName": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 228, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 228, x); continue;
+    default: return S(v, 228, x);
+  }
+  return v;
 }
 function s229(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "terminal": if (s91(v["terminal"], x) !== v["terminal"]) return S(v, 229, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 229, x); continue;
+    case "suggestionId": case "uri": case "search": case "replace": case "isRegex": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 229, x); continue;
     default: return S(v, 229, x);
   }
   return v;
 }
 function s230(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 230, x);
-  return s231(v, x);
-}
-function s231(v, x) {
-  if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "form": if (s91(v["form"], x) !== v["form"]) return S(v, 231, x); continue;
-    case "url": if (s91(v["url"], x) !== v["url"]) return S(v, 231, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 231, x); continue;
-    default: return S(v, 231, x);
+    case "method": continue;
+    case "params": if (s231(v["params"], x) !== v["params"]) return S(v, 230, x); continue;
+    default: return S(v, 230, x);
   }
   return v;
 }
+function s231(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    return s232(v, x);
+  }
+  return s232(v, x);
+}
 function s232(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 232, x);
-  return s233(v, x);
+  if (x) return S(v, 232, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
+  }
+  if (c420(v)) {
+    return s233(v, x);
+  }
+  { const r = Q(v, 192, 420); if (r !== undefined) return s233(r, x); }
+  if (c137(v)) {
+    return s129(v, x);
+  }
+  { const r = Q(v, 26, 137); if (r !== undefined) return s129(r, x); }
+  if (c421(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 206, 421); if (r !== undefined) return s184(r, x); }
+  return s8(v, x);
 }
 function s233(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "jump": if (s91(v["jump"], x) !== v["jump"]) return S(v, 233, x); continue;
-    case "rename": if (s91(v["rename"], x) !== v["rename"]) return S(v, 233, x); continue;
-    case "searchAndReplace": if (s91(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 233, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
+    case "sessionId": continue;
+    case "update": if (s234(v["update"], x) !== v["update"]) return S(v, 233, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 233, x); continue;
     default: return S(v, 233, x);
   }
   return v;
 }
 function s234(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "methodId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 234, x); continue;
-    default: return S(v, 234, x);
+  if (Array.isArray(v)) return S(v, 234, x);
+  switch (v["sessionUpdate"]) {
+    case "user_message_chunk": {
+      return s101(v, x);
+    }
+    case "user_message": {
+      return s102(v, x);
+    }
+    case "agent_message_chunk": {
+      return s101(v, x);
+    }
+    case "agent_message": {
+      return s102(v, x);
+    }
+    case "agent_thought_chunk": {
+      return s101(v, x);
+    }
+    case "agent_thought": {
+      return s102(v, x);
+    }
+    case "state_update": {
+      return s235(v, x);
+    }
+    case "tool_call_content_chunk": {
+      return s106(v, x);
+    }
+    case "tool_call_update": {
+      return s239(v, x);
+    }
+    case "terminal_update": {
+      return s107(v, x);
+    }
+    case "terminal_output_chunk": {
+      return s112(v, x);
+    }
+    case "plan_update": {
+      return s240(v, x);
+    }
+    case "plan_removed": {
+      return s244(v, x);
+    }
+    case "available_commands_update": {
+      return s117(v, x);
+    }
+    case "config_option_update": {
+      return s123(v, x);
+    }
+    case "session_info_update": {
+      return s124(v, x);
+    }
+    case "usage_update": {
+      return s125(v, x);
+    }
+    case "notice": {
+      return s245(v, x);
+    }
+    case "compaction_update": {
+      return s246(v, x);
+    }
+    case "compaction_summary_chunk": {
+      return s247(v, x);
+    }
+    default: {
+      if (typeof v["sessionUpdate"] !== "string") break;
+      return s128(v, x);
+    }
   }
-  return v;
+  return S(v, 234, x);
 }
 function s235(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": case "apiType": case "baseUrl": continue;
-    case "headers": if (s236(v["headers"], x) !== v["headers"]) return S(v, 235, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
-    default: return S(v, 235, x);
+  if (Array.isArray(v)) return S(v, 235, x);
+  switch (v["state"]) {
+    case "running": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+        default: return S(v, 235, x);
+      }
+      return v;
+    }
+    case "idle": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": case "stopReason": continue;
+        case "usage": if (s237(v["usage"], x) !== v["usage"]) return S(v, 235, x); continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+        default: return S(v, 235, x);
+      }
+      return v;
+    }
+    case "requires_action": {
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 235, x); continue;
+        default: return S(v, 235, x);
+      }
+      return v;
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      for (const k in v) switch (k) {
+        case "sessionUpdate": case "state": continue;
+        default: if (k === "__proto__" || s8(v[k], x) !== v[k]) return S(v, 235, x); continue;
+      }
+      return v;
+    }
   }
-  return v;
+  return S(v, 235, x);
 }
 function s236(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    default: if (k === "__proto__") return S(v, 236, x); continue;
+    case "state": case "stopReason": continue;
+    case "usage": if (s237(v["usage"], x) !== v["usage"]) return S(v, 236, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 236, x); continue;
+    default: return S(v, 236, x);
   }
   return v;
 }
 function s237(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "providerId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 237, x); continue;
-    default: return S(v, 237, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 237, x);
+  return s238(v, x);
 }
 function s238(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 238, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
+    case "totalTokens": case "inputTokens": case "outputTokens": case "thoughtTokens": case "cachedReadTokens": case "cachedWriteTokens": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 238, x); continue;
     default: return S(v, 238, x);
   }
   return v;
 }
 function s239(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s240(v[i], x) !== v[i]) return S(v, 239, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "toolCallId": case "name": case "title": case "kind": case "status": continue;
+    case "content": if (s0(v["content"], x) !== v["content"]) return S(v, 239, x); continue;
+    case "locations": if (s28(v["locations"], x) !== v["locations"]) return S(v, 239, x); continue;
+    case "rawInput": if (s8(v["rawInput"], x) !== v["rawInput"]) return S(v, 239, x); continue;
+    case "rawOutput": if (s8(v["rawOutput"], x) !== v["rawOutput"]) return S(v, 239, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 239, x); continue;
+    default: return S(v, 239, x);
   }
-  return S(v, 239, x);
   return v;
 }
 function s240(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 240, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": continue;
+    case "plan": if (s241(v["plan"], x) !== v["plan"]) return S(v, 240, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 240, x); continue;
+    default: return S(v, 240, x);
+  }
+  return v;
+}
+function s241(v, x) {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) return S(v, 241, x);
   switch (v["type"]) {
-    case "http": {
-      return s241(v, x);
+    case "items": {
+      return s113(v, x);
     }
-    case "acp": {
+    case "file": {
       return s242(v, x);
     }
-    case "stdio": {
+    case "markdown": {
       return s243(v, x);
     }
     default: {
       if (typeof v["type"] !== "string") break;
-      return s26(v, x);
+      return s116(v, x);
     }
   }
-  return S(v, 240, x);
-}
-function s241(v, x) {
-  if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": case "name": case "url": continue;
-    case "headers": if (s110(v["headers"], x) !== v["headers"]) return S(v, 241, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 241, x); continue;
-    default: return S(v, 241, x);
-  }
-  return v;
+  return S(v, 241, x);
 }
 function s242(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "serverId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
+    case "type": case "planId": case "uri": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 242, x); continue;
     default: return S(v, 242, x);
   }
   return v;
@@ -3789,9 +1430,8 @@ function s242(v, x) {
 function s243(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": case "name": case "command": case "args": continue;
-    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 243, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
+    case "type": case "planId": case "content": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 243, x); continue;
     default: return S(v, 243, x);
   }
   return v;
@@ -3799,8 +1439,8 @@ function s243(v, x) {
 function s244(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "cwd": case "cursor": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
+    case "sessionUpdate": case "planId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 244, x); continue;
     default: return S(v, 244, x);
   }
   return v;
@@ -3808,9 +1448,8 @@ function s244(v, x) {
 function s245(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 245, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
+    case "sessionUpdate": case "severity": case "title": case "description": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 245, x); continue;
     default: return S(v, 245, x);
   }
   return v;
@@ -3818,88 +1457,76 @@ function s245(v, x) {
 function s246(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "cwd": case "additionalDirectories": continue;
-    case "mcpServers": if (s239(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 246, x); continue;
-    case "replayFrom": if (s247(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 246, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
+    case "sessionUpdate": case "compactionId": case "status": case "error": continue;
+    case "summary": if (s103(v["summary"], x) !== v["summary"]) return S(v, 246, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 246, x); continue;
     default: return S(v, 246, x);
   }
   return v;
 }
 function s247(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 247, x);
-  return s248(v, x);
+  for (const k in v) switch (k) {
+    case "sessionUpdate": case "compactionId": continue;
+    case "content": if (s3(v["content"], x) !== v["content"]) return S(v, 247, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 247, x); continue;
+    default: return S(v, 247, x);
+  }
+  return v;
 }
 function s248(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 248, x);
-  switch (v["type"]) {
-    case "start": {
-      return s249(v, x);
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      return s250(v, x);
-    }
+  for (const k in v) switch (k) {
+    case "stopReason": continue;
+    case "usage": if (s237(v["usage"], x) !== v["usage"]) return S(v, 248, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 248, x); continue;
+    default: return S(v, 248, x);
   }
-  return S(v, 248, x);
+  return v;
 }
 function s249(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 249, x); continue;
-    default: return S(v, 249, x);
+  if (Array.isArray(v)) return S(v, 249, x);
+  switch (v["state"]) {
+    case "running": {
+      return s104(v, x);
+    }
+    case "idle": {
+      return s236(v, x);
+    }
+    case "requires_action": {
+      return s104(v, x);
+    }
+    default: {
+      if (typeof v["state"] !== "string") break;
+      return s105(v, x);
+    }
   }
-  return v;
+  return S(v, 249, x);
 }
 function s250(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 250, x); continue;
+    case "planId": case "uri": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 250, x); continue;
+    default: return S(v, 250, x);
   }
   return v;
 }
 function s251(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 251, x);
-  switch (v["type"]) {
-    case "id": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
-        default: return S(v, 251, x);
-      }
-      return v;
-    }
-    case "boolean": {
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "value": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
-        default: return S(v, 251, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["type"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "sessionId": case "configId": case "type": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
-        case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 251, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 251, x); continue;
-      }
-      return v;
-    }
+  for (const k in v) switch (k) {
+    case "planId": case "content": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 251, x); continue;
+    default: return S(v, 251, x);
   }
-  return S(v, 251, x);
+  return v;
 }
 function s252(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "value": case "type": continue;
+    case "plan": if (s241(v["plan"], x) !== v["plan"]) return S(v, 252, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 252, x); continue;
     default: return S(v, 252, x);
   }
   return v;
@@ -3907,18 +1534,17 @@ function s252(v, x) {
 function s253(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "type": continue;
-    case "value": if (s16(v["value"], x) !== v["value"]) return S(v, 253, x); continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 253, x); continue;
+    case "planId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 253, x); continue;
+    default: return S(v, 253, x);
   }
   return v;
 }
 function s254(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": continue;
-    case "prompt": if (s164(v["prompt"], x) !== v["prompt"]) return S(v, 254, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
+    case "severity": case "title": case "description": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 254, x); continue;
     default: return S(v, 254, x);
   }
   return v;
@@ -3926,62 +1552,142 @@ function s254(v, x) {
 function s255(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "workspaceUri": continue;
-    case "workspaceFolders": if (s256(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 255, x); continue;
-    case "repository": if (s258(v["repository"], x) !== v["repository"]) return S(v, 255, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
+    case "compactionId": case "status": case "error": continue;
+    case "summary": if (s103(v["summary"], x) !== v["summary"]) return S(v, 255, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 255, x); continue;
     default: return S(v, 255, x);
   }
   return v;
 }
 function s256(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s257(v[i], x) !== v[i]) return S(v, 256, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "compactionId": continue;
+    case "content": if (s3(v["content"], x) !== v["content"]) return S(v, 256, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 256, x); continue;
+    default: return S(v, 256, x);
   }
-  return S(v, 256, x);
   return v;
 }
 function s257(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "name": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 257, x); continue;
+    case "id": case "method": continue;
+    case "params": if (s258(v["params"], x) !== v["params"]) return S(v, 257, x); continue;
     default: return S(v, 257, x);
   }
   return v;
 }
 function s258(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 258, x);
+  if (Array.isArray(v)) {
+    return s259(v, x);
+  }
   return s259(v, x);
 }
 function s259(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "owner": case "remoteUrl": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 259, x); continue;
-    default: return S(v, 259, x);
+  if (x) return S(v, 259, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c442(v)) {
+    return s260(v, x);
+  }
+  { const r = Q(v, 210, 442); if (r !== undefined) return s260(r, x); }
+  if (c151(v)) {
+    return s144(v, x);
+  }
+  { const r = Q(v, 26, 151); if (r !== undefined) return s144(r, x); }
+  if (c443(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 443); if (r !== undefined) return s73(r, x); }
+  if (c444(v)) {
+    return s264(v, x);
+  }
+  { const r = Q(v, 26, 444); if (r !== undefined) return s264(r, x); }
+  if (c445(v)) {
+    return s265(v, x);
+  }
+  { const r = Q(v, 26, 445); if (r !== undefined) return s265(r, x); }
+  if (c152(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 152); if (r !== undefined) return s73(r, x); }
+  if (c446(v)) {
+    return s266(v, x);
+  }
+  { const r = Q(v, 218, 446); if (r !== undefined) return s266(r, x); }
+  if (c153(v)) {
+    return s147(v, x);
+  }
+  { const r = Q(v, 26, 153); if (r !== undefined) return s147(r, x); }
+  if (c154(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 154); if (r !== undefined) return s148(r, x); }
+  if (c447(v)) {
+    return s270(v, x);
+  }
+  { const r = Q(v, 218, 447); if (r !== undefined) return s270(r, x); }
+  if (c448(v)) {
+    return s271(v, x);
+  }
+  { const r = Q(v, 221, 448); if (r !== undefined) return s271(r, x); }
+  if (c155(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 155); if (r !== undefined) return s148(r, x); }
+  if (c156(v)) {
+    return s153(v, x);
+  }
+  { const r = Q(v, 26, 156); if (r !== undefined) return s153(r, x); }
+  if (c157(v)) {
+    return s156(v, x);
+  }
+  { const r = Q(v, 125, 157); if (r !== undefined) return s156(r, x); }
+  if (c449(v)) {
+    return s272(v, x);
+  }
+  { const r = Q(v, 222, 449); if (r !== undefined) return s272(r, x); }
+  if (c450(v)) {
+    return s277(v, x);
+  }
+  { const r = Q(v, 224, 450); if (r !== undefined) return s277(r, x); }
+  if (c451(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 451); if (r !== undefined) return s148(r, x); }
+  if (c353(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 26, 353); if (r !== undefined) return s184(r, x); }
+  return s8(v, x);
 }
 function s260(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": case "triggerKind": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 260, x); continue;
-    case "selection": if (s261(v["selection"], x) !== v["selection"]) return S(v, 260, x); continue;
-    case "context": if (s262(v["context"], x) !== v["context"]) return S(v, 260, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
+    case "protocolVersion": continue;
+    case "info": if (s69(v["info"], x) !== v["info"]) return S(v, 260, x); continue;
+    case "capabilities": if (s261(v["capabilities"], x) !== v["capabilities"]) return S(v, 260, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 260, x); continue;
     default: return S(v, 260, x);
   }
+  if (!H(v, "capabilities")) return S(v, 260, x);
   return v;
 }
 function s261(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 261, x);
-  return s140(v, x);
+  for (const k in v) switch (k) {
+    case "positionEncodings": continue;
+    case "auth": if (s140(v["auth"], x) !== v["auth"]) return S(v, 261, x); continue;
+    case "elicitation": if (s142(v["elicitation"], x) !== v["elicitation"]) return S(v, 261, x); continue;
+    case "nes": if (s262(v["nes"], x) !== v["nes"]) return S(v, 261, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 261, x); continue;
+    default: return S(v, 261, x);
+  }
+  return v;
 }
 function s262(v, x) {
   if (typeof v !== "object" || v === null) return v;
@@ -3991,355 +1697,307 @@ function s262(v, x) {
 function s263(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "recentFiles": if (s264(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 263, x); continue;
-    case "relatedSnippets": if (s266(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 263, x); continue;
-    case "editHistory": if (s270(v["editHistory"], x) !== v["editHistory"]) return S(v, 263, x); continue;
-    case "userActions": if (s272(v["userActions"], x) !== v["userActions"]) return S(v, 263, x); continue;
-    case "openFiles": if (s274(v["openFiles"], x) !== v["openFiles"]) return S(v, 263, x); continue;
-    case "diagnostics": if (s276(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 263, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 263, x); continue;
+    case "jump": if (s72(v["jump"], x) !== v["jump"]) return S(v, 263, x); continue;
+    case "rename": if (s72(v["rename"], x) !== v["rename"]) return S(v, 263, x); continue;
+    case "searchAndReplace": if (s72(v["searchAndReplace"], x) !== v["searchAndReplace"]) return S(v, 263, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 263, x); continue;
     default: return S(v, 263, x);
   }
   return v;
 }
 function s264(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s265(v[i], x) !== v[i]) return S(v, 264, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "providerId": case "apiType": case "baseUrl": continue;
+    case "headers": if (s166(v["headers"], x) !== v["headers"]) return S(v, 264, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 264, x); continue;
+    default: return S(v, 264, x);
   }
-  return S(v, 264, x);
   return v;
 }
 function s265(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "languageId": case "text": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
+    case "providerId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 265, x); continue;
     default: return S(v, 265, x);
   }
   return v;
 }
 function s266(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s267(v[i], x) !== v[i]) return S(v, 266, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s267(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 266, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 266, x); continue;
+    default: return S(v, 266, x);
   }
-  return S(v, 266, x);
   return v;
 }
 function s267(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": continue;
-    case "excerpts": if (s268(v["excerpts"], x) !== v["excerpts"]) return S(v, 267, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 267, x); continue;
-    default: return S(v, 267, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s268(v[i], x) !== v[i]) return S(v, 267, x);
+    return v;
   }
+  return S(v, 267, x);
   return v;
 }
 function s268(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s269(v[i], x) !== v[i]) return S(v, 268, x);
-    return v;
+  if (Array.isArray(v)) return S(v, 268, x);
+  switch (v["type"]) {
+    case "http": {
+      return s145(v, x);
+    }
+    case "acp": {
+      return s269(v, x);
+    }
+    case "stdio": {
+      return s146(v, x);
+    }
+    default: {
+      if (typeof v["type"] !== "string") break;
+      return s18(v, x);
+    }
   }
   return S(v, 268, x);
-  return v;
 }
 function s269(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "startLine": case "endLine": case "text": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
+    case "type": case "name": case "serverId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 269, x); continue;
     default: return S(v, 269, x);
   }
   return v;
 }
 function s270(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s271(v[i], x) !== v[i]) return S(v, 270, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s267(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 270, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 270, x); continue;
+    default: return S(v, 270, x);
   }
-  return S(v, 270, x);
   return v;
 }
 function s271(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "diff": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 271, x); continue;
+    case "sessionId": case "cwd": case "additionalDirectories": continue;
+    case "mcpServers": if (s267(v["mcpServers"], x) !== v["mcpServers"]) return S(v, 271, x); continue;
+    case "replayFrom": if (s149(v["replayFrom"], x) !== v["replayFrom"]) return S(v, 271, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 271, x); continue;
     default: return S(v, 271, x);
   }
   return v;
 }
 function s272(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s273(v[i], x) !== v[i]) return S(v, 272, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "workspaceUri": continue;
+    case "workspaceFolders": if (s273(v["workspaceFolders"], x) !== v["workspaceFolders"]) return S(v, 272, x); continue;
+    case "repository": if (s275(v["repository"], x) !== v["repository"]) return S(v, 272, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 272, x); continue;
+    default: return S(v, 272, x);
   }
-  return S(v, 272, x);
   return v;
 }
 function s273(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": case "uri": case "timestampMs": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 273, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 273, x); continue;
-    default: return S(v, 273, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s274(v[i], x) !== v[i]) return S(v, 273, x);
+    return v;
   }
+  return S(v, 273, x);
   return v;
 }
 function s274(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s275(v[i], x) !== v[i]) return S(v, 274, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "uri": case "name": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 274, x); continue;
+    default: return S(v, 274, x);
   }
-  return S(v, 274, x);
   return v;
 }
 function s275(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "uri": case "languageId": case "lastFocusedMs": continue;
-    case "visibleRange": if (s261(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 275, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 275, x); continue;
-    default: return S(v, 275, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 275, x);
+  return s276(v, x);
 }
 function s276(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s277(v[i], x) !== v[i]) return S(v, 276, x);
-    return v;
+  for (const k in v) switch (k) {
+    case "name": case "owner": case "remoteUrl": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 276, x); continue;
+    default: return S(v, 276, x);
   }
-  return S(v, 276, x);
   return v;
 }
 function s277(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "uri": case "severity": case "message": continue;
-    case "range": if (s140(v["range"], x) !== v["range"]) return S(v, 277, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
+    case "sessionId": case "uri": case "version": case "triggerKind": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 277, x); continue;
+    case "selection": if (s278(v["selection"], x) !== v["selection"]) return S(v, 277, x); continue;
+    case "context": if (s279(v["context"], x) !== v["context"]) return S(v, 277, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 277, x); continue;
     default: return S(v, 277, x);
   }
   return v;
 }
 function s278(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "url": continue;
-    case "headers": if (s110(v["headers"], x) !== v["headers"]) return S(v, 278, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 278, x); continue;
-    default: return S(v, 278, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 278, x);
+  return s219(v, x);
 }
 function s279(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "name": case "serverId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 279, x); continue;
-    default: return S(v, 279, x);
-  }
-  return v;
+  if (Array.isArray(v)) return S(v, 279, x);
+  return s280(v, x);
 }
 function s280(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "name": case "command": case "args": continue;
-    case "env": if (s110(v["env"], x) !== v["env"]) return S(v, 280, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
+    case "recentFiles": if (s281(v["recentFiles"], x) !== v["recentFiles"]) return S(v, 280, x); continue;
+    case "relatedSnippets": if (s283(v["relatedSnippets"], x) !== v["relatedSnippets"]) return S(v, 280, x); continue;
+    case "editHistory": if (s287(v["editHistory"], x) !== v["editHistory"]) return S(v, 280, x); continue;
+    case "userActions": if (s289(v["userActions"], x) !== v["userActions"]) return S(v, 280, x); continue;
+    case "openFiles": if (s291(v["openFiles"], x) !== v["openFiles"]) return S(v, 280, x); continue;
+    case "diagnostics": if (s293(v["diagnostics"], x) !== v["diagnostics"]) return S(v, 280, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 280, x); continue;
     default: return S(v, 280, x);
   }
   return v;
 }
 function s281(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 281, x);
-  if (Array.isArray(v)) return S(v, 281, x);
-  if (c267(v)) {
-    return s282(v, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s282(v[i], x) !== v[i]) return S(v, 281, x);
+    return v;
   }
-  { const r = Q(v, 229, 267); if (r !== undefined) return s282(r, x); }
-  return s147(v, x);
+  return S(v, 281, x);
+  return v;
 }
 function s282(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "id": continue;
-    case "result": if (s283(v["result"], x) !== v["result"]) return S(v, 282, x); continue;
+    case "uri": case "languageId": case "text": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 282, x); continue;
     default: return S(v, 282, x);
   }
   return v;
 }
 function s283(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 283, x);
   if (Array.isArray(v)) {
-    if (c174(v)) {
-      return s16(v, x);
-    }
-    return s16(v, x);
+    for (let i = 0; i < v.length; i++) if (s284(v[i], x) !== v[i]) return S(v, 283, x);
+    return v;
   }
-  if (c261(v)) {
-    return s284(v, x);
-  }
-  { const r = Q(v, 231, 261); if (r !== undefined) return s284(r, x); }
-  if (c262(v)) {
-    return s289(v, x);
-  }
-  { const r = Q(v, 35, 262); if (r !== undefined) return s289(r, x); }
-  if (c263(v)) {
-    return s61(v, x);
-  }
-  { const r = Q(v, 35, 263); if (r !== undefined) return s61(r, x); }
-  if (c264(v)) {
-    return s92(v, x);
-  }
-  { const r = Q(v, 35, 264); if (r !== undefined) return s92(r, x); }
-  if (c174(v)) {
-    return s16(v, x);
-  }
-  return s16(v, x);
+  return S(v, 283, x);
+  return v;
 }
 function s284(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": if (s285(v["outcome"], x) !== v["outcome"]) return S(v, 284, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 284, x); continue;
+    case "uri": continue;
+    case "excerpts": if (s285(v["excerpts"], x) !== v["excerpts"]) return S(v, 284, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 284, x); continue;
     default: return S(v, 284, x);
   }
   return v;
 }
 function s285(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 285, x);
-  switch (v["outcome"]) {
-    case "cancelled": {
-      return s286(v, x);
-    }
-    case "selected": {
-      return s287(v, x);
-    }
-    default: {
-      if (typeof v["outcome"] !== "string") break;
-      return s288(v, x);
-    }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s286(v[i], x) !== v[i]) return S(v, 285, x);
+    return v;
   }
   return S(v, 285, x);
+  return v;
 }
 function s286(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": continue;
+    case "startLine": case "endLine": case "text": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 286, x); continue;
     default: return S(v, 286, x);
   }
   return v;
 }
 function s287(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "outcome": case "optionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 287, x); continue;
-    default: return S(v, 287, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s288(v[i], x) !== v[i]) return S(v, 287, x);
+    return v;
   }
+  return S(v, 287, x);
   return v;
 }
 function s288(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "outcome": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 288, x); continue;
+    case "uri": case "diff": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 288, x); continue;
+    default: return S(v, 288, x);
   }
   return v;
 }
 function s289(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 289, x);
-  switch (v["action"]) {
-    case "accept": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-        case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 289, x); continue;
-        default: return S(v, 289, x);
-      }
-      return v;
-    }
-    case "decline": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-        default: return S(v, 289, x);
-      }
-      return v;
-    }
-    case "cancel": {
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-        default: return S(v, 289, x);
-      }
-      return v;
-    }
-    default: {
-      if (typeof v["action"] !== "string") break;
-      for (const k in v) switch (k) {
-        case "action": continue;
-        case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 289, x); continue;
-        default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 289, x); continue;
-      }
-      return v;
-    }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s290(v[i], x) !== v[i]) return S(v, 289, x);
+    return v;
   }
   return S(v, 289, x);
+  return v;
 }
 function s290(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
-    case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 290, x); continue;
+    case "action": case "uri": case "timestampMs": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 290, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 290, x); continue;
     default: return S(v, 290, x);
   }
   return v;
 }
 function s291(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "action": continue;
-    default: return S(v, 291, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s292(v[i], x) !== v[i]) return S(v, 291, x);
+    return v;
   }
+  return S(v, 291, x);
   return v;
 }
 function s292(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "action": continue;
-    default: if (k === "__proto__" || s16(v[k], x) !== v[k]) return S(v, 292, x); continue;
+    case "uri": case "languageId": case "lastFocusedMs": continue;
+    case "visibleRange": if (s278(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 292, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 292, x); continue;
+    default: return S(v, 292, x);
   }
   return v;
 }
 function s293(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "optionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 293, x); continue;
-    default: return S(v, 293, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s294(v[i], x) !== v[i]) return S(v, 293, x);
+    return v;
   }
+  return S(v, 293, x);
   return v;
 }
 function s294(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "content": if (s236(v["content"], x) !== v["content"]) return S(v, 294, x); continue;
+    case "uri": case "severity": case "message": continue;
+    case "range": if (s219(v["range"], x) !== v["range"]) return S(v, 294, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 294, x); continue;
     default: return S(v, 294, x);
   }
   return v;
@@ -4347,78 +2005,66 @@ function s294(v, x) {
 function s295(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s296(v["params"], x) !== v["params"]) return S(v, 295, x); continue;
+    case "name": case "serverId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 295, x); continue;
     default: return S(v, 295, x);
   }
   return v;
 }
 function s296(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) {
+  if (x) return S(v, 296, x);
+  if (Array.isArray(v)) return S(v, 296, x);
+  if (c457(v)) {
     return s297(v, x);
   }
-  return s297(v, x);
+  { const r = Q(v, 234, 457); if (r !== undefined) return s297(r, x); }
+  return s95(v, x);
 }
 function s297(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (x) return S(v, 297, x);
-  if (Array.isArray(v)) {
-    return s16(v, x);
+  for (const k in v) switch (k) {
+    case "id": continue;
+    case "result": if (s298(v["result"], x) !== v["result"]) return S(v, 297, x); continue;
+    default: return S(v, 297, x);
   }
-  if (c273(v)) {
-    return s133(v, x);
-  }
-  { const r = Q(v, 35, 273); if (r !== undefined) return s133(r, x); }
-  if (c274(v)) {
-    return s298(v, x);
-  }
-  { const r = Q(v, 35, 274); if (r !== undefined) return s298(r, x); }
-  if (c275(v)) {
-    return s299(v, x);
-  }
-  { const r = Q(v, 236, 275); if (r !== undefined) return s299(r, x); }
-  if (c276(v)) {
-    return s302(v, x);
-  }
-  { const r = Q(v, 35, 276); if (r !== undefined) return s302(r, x); }
-  if (c277(v)) {
-    return s302(v, x);
-  }
-  { const r = Q(v, 35, 277); if (r !== undefined) return s302(r, x); }
-  if (c278(v)) {
-    return s303(v, x);
-  }
-  { const r = Q(v, 239, 278); if (r !== undefined) return s303(r, x); }
-  if (c279(v)) {
-    return s304(v, x);
-  }
-  { const r = Q(v, 35, 279); if (r !== undefined) return s304(r, x); }
-  if (c280(v)) {
-    return s305(v, x);
-  }
-  { const r = Q(v, 240, 280); if (r !== undefined) return s305(r, x); }
-  if (c209(v)) {
-    return s60(v, x);
-  }
-  { const r = Q(v, 186, 209); if (r !== undefined) return s60(r, x); }
-  return s16(v, x);
+  return v;
 }
 function s298(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 298, x); continue;
-    default: return S(v, 298, x);
+  if (x) return S(v, 298, x);
+  if (Array.isArray(v)) {
+    if (c413(v)) {
+      return s8(v, x);
+    }
+    return s8(v, x);
   }
-  return v;
+  if (c158(v)) {
+    return s159(v, x);
+  }
+  { const r = Q(v, 127, 158); if (r !== undefined) return s159(r, x); }
+  if (c159(v)) {
+    return s164(v, x);
+  }
+  { const r = Q(v, 26, 159); if (r !== undefined) return s164(r, x); }
+  if (c453(v)) {
+    return s185(v, x);
+  }
+  { const r = Q(v, 26, 453); if (r !== undefined) return s185(r, x); }
+  if (c454(v)) {
+    return s73(v, x);
+  }
+  { const r = Q(v, 26, 454); if (r !== undefined) return s73(r, x); }
+  if (c413(v)) {
+    return s8(v, x);
+  }
+  return s8(v, x);
 }
 function s299(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": case "version": continue;
-    case "contentChanges": if (s300(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 299, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 299, x); continue;
+    case "method": continue;
+    case "params": if (s300(v["params"], x) !== v["params"]) return S(v, 299, x); continue;
     default: return S(v, 299, x);
   }
   return v;
@@ -4426,27 +2072,59 @@ function s299(v, x) {
 function s300(v, x) {
   if (typeof v !== "object" || v === null) return v;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (s301(v[i], x) !== v[i]) return S(v, 300, x);
-    return v;
+    return s301(v, x);
   }
-  return S(v, 300, x);
-  return v;
+  return s301(v, x);
 }
 function s301(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "text": continue;
-    case "range": if (s261(v["range"], x) !== v["range"]) return S(v, 301, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 301, x); continue;
-    default: return S(v, 301, x);
+  if (x) return S(v, 301, x);
+  if (Array.isArray(v)) {
+    return s8(v, x);
   }
-  return v;
+  if (c160(v)) {
+    return s148(v, x);
+  }
+  { const r = Q(v, 26, 160); if (r !== undefined) return s148(r, x); }
+  if (c463(v)) {
+    return s302(v, x);
+  }
+  { const r = Q(v, 26, 463); if (r !== undefined) return s302(r, x); }
+  if (c464(v)) {
+    return s303(v, x);
+  }
+  { const r = Q(v, 239, 464); if (r !== undefined) return s303(r, x); }
+  if (c465(v)) {
+    return s306(v, x);
+  }
+  { const r = Q(v, 26, 465); if (r !== undefined) return s306(r, x); }
+  if (c466(v)) {
+    return s306(v, x);
+  }
+  { const r = Q(v, 26, 466); if (r !== undefined) return s306(r, x); }
+  if (c467(v)) {
+    return s307(v, x);
+  }
+  { const r = Q(v, 242, 467); if (r !== undefined) return s307(r, x); }
+  if (c468(v)) {
+    return s308(v, x);
+  }
+  { const r = Q(v, 26, 468); if (r !== undefined) return s308(r, x); }
+  if (c469(v)) {
+    return s309(v, x);
+  }
+  { const r = Q(v, 243, 469); if (r !== undefined) return s309(r, x); }
+  if (c421(v)) {
+    return s184(v, x);
+  }
+  { const r = Q(v, 206, 421); if (r !== undefined) return s184(r, x); }
+  return s8(v, x);
 }
 function s302(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "uri": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
+    case "sessionId": case "uri": case "languageId": case "version": case "text": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 302, x); continue;
     default: return S(v, 302, x);
   }
   return v;
@@ -4455,27 +2133,27 @@ function s303(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
     case "sessionId": case "uri": case "version": continue;
-    case "position": if (s141(v["position"], x) !== v["position"]) return S(v, 303, x); continue;
-    case "visibleRange": if (s140(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 303, x); continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
+    case "contentChanges": if (s304(v["contentChanges"], x) !== v["contentChanges"]) return S(v, 303, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 303, x); continue;
     default: return S(v, 303, x);
   }
   return v;
 }
 function s304(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  for (const k in v) switch (k) {
-    case "sessionId": case "suggestionId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 304, x); continue;
-    default: return S(v, 304, x);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (s305(v[i], x) !== v[i]) return S(v, 304, x);
+    return v;
   }
+  return S(v, 304, x);
   return v;
 }
 function s305(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "sessionId": case "suggestionId": case "reason": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 305, x); continue;
+    case "text": continue;
+    case "range": if (s278(v["range"], x) !== v["range"]) return S(v, 305, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 305, x); continue;
     default: return S(v, 305, x);
   }
   return v;
@@ -4483,339 +2161,349 @@ function s305(v, x) {
 function s306(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "method": continue;
-    case "params": if (s307(v["params"], x) !== v["params"]) return S(v, 306, x); continue;
+    case "sessionId": case "uri": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 306, x); continue;
     default: return S(v, 306, x);
   }
   return v;
 }
 function s307(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 307, x);
-  return s308(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": case "uri": case "version": continue;
+    case "position": if (s220(v["position"], x) !== v["position"]) return S(v, 307, x); continue;
+    case "visibleRange": if (s219(v["visibleRange"], x) !== v["visibleRange"]) return S(v, 307, x); continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 307, x); continue;
+    default: return S(v, 307, x);
+  }
+  return v;
 }
 function s308(v, x) {
   if (typeof v !== "object" || v === null) return v;
-  if (Array.isArray(v)) return S(v, 308, x);
-  return s309(v, x);
+  for (const k in v) switch (k) {
+    case "sessionId": case "suggestionId": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 308, x); continue;
+    default: return S(v, 308, x);
+  }
+  return v;
 }
 function s309(v, x) {
   if (typeof v !== "object" || v === null) return v;
   for (const k in v) switch (k) {
-    case "requestId": continue;
-    case "_meta": if (s15(v["_meta"], x) !== v["_meta"]) return S(v, 309, x); continue;
+    case "sessionId": case "suggestionId": case "reason": continue;
+    case "_meta": if (s7(v["_meta"], x) !== v["_meta"]) return S(v, 309, x); continue;
     default: return S(v, 309, x);
   }
   return v;
 }
-const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19, s20, s21, s22, s23, s24, s25, s26, s27, s28, s29, s30, s31, s32, s33, s34, s35, s36, s37, s38, s39, s40, s41, s42, s43, s44, s45, s46, s47, s48, s49, s50, s51, s52, s53, s54, s55, s56, s57, s58, s59, s60, s61, s62, s63, s64, s65, s66, s67, s68, s69, s70, s71, s72, s73, s74, s75, s76, s77, s78, s79, s80, s81, s82, s83, s84, s85, s86, s87, s88, s89, s90, s91, s92, s93, s94, s95, s96, s97, s98, s99, s100, s101, s102, s103, s104, s105, s106, s107, s108, s109, s110, s111, s112, s113, s114, s115, s116, s117, s118, s119, s120, s121, s122, s123, s124, s125, s126, s127, s128, s129, s130, s131, s132, s133, s134, s135, s136, s137, s138, s139, s140, s141, s142, s143, s144, s145, s146, s147, s148, s149, s150, s151, s152, s153, s154, s155, s156, s157, s158, s159, s160, s161, s162, s163, s164, s165, s166, s167, s168, s169, s170, s171, s172, s173, s174, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309]);
+const plan = /* @__PURE__ */ P.createParsePlan(nodes, shapes, checks, [...base.walks, s175, s176, s177, s178, s179, s180, s181, s182, s183, s184, s185, s186, s187, s188, s189, s190, s191, s192, s193, s194, s195, s196, s197, s198, s199, s200, s201, s202, s203, s204, s205, s206, s207, s208, s209, s210, s211, s212, s213, s214, s215, s216, s217, s218, s219, s220, s221, s222, s223, s224, s225, s226, s227, s228, s229, s230, s231, s232, s233, s234, s235, s236, s237, s238, s239, s240, s241, s242, s243, s244, s245, s246, s247, s248, s249, s250, s251, s252, s253, s254, s255, s256, s257, s258, s259, s260, s261, s262, s263, s264, s265, s266, s267, s268, s269, s270, s271, s272, s273, s274, s275, s276, s277, s278, s279, s280, s281, s282, s283, s284, s285, s286, s287, s288, s289, s290, s291, s292, s293, s294, s295, s296, s297, s298, s299, s300, s301, s302, s303, s304, s305, s306, s307, s308, s309]);
 const { reshape: S, free: F, repairedAs: Q, read: R, deep: D } = plan;
 const H = Object.hasOwn;
 
 // parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).
-export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s0(v, false) : R(v, o, vAgentRequest, "AgentRequest", 0, 0); }
+export function parseAgentRequest(v, o) { return vAgentRequest(v) ? s175(v, false) : R(v, o, vAgentRequest, "AgentRequest", 175, 132); }
 export function parseRequestId(v, o) { return vRequestId(v) ? v : R(v, o, vRequestId, "RequestId"); }
-export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s3(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 3, 3); }
+export function parseRequestPermissionRequest(v, o) { return vRequestPermissionRequest(v) ? s178(v, false) : R(v, o, vRequestPermissionRequest, "RequestPermissionRequest", 178, 135); }
 export function parseSessionId(v, o) { return vSessionId(v) ? v : R(v, o, vSessionId, "SessionId"); }
-export function parseRequestPermissionSubject(v, o) { return vRequestPermissionSubject(v) ? s5(v, false) : R(v, o, vRequestPermissionSubject, "RequestPermissionSubject", 5, 5); }
-export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s7(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 7, 8); }
+export function parseRequestPermissionSubject(v, o) { return vRequestPermissionSubject(v) ? s180(v, false) : R(v, o, vRequestPermissionSubject, "RequestPermissionSubject", 180, 137); }
+export function parseToolCallUpdate(v, o) { return vToolCallUpdate(v) ? s182(v, false) : R(v, o, vToolCallUpdate, "ToolCallUpdate", 182, 140); }
 export function parseToolCallId(v, o) { return vToolCallId(v) ? v : R(v, o, vToolCallId, "ToolCallId"); }
 export function parseToolKind(v, o) { return vToolKind(v) ? v : R(v, o, vToolKind, "ToolKind"); }
 export function parseToolCallStatus(v, o) { return vToolCallStatus(v) ? v : R(v, o, vToolCallStatus, "ToolCallStatus"); }
-export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s9(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 9, 10); }
-export function parseContentBlock(v, o) { return vContentBlock(v) ? s11(v, false) : R(v, o, vContentBlock, "ContentBlock", 11, 13); }
-export function parseAnnotations(v, o) { return vAnnotations(v) ? s14(v, false) : R(v, o, vAnnotations, "Annotations", 14, 17); }
+export function parseToolCallContent(v, o) { return vToolCallContent(v) ? s1(v, false) : R(v, o, vToolCallContent, "ToolCallContent", 1, 1); }
+export function parseContentBlock(v, o) { return vContentBlock(v) ? s3(v, false) : R(v, o, vContentBlock, "ContentBlock", 3, 4); }
+export function parseAnnotations(v, o) { return vAnnotations(v) ? s6(v, false) : R(v, o, vAnnotations, "Annotations", 6, 8); }
 export function parseRole(v, o) { return vRole(v) ? v : R(v, o, vRole, "Role"); }
-export function parseTextContent(v, o) { return vTextContent(v) ? s62(v, false) : R(v, o, vTextContent, "TextContent", 62, 15); }
+export function parseTextContent(v, o) { return vTextContent(v) ? s51(v, false) : R(v, o, vTextContent, "TextContent", 51, 6); }
 export function parseMediaType(v, o) { return vMediaType(v) ? v : R(v, o, vMediaType, "MediaType"); }
-export function parseImageContent(v, o) { return vImageContent(v) ? s63(v, false) : R(v, o, vImageContent, "ImageContent", 63, 20); }
-export function parseAudioContent(v, o) { return vAudioContent(v) ? s64(v, false) : R(v, o, vAudioContent, "AudioContent", 64, 15); }
-export function parseIcon(v, o) { return vIcon(v) ? s21(v, false) : R(v, o, vIcon, "Icon", 21, 24); }
+export function parseImageContent(v, o) { return vImageContent(v) ? s52(v, false) : R(v, o, vImageContent, "ImageContent", 52, 11); }
+export function parseAudioContent(v, o) { return vAudioContent(v) ? s53(v, false) : R(v, o, vAudioContent, "AudioContent", 53, 6); }
+export function parseIcon(v, o) { return vIcon(v) ? s13(v, false) : R(v, o, vIcon, "Icon", 13, 15); }
 export function parseIconTheme(v, o) { return vIconTheme(v) ? v : R(v, o, vIconTheme, "IconTheme"); }
-export function parseResourceLink(v, o) { return vResourceLink(v) ? s65(v, false) : R(v, o, vResourceLink, "ResourceLink", 65, 22); }
-export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s23(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 23, 28); }
-export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s24(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 24, 29); }
-export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s25(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 25, 29); }
-export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s66(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 66, 27); }
-export function parseContent(v, o) { return vContent(v) ? s67(v, false) : R(v, o, vContent, "Content", 67, 12); }
-export function parseDiffChange(v, o) { return vDiffChange(v) ? s29(v, false) : R(v, o, vDiffChange, "DiffChange", 29, 33); }
+export function parseResourceLink(v, o) { return vResourceLink(v) ? s54(v, false) : R(v, o, vResourceLink, "ResourceLink", 54, 13); }
+export function parseEmbeddedResourceResource(v, o) { return vEmbeddedResourceResource(v) ? s15(v, false) : R(v, o, vEmbeddedResourceResource, "EmbeddedResourceResource", 15, 19); }
+export function parseTextResourceContents(v, o) { return vTextResourceContents(v) ? s16(v, false) : R(v, o, vTextResourceContents, "TextResourceContents", 16, 20); }
+export function parseBlobResourceContents(v, o) { return vBlobResourceContents(v) ? s17(v, false) : R(v, o, vBlobResourceContents, "BlobResourceContents", 17, 20); }
+export function parseEmbeddedResource(v, o) { return vEmbeddedResource(v) ? s55(v, false) : R(v, o, vEmbeddedResource, "EmbeddedResource", 55, 18); }
+export function parseContent(v, o) { return vContent(v) ? s56(v, false) : R(v, o, vContent, "Content", 56, 3); }
+export function parseDiffChange(v, o) { return vDiffChange(v) ? s21(v, false) : R(v, o, vDiffChange, "DiffChange", 21, 24); }
 export function parseDiffFileType(v, o) { return vDiffFileType(v) ? v : R(v, o, vDiffFileType, "DiffFileType"); }
 export function parseAbsolutePath(v, o) { return vAbsolutePath(v) ? v : R(v, o, vAbsolutePath, "AbsolutePath"); }
-export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s68(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 68); }
-export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s69(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 69); }
-export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s34(v, false) : R(v, o, vDiffPatch, "DiffPatch", 34); }
+export function parseDiffPathChange(v, o) { return vDiffPathChange(v) ? s57(v, false) : R(v, o, vDiffPathChange, "DiffPathChange", 57); }
+export function parseDiffPathPairChange(v, o) { return vDiffPathPairChange(v) ? s58(v, false) : R(v, o, vDiffPathPairChange, "DiffPathPairChange", 58); }
+export function parseDiffPatch(v, o) { return vDiffPatch(v) ? s26(v, false) : R(v, o, vDiffPatch, "DiffPatch", 26); }
 export function parseDiffPatchFormat(v, o) { return vDiffPatchFormat(v) ? v : R(v, o, vDiffPatchFormat, "DiffPatchFormat"); }
-export function parseDiff(v, o) { return vDiff(v) ? s70(v, false) : R(v, o, vDiff, "Diff", 70, 31); }
+export function parseDiff(v, o) { return vDiff(v) ? s59(v, false) : R(v, o, vDiff, "Diff", 59, 22); }
 export function parseTerminalId(v, o) { return vTerminalId(v) ? v : R(v, o, vTerminalId, "TerminalId"); }
-export function parseTerminal(v, o) { return vTerminal(v) ? s71(v, false) : R(v, o, vTerminal, "Terminal", 71, 35); }
-export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s37(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 37, 37); }
-export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s72(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 72, 7); }
-export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s73(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 73, 39); }
-export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s40(v, false) : R(v, o, vPermissionOption, "PermissionOption", 40, 35); }
+export function parseTerminal(v, o) { return vTerminal(v) ? s60(v, false) : R(v, o, vTerminal, "Terminal", 60, 26); }
+export function parseToolCallLocation(v, o) { return vToolCallLocation(v) ? s29(v, false) : R(v, o, vToolCallLocation, "ToolCallLocation", 29, 28); }
+export function parseToolCallPermissionSubject(v, o) { return vToolCallPermissionSubject(v) ? s186(v, false) : R(v, o, vToolCallPermissionSubject, "ToolCallPermissionSubject", 186, 139); }
+export function parseCommandPermissionSubject(v, o) { return vCommandPermissionSubject(v) ? s61(v, false) : R(v, o, vCommandPermissionSubject, "CommandPermissionSubject", 61, 30); }
+export function parsePermissionOption(v, o) { return vPermissionOption(v) ? s32(v, false) : R(v, o, vPermissionOption, "PermissionOption", 32, 26); }
 export function parsePermissionOptionId(v, o) { return vPermissionOptionId(v) ? v : R(v, o, vPermissionOptionId, "PermissionOptionId"); }
 export function parsePermissionOptionKind(v, o) { return vPermissionOptionKind(v) ? v : R(v, o, vPermissionOptionKind, "PermissionOptionKind"); }
-export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s41(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 41, 41); }
-export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s55(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 55, 61); }
-export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s56(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 56); }
-export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s43(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 43, 44); }
+export function parseCreateElicitationRequest(v, o) { return vCreateElicitationRequest(v) ? s33(v, false) : R(v, o, vCreateElicitationRequest, "CreateElicitationRequest", 33, 32); }
+export function parseElicitationSessionScope(v, o) { return vElicitationSessionScope(v) ? s47(v, false) : R(v, o, vElicitationSessionScope, "ElicitationSessionScope", 47, 52); }
+export function parseElicitationRequestScope(v, o) { return vElicitationRequestScope(v) ? s48(v, false) : R(v, o, vElicitationRequestScope, "ElicitationRequestScope", 48); }
+export function parseElicitationSchema(v, o) { return vElicitationSchema(v) ? s35(v, false) : R(v, o, vElicitationSchema, "ElicitationSchema", 35, 35); }
 export function parseElicitationSchemaType(v, o) { return vElicitationSchemaType(v) ? v : R(v, o, vElicitationSchemaType, "ElicitationSchemaType"); }
-export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s45(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 45, 46); }
+export function parseElicitationPropertySchema(v, o) { return vElicitationPropertySchema(v) ? s37(v, false) : R(v, o, vElicitationPropertySchema, "ElicitationPropertySchema", 37, 37); }
 export function parseStringFormat(v, o) { return vStringFormat(v) ? v : R(v, o, vStringFormat, "StringFormat"); }
-export function parseEnumOption(v, o) { return vEnumOption(v) ? s48(v, false) : R(v, o, vEnumOption, "EnumOption", 48, 50); }
-export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s74(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 74, 48); }
-export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s75(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 75, 52); }
-export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s75(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 75, 54); }
-export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s76(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 76, 56); }
-export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s52(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 52, 59); }
-export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s77(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 77, 35); }
-export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s54(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 54, 60); }
-export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s78(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 78, 58); }
-export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s79(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 79, 43); }
+export function parseEnumOption(v, o) { return vEnumOption(v) ? s40(v, false) : R(v, o, vEnumOption, "EnumOption", 40, 41); }
+export function parseStringPropertySchema(v, o) { return vStringPropertySchema(v) ? s62(v, false) : R(v, o, vStringPropertySchema, "StringPropertySchema", 62, 39); }
+export function parseNumberPropertySchema(v, o) { return vNumberPropertySchema(v) ? s63(v, false) : R(v, o, vNumberPropertySchema, "NumberPropertySchema", 63, 43); }
+export function parseIntegerPropertySchema(v, o) { return vIntegerPropertySchema(v) ? s63(v, false) : R(v, o, vIntegerPropertySchema, "IntegerPropertySchema", 63, 45); }
+export function parseBooleanPropertySchema(v, o) { return vBooleanPropertySchema(v) ? s64(v, false) : R(v, o, vBooleanPropertySchema, "BooleanPropertySchema", 64, 47); }
+export function parseMultiSelectItems(v, o) { return vMultiSelectItems(v) ? s44(v, false) : R(v, o, vMultiSelectItems, "MultiSelectItems", 44, 50); }
+export function parseStringMultiSelectItems(v, o) { return vStringMultiSelectItems(v) ? s65(v, false) : R(v, o, vStringMultiSelectItems, "StringMultiSelectItems", 65, 26); }
+export function parseTitledMultiSelectItems(v, o) { return vTitledMultiSelectItems(v) ? s46(v, false) : R(v, o, vTitledMultiSelectItems, "TitledMultiSelectItems", 46, 51); }
+export function parseMultiSelectPropertySchema(v, o) { return vMultiSelectPropertySchema(v) ? s66(v, false) : R(v, o, vMultiSelectPropertySchema, "MultiSelectPropertySchema", 66, 49); }
+export function parseElicitationFormMode(v, o) { return vElicitationFormMode(v) ? s67(v, false) : R(v, o, vElicitationFormMode, "ElicitationFormMode", 67, 34); }
 export function parseElicitationId(v, o) { return vElicitationId(v) ? v : R(v, o, vElicitationId, "ElicitationId"); }
-export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s80(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 80, 63); }
-export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s59(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 59, 35); }
+export function parseElicitationUrlMode(v, o) { return vElicitationUrlMode(v) ? s68(v, false) : R(v, o, vElicitationUrlMode, "ElicitationUrlMode", 68, 54); }
+export function parseConnectMcpRequest(v, o) { return vConnectMcpRequest(v) ? s183(v, false) : R(v, o, vConnectMcpRequest, "ConnectMcpRequest", 183, 26); }
 export function parseMcpServerAcpId(v, o) { return vMcpServerAcpId(v) ? v : R(v, o, vMcpServerAcpId, "McpServerAcpId"); }
-export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s60(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 60, 35); }
+export function parseMessageMcpRequest(v, o) { return vMessageMcpRequest(v) ? s184(v, false) : R(v, o, vMessageMcpRequest, "MessageMcpRequest", 184, 26); }
 export function parseMcpConnectionId(v, o) { return vMcpConnectionId(v) ? v : R(v, o, vMcpConnectionId, "McpConnectionId"); }
-export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s61(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 61, 35); }
-export function parseExtRequest(v, o) { return vExtRequest(v) ? s16(v, false) : R(v, o, vExtRequest, "ExtRequest", 16); }
-export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s81(v, false) : R(v, o, vAgentResponse, "AgentResponse", 81, 64); }
-export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s84(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 84, 67); }
+export function parseDisconnectMcpRequest(v, o) { return vDisconnectMcpRequest(v) ? s185(v, false) : R(v, o, vDisconnectMcpRequest, "DisconnectMcpRequest", 185, 26); }
+export function parseExtRequest(v, o) { return vExtRequest(v) ? s8(v, false) : R(v, o, vExtRequest, "ExtRequest", 8); }
+export function parseAgentResponse(v, o) { return vAgentResponse(v) ? s187(v, false) : R(v, o, vAgentResponse, "AgentResponse", 187, 141); }
+export function parseInitializeResponse(v, o) { return vInitializeResponse(v) ? s190(v, false) : R(v, o, vInitializeResponse, "InitializeResponse", 190, 144); }
 export function parseProtocolVersion(v, o) { return vProtocolVersion(v) ? v : R(v, o, vProtocolVersion, "ProtocolVersion"); }
-export function parseImplementation(v, o) { return vImplementation(v) ? s85(v, false) : R(v, o, vImplementation, "Implementation", 85, 68); }
-export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s86(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 86, 69); }
-export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s88(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 88, 71); }
-export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s90(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 90, 73); }
-export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s92(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 92, 35); }
-export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s92(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 92, 35); }
-export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s92(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 92, 35); }
-export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s94(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 94, 78); }
-export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s92(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 92, 35); }
-export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s92(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 92, 35); }
-export function parseMcpAcpCapabilities(v, o) { return vMcpAcpCapabilities(v) ? s92(v, false) : R(v, o, vMcpAcpCapabilities, "McpAcpCapabilities", 92, 35); }
-export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s92(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 92, 35); }
-export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s92(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 92, 35); }
-export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s92(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 92, 35); }
-export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s92(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 92, 35); }
-export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s92(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 92, 35); }
-export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s96(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 96, 88); }
-export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s98(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 98, 90); }
-export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s100(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 100, 92); }
-export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 92, 35); }
-export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s102(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 102, 35); }
+export function parseImplementation(v, o) { return vImplementation(v) ? s69(v, false) : R(v, o, vImplementation, "Implementation", 69, 55); }
+export function parseAgentCapabilities(v, o) { return vAgentCapabilities(v) ? s191(v, false) : R(v, o, vAgentCapabilities, "AgentCapabilities", 191, 145); }
+export function parseSessionCapabilities(v, o) { return vSessionCapabilities(v) ? s193(v, false) : R(v, o, vSessionCapabilities, "SessionCapabilities", 193, 147); }
+export function parsePromptCapabilities(v, o) { return vPromptCapabilities(v) ? s71(v, false) : R(v, o, vPromptCapabilities, "PromptCapabilities", 71, 57); }
+export function parsePromptImageCapabilities(v, o) { return vPromptImageCapabilities(v) ? s73(v, false) : R(v, o, vPromptImageCapabilities, "PromptImageCapabilities", 73, 26); }
+export function parsePromptAudioCapabilities(v, o) { return vPromptAudioCapabilities(v) ? s73(v, false) : R(v, o, vPromptAudioCapabilities, "PromptAudioCapabilities", 73, 26); }
+export function parsePromptEmbeddedContextCapabilities(v, o) { return vPromptEmbeddedContextCapabilities(v) ? s73(v, false) : R(v, o, vPromptEmbeddedContextCapabilities, "PromptEmbeddedContextCapabilities", 73, 26); }
+export function parseMcpCapabilities(v, o) { return vMcpCapabilities(v) ? s195(v, false) : R(v, o, vMcpCapabilities, "McpCapabilities", 195, 149); }
+export function parseMcpStdioCapabilities(v, o) { return vMcpStdioCapabilities(v) ? s73(v, false) : R(v, o, vMcpStdioCapabilities, "McpStdioCapabilities", 73, 26); }
+export function parseMcpHttpCapabilities(v, o) { return vMcpHttpCapabilities(v) ? s73(v, false) : R(v, o, vMcpHttpCapabilities, "McpHttpCapabilities", 73, 26); }
+export function parseMcpAcpCapabilities(v, o) { return vMcpAcpCapabilities(v) ? s73(v, false) : R(v, o, vMcpAcpCapabilities, "McpAcpCapabilities", 73, 26); }
+export function parseSessionDeleteCapabilities(v, o) { return vSessionDeleteCapabilities(v) ? s73(v, false) : R(v, o, vSessionDeleteCapabilities, "SessionDeleteCapabilities", 73, 26); }
+export function parseSessionAdditionalDirectoriesCapabilities(v, o) { return vSessionAdditionalDirectoriesCapabilities(v) ? s73(v, false) : R(v, o, vSessionAdditionalDirectoriesCapabilities, "SessionAdditionalDirectoriesCapabilities", 73, 26); }
+export function parseSessionForkCapabilities(v, o) { return vSessionForkCapabilities(v) ? s73(v, false) : R(v, o, vSessionForkCapabilities, "SessionForkCapabilities", 73, 26); }
+export function parseAgentAuthCapabilities(v, o) { return vAgentAuthCapabilities(v) ? s73(v, false) : R(v, o, vAgentAuthCapabilities, "AgentAuthCapabilities", 73, 26); }
+export function parseProvidersCapabilities(v, o) { return vProvidersCapabilities(v) ? s73(v, false) : R(v, o, vProvidersCapabilities, "ProvidersCapabilities", 73, 26); }
+export function parseNesCapabilities(v, o) { return vNesCapabilities(v) ? s197(v, false) : R(v, o, vNesCapabilities, "NesCapabilities", 197, 154); }
+export function parseNesEventCapabilities(v, o) { return vNesEventCapabilities(v) ? s199(v, false) : R(v, o, vNesEventCapabilities, "NesEventCapabilities", 199, 156); }
+export function parseNesDocumentEventCapabilities(v, o) { return vNesDocumentEventCapabilities(v) ? s201(v, false) : R(v, o, vNesDocumentEventCapabilities, "NesDocumentEventCapabilities", 201, 158); }
+export function parseNesDocumentDidOpenCapabilities(v, o) { return vNesDocumentDidOpenCapabilities(v) ? s73(v, false) : R(v, o, vNesDocumentDidOpenCapabilities, "NesDocumentDidOpenCapabilities", 73, 26); }
+export function parseNesDocumentDidChangeCapabilities(v, o) { return vNesDocumentDidChangeCapabilities(v) ? s203(v, false) : R(v, o, vNesDocumentDidChangeCapabilities, "NesDocumentDidChangeCapabilities", 203, 26); }
 export function parseTextDocumentSyncKind(v, o) { return vTextDocumentSyncKind(v) ? v : R(v, o, vTextDocumentSyncKind, "TextDocumentSyncKind"); }
-export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 92, 35); }
-export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 92, 35); }
-export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s92(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 92, 35); }
-export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s104(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 104, 99); }
-export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s106(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 106, 101); }
-export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s92(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 92, 35); }
-export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s106(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 106, 101); }
-export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s106(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 106, 101); }
-export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s92(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 92, 35); }
-export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s92(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 92, 35); }
+export function parseNesDocumentDidCloseCapabilities(v, o) { return vNesDocumentDidCloseCapabilities(v) ? s73(v, false) : R(v, o, vNesDocumentDidCloseCapabilities, "NesDocumentDidCloseCapabilities", 73, 26); }
+export function parseNesDocumentDidSaveCapabilities(v, o) { return vNesDocumentDidSaveCapabilities(v) ? s73(v, false) : R(v, o, vNesDocumentDidSaveCapabilities, "NesDocumentDidSaveCapabilities", 73, 26); }
+export function parseNesDocumentDidFocusCapabilities(v, o) { return vNesDocumentDidFocusCapabilities(v) ? s73(v, false) : R(v, o, vNesDocumentDidFocusCapabilities, "NesDocumentDidFocusCapabilities", 73, 26); }
+export function parseNesContextCapabilities(v, o) { return vNesContextCapabilities(v) ? s205(v, false) : R(v, o, vNesContextCapabilities, "NesContextCapabilities", 205, 165); }
+export function parseNesRecentFilesCapabilities(v, o) { return vNesRecentFilesCapabilities(v) ? s207(v, false) : R(v, o, vNesRecentFilesCapabilities, "NesRecentFilesCapabilities", 207, 167); }
+export function parseNesRelatedSnippetsCapabilities(v, o) { return vNesRelatedSnippetsCapabilities(v) ? s73(v, false) : R(v, o, vNesRelatedSnippetsCapabilities, "NesRelatedSnippetsCapabilities", 73, 26); }
+export function parseNesEditHistoryCapabilities(v, o) { return vNesEditHistoryCapabilities(v) ? s207(v, false) : R(v, o, vNesEditHistoryCapabilities, "NesEditHistoryCapabilities", 207, 167); }
+export function parseNesUserActionsCapabilities(v, o) { return vNesUserActionsCapabilities(v) ? s207(v, false) : R(v, o, vNesUserActionsCapabilities, "NesUserActionsCapabilities", 207, 167); }
+export function parseNesOpenFilesCapabilities(v, o) { return vNesOpenFilesCapabilities(v) ? s73(v, false) : R(v, o, vNesOpenFilesCapabilities, "NesOpenFilesCapabilities", 73, 26); }
+export function parseNesDiagnosticsCapabilities(v, o) { return vNesDiagnosticsCapabilities(v) ? s73(v, false) : R(v, o, vNesDiagnosticsCapabilities, "NesDiagnosticsCapabilities", 73, 26); }
 export function parsePositionEncodingKind(v, o) { return vPositionEncodingKind(v) ? v : R(v, o, vPositionEncodingKind, "PositionEncodingKind"); }
-export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s108(v, false) : R(v, o, vAuthMethod, "AuthMethod", 108, 108); }
+export function parseAuthMethod(v, o) { return vAuthMethod(v) ? s75(v, false) : R(v, o, vAuthMethod, "AuthMethod", 75, 67); }
 export function parseAuthMethodId(v, o) { return vAuthMethodId(v) ? v : R(v, o, vAuthMethodId, "AuthMethodId"); }
-export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s111(v, false) : R(v, o, vEnvVariable, "EnvVariable", 111, 35); }
-export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s149(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 149, 110); }
-export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s150(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 150, 50); }
-export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s92(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 92, 35); }
-export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s114(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 114, 113); }
-export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s116(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 116, 115); }
+export function parseEnvVariable(v, o) { return vEnvVariable(v) ? s78(v, false) : R(v, o, vEnvVariable, "EnvVariable", 78, 26); }
+export function parseAuthMethodTerminal(v, o) { return vAuthMethodTerminal(v) ? s97(v, false) : R(v, o, vAuthMethodTerminal, "AuthMethodTerminal", 97, 69); }
+export function parseAuthMethodAgent(v, o) { return vAuthMethodAgent(v) ? s98(v, false) : R(v, o, vAuthMethodAgent, "AuthMethodAgent", 98, 41); }
+export function parseLoginAuthResponse(v, o) { return vLoginAuthResponse(v) ? s73(v, false) : R(v, o, vLoginAuthResponse, "LoginAuthResponse", 73, 26); }
+export function parseListProvidersResponse(v, o) { return vListProvidersResponse(v) ? s208(v, false) : R(v, o, vListProvidersResponse, "ListProvidersResponse", 208, 173); }
+export function parseProviderInfo(v, o) { return vProviderInfo(v) ? s210(v, false) : R(v, o, vProviderInfo, "ProviderInfo", 210, 175); }
 export function parseProviderId(v, o) { return vProviderId(v) ? v : R(v, o, vProviderId, "ProviderId"); }
 export function parseLlmProtocol(v, o) { return vLlmProtocol(v) ? v : R(v, o, vLlmProtocol, "LlmProtocol"); }
-export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s118(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 118, 35); }
-export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s92(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 92, 35); }
-export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s92(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 92, 35); }
-export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s92(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 92, 35); }
-export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s119(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 119, 118); }
-export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s121(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 121, 120); }
+export function parseProviderCurrentConfig(v, o) { return vProviderCurrentConfig(v) ? s212(v, false) : R(v, o, vProviderCurrentConfig, "ProviderCurrentConfig", 212, 26); }
+export function parseSetProviderResponse(v, o) { return vSetProviderResponse(v) ? s73(v, false) : R(v, o, vSetProviderResponse, "SetProviderResponse", 73, 26); }
+export function parseDisableProviderResponse(v, o) { return vDisableProviderResponse(v) ? s73(v, false) : R(v, o, vDisableProviderResponse, "DisableProviderResponse", 73, 26); }
+export function parseLogoutAuthResponse(v, o) { return vLogoutAuthResponse(v) ? s73(v, false) : R(v, o, vLogoutAuthResponse, "LogoutAuthResponse", 73, 26); }
+export function parseNewSessionResponse(v, o) { return vNewSessionResponse(v) ? s81(v, false) : R(v, o, vNewSessionResponse, "NewSessionResponse", 81, 72); }
+export function parseSessionConfigOption(v, o) { return vSessionConfigOption(v) ? s83(v, false) : R(v, o, vSessionConfigOption, "SessionConfigOption", 83, 74); }
 export function parseSessionConfigId(v, o) { return vSessionConfigId(v) ? v : R(v, o, vSessionConfigId, "SessionConfigId"); }
 export function parseSessionConfigOptionCategory(v, o) { return vSessionConfigOptionCategory(v) ? v : R(v, o, vSessionConfigOptionCategory, "SessionConfigOptionCategory"); }
 export function parseSessionConfigValueId(v, o) { return vSessionConfigValueId(v) ? v : R(v, o, vSessionConfigValueId, "SessionConfigValueId"); }
-export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s123(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 123, 123); }
-export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s125(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 125, 50); }
-export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s127(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 127, 125); }
+export function parseSessionConfigSelectOptions(v, o) { return vSessionConfigSelectOptions(v) ? s85(v, false) : R(v, o, vSessionConfigSelectOptions, "SessionConfigSelectOptions", 85, 77); }
+export function parseSessionConfigSelectOption(v, o) { return vSessionConfigSelectOption(v) ? s87(v, false) : R(v, o, vSessionConfigSelectOption, "SessionConfigSelectOption", 87, 41); }
+export function parseSessionConfigSelectGroup(v, o) { return vSessionConfigSelectGroup(v) ? s89(v, false) : R(v, o, vSessionConfigSelectGroup, "SessionConfigSelectGroup", 89, 79); }
 export function parseSessionConfigGroupId(v, o) { return vSessionConfigGroupId(v) ? v : R(v, o, vSessionConfigGroupId, "SessionConfigGroupId"); }
-export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s151(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 151, 122); }
-export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s152(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 152); }
-export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s129(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 129, 127); }
-export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s131(v, false) : R(v, o, vSessionInfo, "SessionInfo", 131, 129); }
+export function parseSessionConfigSelect(v, o) { return vSessionConfigSelect(v) ? s99(v, false) : R(v, o, vSessionConfigSelect, "SessionConfigSelect", 99, 76); }
+export function parseSessionConfigBoolean(v, o) { return vSessionConfigBoolean(v) ? s100(v, false) : R(v, o, vSessionConfigBoolean, "SessionConfigBoolean", 100); }
+export function parseListSessionsResponse(v, o) { return vListSessionsResponse(v) ? s91(v, false) : R(v, o, vListSessionsResponse, "ListSessionsResponse", 91, 81); }
+export function parseSessionInfo(v, o) { return vSessionInfo(v) ? s93(v, false) : R(v, o, vSessionInfo, "SessionInfo", 93, 83); }
 export function parseSessionListCursor(v, o) { return vSessionListCursor(v) ? v : R(v, o, vSessionListCursor, "SessionListCursor"); }
-export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s92(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 92, 35); }
-export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s119(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 119, 118); }
-export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s132(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 132, 118); }
-export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s92(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 92, 35); }
-export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s132(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 132, 118); }
-export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s92(v, false) : R(v, o, vPromptResponse, "PromptResponse", 92, 35); }
-export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s133(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 133, 35); }
-export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s134(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 134, 131); }
-export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s136(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 136, 133); }
+export function parseDeleteSessionResponse(v, o) { return vDeleteSessionResponse(v) ? s73(v, false) : R(v, o, vDeleteSessionResponse, "DeleteSessionResponse", 73, 26); }
+export function parseForkSessionResponse(v, o) { return vForkSessionResponse(v) ? s81(v, false) : R(v, o, vForkSessionResponse, "ForkSessionResponse", 81, 72); }
+export function parseResumeSessionResponse(v, o) { return vResumeSessionResponse(v) ? s94(v, false) : R(v, o, vResumeSessionResponse, "ResumeSessionResponse", 94, 72); }
+export function parseCloseSessionResponse(v, o) { return vCloseSessionResponse(v) ? s73(v, false) : R(v, o, vCloseSessionResponse, "CloseSessionResponse", 73, 26); }
+export function parseSetSessionConfigOptionResponse(v, o) { return vSetSessionConfigOptionResponse(v) ? s94(v, false) : R(v, o, vSetSessionConfigOptionResponse, "SetSessionConfigOptionResponse", 94, 72); }
+export function parsePromptResponse(v, o) { return vPromptResponse(v) ? s73(v, false) : R(v, o, vPromptResponse, "PromptResponse", 73, 26); }
+export function parseStartNesResponse(v, o) { return vStartNesResponse(v) ? s148(v, false) : R(v, o, vStartNesResponse, "StartNesResponse", 148, 26); }
+export function parseSuggestNesResponse(v, o) { return vSuggestNesResponse(v) ? s213(v, false) : R(v, o, vSuggestNesResponse, "SuggestNesResponse", 213, 178); }
+export function parseNesSuggestion(v, o) { return vNesSuggestion(v) ? s215(v, false) : R(v, o, vNesSuggestion, "NesSuggestion", 215, 180); }
 export function parseNesSuggestionId(v, o) { return vNesSuggestionId(v) ? v : R(v, o, vNesSuggestionId, "NesSuggestionId"); }
-export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s139(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 139, 137); }
-export function parseRange(v, o) { return vRange(v) ? s140(v, false) : R(v, o, vRange, "Range", 140, 138); }
-export function parsePosition(v, o) { return vPosition(v) ? s141(v, false) : R(v, o, vPosition, "Position", 141, 35); }
-export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s153(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 153, 135); }
-export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s154(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 154, 141); }
-export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s155(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 155, 141); }
-export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s156(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 156, 35); }
-export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s92(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 92, 35); }
-export function parseExtResponse(v, o) { return vExtResponse(v) ? s16(v, false) : R(v, o, vExtResponse, "ExtResponse", 16); }
-export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s16(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 16); }
-export function parseError(v, o) { return vError(v) ? s148(v, false) : R(v, o, vError, "Error", 148, 143); }
+export function parseNesTextEdit(v, o) { return vNesTextEdit(v) ? s218(v, false) : R(v, o, vNesTextEdit, "NesTextEdit", 218, 184); }
+export function parseRange(v, o) { return vRange(v) ? s219(v, false) : R(v, o, vRange, "Range", 219, 185); }
+export function parsePosition(v, o) { return vPosition(v) ? s220(v, false) : R(v, o, vPosition, "Position", 220, 26); }
+export function parseNesEditSuggestion(v, o) { return vNesEditSuggestion(v) ? s226(v, false) : R(v, o, vNesEditSuggestion, "NesEditSuggestion", 226, 182); }
+export function parseNesJumpSuggestion(v, o) { return vNesJumpSuggestion(v) ? s227(v, false) : R(v, o, vNesJumpSuggestion, "NesJumpSuggestion", 227, 188); }
+export function parseNesRenameSuggestion(v, o) { return vNesRenameSuggestion(v) ? s228(v, false) : R(v, o, vNesRenameSuggestion, "NesRenameSuggestion", 228, 188); }
+export function parseNesSearchAndReplaceSuggestion(v, o) { return vNesSearchAndReplaceSuggestion(v) ? s229(v, false) : R(v, o, vNesSearchAndReplaceSuggestion, "NesSearchAndReplaceSuggestion", 229, 26); }
+export function parseCloseNesResponse(v, o) { return vCloseNesResponse(v) ? s73(v, false) : R(v, o, vCloseNesResponse, "CloseNesResponse", 73, 26); }
+export function parseExtResponse(v, o) { return vExtResponse(v) ? s8(v, false) : R(v, o, vExtResponse, "ExtResponse", 8); }
+export function parseMessageMcpResponse(v, o) { return vMessageMcpResponse(v) ? s8(v, false) : R(v, o, vMessageMcpResponse, "MessageMcpResponse", 8); }
+export function parseError(v, o) { return vError(v) ? s96(v, false) : R(v, o, vError, "Error", 96, 86); }
 export function parseErrorCode(v, o) { return vErrorCode(v) ? v : R(v, o, vErrorCode, "ErrorCode"); }
-export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s157(v, false) : R(v, o, vAgentNotification, "AgentNotification", 157, 144); }
-export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s160(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 160, 147); }
-export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s161(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 161, 148); }
+export function parseAgentNotification(v, o) { return vAgentNotification(v) ? s230(v, false) : R(v, o, vAgentNotification, "AgentNotification", 230, 189); }
+export function parseUpdateSessionNotification(v, o) { return vUpdateSessionNotification(v) ? s233(v, false) : R(v, o, vUpdateSessionNotification, "UpdateSessionNotification", 233, 192); }
+export function parseSessionUpdate(v, o) { return vSessionUpdate(v) ? s234(v, false) : R(v, o, vSessionUpdate, "SessionUpdate", 234, 193); }
 export function parseMessageId(v, o) { return vMessageId(v) ? v : R(v, o, vMessageId, "MessageId"); }
-export function parseContentChunk(v, o) { return vContentChunk(v) ? s204(v, false) : R(v, o, vContentChunk, "ContentChunk", 204, 12); }
-export function parseUserMessage(v, o) { return vUserMessage(v) ? s205(v, false) : R(v, o, vUserMessage, "UserMessage", 205, 150); }
-export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s205(v, false) : R(v, o, vAgentMessage, "AgentMessage", 205, 150); }
-export function parseAgentThought(v, o) { return vAgentThought(v) ? s205(v, false) : R(v, o, vAgentThought, "AgentThought", 205, 150); }
-export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s92(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 92, 35); }
+export function parseContentChunk(v, o) { return vContentChunk(v) ? s130(v, false) : R(v, o, vContentChunk, "ContentChunk", 130, 3); }
+export function parseUserMessage(v, o) { return vUserMessage(v) ? s131(v, false) : R(v, o, vUserMessage, "UserMessage", 131, 88); }
+export function parseAgentMessage(v, o) { return vAgentMessage(v) ? s131(v, false) : R(v, o, vAgentMessage, "AgentMessage", 131, 88); }
+export function parseAgentThought(v, o) { return vAgentThought(v) ? s131(v, false) : R(v, o, vAgentThought, "AgentThought", 131, 88); }
+export function parseRunningStateUpdate(v, o) { return vRunningStateUpdate(v) ? s73(v, false) : R(v, o, vRunningStateUpdate, "RunningStateUpdate", 73, 26); }
 export function parseStopReason(v, o) { return vStopReason(v) ? v : R(v, o, vStopReason, "StopReason"); }
-export function parseUsage(v, o) { return vUsage(v) ? s169(v, false) : R(v, o, vUsage, "Usage", 169, 157); }
-export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s206(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 206, 155); }
-export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s92(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 92, 35); }
-export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s207(v, false) : R(v, o, vStateUpdate, "StateUpdate", 207, 153); }
-export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s208(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 208, 159); }
-export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s175(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 175, 35); }
-export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s177(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 177, 165); }
-export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s209(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 209, 162); }
-export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s210(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 210, 35); }
-export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s180(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 180, 168); }
+export function parseUsage(v, o) { return vUsage(v) ? s238(v, false) : R(v, o, vUsage, "Usage", 238, 199); }
+export function parseIdleStateUpdate(v, o) { return vIdleStateUpdate(v) ? s248(v, false) : R(v, o, vIdleStateUpdate, "IdleStateUpdate", 248, 197); }
+export function parseRequiresActionStateUpdate(v, o) { return vRequiresActionStateUpdate(v) ? s73(v, false) : R(v, o, vRequiresActionStateUpdate, "RequiresActionStateUpdate", 73, 26); }
+export function parseStateUpdate(v, o) { return vStateUpdate(v) ? s249(v, false) : R(v, o, vStateUpdate, "StateUpdate", 249, 195); }
+export function parseToolCallContentChunk(v, o) { return vToolCallContentChunk(v) ? s132(v, false) : R(v, o, vToolCallContentChunk, "ToolCallContentChunk", 132, 91); }
+export function parseTerminalOutput(v, o) { return vTerminalOutput(v) ? s109(v, false) : R(v, o, vTerminalOutput, "TerminalOutput", 109, 26); }
+export function parseTerminalExitStatus(v, o) { return vTerminalExitStatus(v) ? s111(v, false) : R(v, o, vTerminalExitStatus, "TerminalExitStatus", 111, 96); }
+export function parseTerminalUpdate(v, o) { return vTerminalUpdate(v) ? s133(v, false) : R(v, o, vTerminalUpdate, "TerminalUpdate", 133, 93); }
+export function parseTerminalOutputChunk(v, o) { return vTerminalOutputChunk(v) ? s134(v, false) : R(v, o, vTerminalOutputChunk, "TerminalOutputChunk", 134, 26); }
+export function parsePlanUpdateContent(v, o) { return vPlanUpdateContent(v) ? s241(v, false) : R(v, o, vPlanUpdateContent, "PlanUpdateContent", 241, 203); }
 export function parsePlanId(v, o) { return vPlanId(v) ? v : R(v, o, vPlanId, "PlanId"); }
-export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s183(v, false) : R(v, o, vPlanEntry, "PlanEntry", 183, 35); }
+export function parsePlanEntry(v, o) { return vPlanEntry(v) ? s115(v, false) : R(v, o, vPlanEntry, "PlanEntry", 115, 26); }
 export function parsePlanEntryPriority(v, o) { return vPlanEntryPriority(v) ? v : R(v, o, vPlanEntryPriority, "PlanEntryPriority"); }
 export function parsePlanEntryStatus(v, o) { return vPlanEntryStatus(v) ? v : R(v, o, vPlanEntryStatus, "PlanEntryStatus"); }
-export function parsePlanItems(v, o) { return vPlanItems(v) ? s211(v, false) : R(v, o, vPlanItems, "PlanItems", 211, 170); }
-export function parsePlanFile(v, o) { return vPlanFile(v) ? s212(v, false) : R(v, o, vPlanFile, "PlanFile", 212, 35); }
-export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s213(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 213, 35); }
-export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s214(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 214, 167); }
-export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s215(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 215, 35); }
-export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s190(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 190, 175); }
-export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s192(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 192, 177); }
-export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s216(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 216, 35); }
-export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s217(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 217, 173); }
-export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s132(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 132, 118); }
-export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s218(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 218, 180); }
-export function parseCost(v, o) { return vCost(v) ? s198(v, false) : R(v, o, vCost, "Cost", 198, 35); }
-export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s219(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 219, 182); }
+export function parsePlanItems(v, o) { return vPlanItems(v) ? s135(v, false) : R(v, o, vPlanItems, "PlanItems", 135, 98); }
+export function parsePlanFile(v, o) { return vPlanFile(v) ? s250(v, false) : R(v, o, vPlanFile, "PlanFile", 250, 26); }
+export function parsePlanMarkdown(v, o) { return vPlanMarkdown(v) ? s251(v, false) : R(v, o, vPlanMarkdown, "PlanMarkdown", 251, 26); }
+export function parsePlanUpdate(v, o) { return vPlanUpdate(v) ? s252(v, false) : R(v, o, vPlanUpdate, "PlanUpdate", 252, 202); }
+export function parsePlanRemoved(v, o) { return vPlanRemoved(v) ? s253(v, false) : R(v, o, vPlanRemoved, "PlanRemoved", 253, 26); }
+export function parseAvailableCommand(v, o) { return vAvailableCommand(v) ? s119(v, false) : R(v, o, vAvailableCommand, "AvailableCommand", 119, 103); }
+export function parseAvailableCommandInput(v, o) { return vAvailableCommandInput(v) ? s121(v, false) : R(v, o, vAvailableCommandInput, "AvailableCommandInput", 121, 105); }
+export function parseTextCommandInput(v, o) { return vTextCommandInput(v) ? s136(v, false) : R(v, o, vTextCommandInput, "TextCommandInput", 136, 26); }
+export function parseAvailableCommandsUpdate(v, o) { return vAvailableCommandsUpdate(v) ? s137(v, false) : R(v, o, vAvailableCommandsUpdate, "AvailableCommandsUpdate", 137, 101); }
+export function parseConfigOptionUpdate(v, o) { return vConfigOptionUpdate(v) ? s94(v, false) : R(v, o, vConfigOptionUpdate, "ConfigOptionUpdate", 94, 72); }
+export function parseSessionInfoUpdate(v, o) { return vSessionInfoUpdate(v) ? s138(v, false) : R(v, o, vSessionInfoUpdate, "SessionInfoUpdate", 138, 108); }
+export function parseCost(v, o) { return vCost(v) ? s127(v, false) : R(v, o, vCost, "Cost", 127, 26); }
+export function parseUsageUpdate(v, o) { return vUsageUpdate(v) ? s139(v, false) : R(v, o, vUsageUpdate, "UsageUpdate", 139, 110); }
 export function parseNoticeSeverity(v, o) { return vNoticeSeverity(v) ? v : R(v, o, vNoticeSeverity, "NoticeSeverity"); }
-export function parseNotice(v, o) { return vNotice(v) ? s220(v, false) : R(v, o, vNotice, "Notice", 220, 50); }
+export function parseNotice(v, o) { return vNotice(v) ? s254(v, false) : R(v, o, vNotice, "Notice", 254, 41); }
 export function parseCompactionId(v, o) { return vCompactionId(v) ? v : R(v, o, vCompactionId, "CompactionId"); }
 export function parseCompactionStatus(v, o) { return vCompactionStatus(v) ? v : R(v, o, vCompactionStatus, "CompactionStatus"); }
-export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s221(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 221, 185); }
-export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s222(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 222, 12); }
-export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s203(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 203, 35); }
-export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s60(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 60, 186); }
-export function parseExtNotification(v, o) { return vExtNotification(v) ? s16(v, false) : R(v, o, vExtNotification, "ExtNotification", 16); }
-export function parseClientRequest(v, o) { return vClientRequest(v) ? s223(v, false) : R(v, o, vClientRequest, "ClientRequest", 223, 187); }
-export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s226(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 226, 190); }
-export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s227(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 227, 191); }
-export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s229(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 229, 193); }
-export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s92(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 92, 35); }
-export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s231(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 231, 196); }
-export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s92(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 92, 35); }
-export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s92(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 92, 35); }
-export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s233(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 233, 200); }
-export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s92(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 92, 35); }
-export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s92(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 92, 35); }
-export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s92(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 92, 35); }
-export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s234(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 234, 35); }
-export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s92(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 92, 35); }
-export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s235(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 235, 35); }
-export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s237(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 237, 35); }
-export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s92(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 92, 35); }
-export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s238(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 238, 205); }
-export function parseMcpServer(v, o) { return vMcpServer(v) ? s240(v, false) : R(v, o, vMcpServer, "McpServer", 240, 207); }
-export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s111(v, false) : R(v, o, vHttpHeader, "HttpHeader", 111, 35); }
-export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s278(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 278, 209); }
-export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s279(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 279, 35); }
-export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s280(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 280, 211); }
-export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s244(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 244, 35); }
-export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s133(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 133, 35); }
-export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s245(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 245, 205); }
-export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s246(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 246, 212); }
-export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s248(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 248, 214); }
-export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s92(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 92, 35); }
-export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s133(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 133, 35); }
-export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s251(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 251, 35); }
-export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s254(v, false) : R(v, o, vPromptRequest, "PromptRequest", 254, 215); }
-export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s255(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 255, 217); }
-export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s257(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 257, 35); }
-export function parseNesRepository(v, o) { return vNesRepository(v) ? s259(v, false) : R(v, o, vNesRepository, "NesRepository", 259, 35); }
-export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s260(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 260, 219); }
+export function parseCompactionUpdate(v, o) { return vCompactionUpdate(v) ? s255(v, false) : R(v, o, vCompactionUpdate, "CompactionUpdate", 255, 205); }
+export function parseCompactionSummaryChunk(v, o) { return vCompactionSummaryChunk(v) ? s256(v, false) : R(v, o, vCompactionSummaryChunk, "CompactionSummaryChunk", 256, 3); }
+export function parseCompleteElicitationNotification(v, o) { return vCompleteElicitationNotification(v) ? s129(v, false) : R(v, o, vCompleteElicitationNotification, "CompleteElicitationNotification", 129, 26); }
+export function parseMessageMcpNotification(v, o) { return vMessageMcpNotification(v) ? s184(v, false) : R(v, o, vMessageMcpNotification, "MessageMcpNotification", 184, 206); }
+export function parseExtNotification(v, o) { return vExtNotification(v) ? s8(v, false) : R(v, o, vExtNotification, "ExtNotification", 8); }
+export function parseClientRequest(v, o) { return vClientRequest(v) ? s257(v, false) : R(v, o, vClientRequest, "ClientRequest", 257, 207); }
+export function parseInitializeRequest(v, o) { return vInitializeRequest(v) ? s260(v, false) : R(v, o, vInitializeRequest, "InitializeRequest", 260, 210); }
+export function parseClientCapabilities(v, o) { return vClientCapabilities(v) ? s261(v, false) : R(v, o, vClientCapabilities, "ClientCapabilities", 261, 211); }
+export function parseAuthCapabilities(v, o) { return vAuthCapabilities(v) ? s141(v, false) : R(v, o, vAuthCapabilities, "AuthCapabilities", 141, 113); }
+export function parseTerminalAuthCapabilities(v, o) { return vTerminalAuthCapabilities(v) ? s73(v, false) : R(v, o, vTerminalAuthCapabilities, "TerminalAuthCapabilities", 73, 26); }
+export function parseElicitationCapabilities(v, o) { return vElicitationCapabilities(v) ? s143(v, false) : R(v, o, vElicitationCapabilities, "ElicitationCapabilities", 143, 116); }
+export function parseElicitationFormCapabilities(v, o) { return vElicitationFormCapabilities(v) ? s73(v, false) : R(v, o, vElicitationFormCapabilities, "ElicitationFormCapabilities", 73, 26); }
+export function parseElicitationUrlCapabilities(v, o) { return vElicitationUrlCapabilities(v) ? s73(v, false) : R(v, o, vElicitationUrlCapabilities, "ElicitationUrlCapabilities", 73, 26); }
+export function parseClientNesCapabilities(v, o) { return vClientNesCapabilities(v) ? s263(v, false) : R(v, o, vClientNesCapabilities, "ClientNesCapabilities", 263, 213); }
+export function parseNesJumpCapabilities(v, o) { return vNesJumpCapabilities(v) ? s73(v, false) : R(v, o, vNesJumpCapabilities, "NesJumpCapabilities", 73, 26); }
+export function parseNesRenameCapabilities(v, o) { return vNesRenameCapabilities(v) ? s73(v, false) : R(v, o, vNesRenameCapabilities, "NesRenameCapabilities", 73, 26); }
+export function parseNesSearchAndReplaceCapabilities(v, o) { return vNesSearchAndReplaceCapabilities(v) ? s73(v, false) : R(v, o, vNesSearchAndReplaceCapabilities, "NesSearchAndReplaceCapabilities", 73, 26); }
+export function parseLoginAuthRequest(v, o) { return vLoginAuthRequest(v) ? s144(v, false) : R(v, o, vLoginAuthRequest, "LoginAuthRequest", 144, 26); }
+export function parseListProvidersRequest(v, o) { return vListProvidersRequest(v) ? s73(v, false) : R(v, o, vListProvidersRequest, "ListProvidersRequest", 73, 26); }
+export function parseSetProviderRequest(v, o) { return vSetProviderRequest(v) ? s264(v, false) : R(v, o, vSetProviderRequest, "SetProviderRequest", 264, 26); }
+export function parseDisableProviderRequest(v, o) { return vDisableProviderRequest(v) ? s265(v, false) : R(v, o, vDisableProviderRequest, "DisableProviderRequest", 265, 26); }
+export function parseLogoutAuthRequest(v, o) { return vLogoutAuthRequest(v) ? s73(v, false) : R(v, o, vLogoutAuthRequest, "LogoutAuthRequest", 73, 26); }
+export function parseNewSessionRequest(v, o) { return vNewSessionRequest(v) ? s266(v, false) : R(v, o, vNewSessionRequest, "NewSessionRequest", 266, 218); }
+export function parseMcpServer(v, o) { return vMcpServer(v) ? s268(v, false) : R(v, o, vMcpServer, "McpServer", 268, 220); }
+export function parseHttpHeader(v, o) { return vHttpHeader(v) ? s78(v, false) : R(v, o, vHttpHeader, "HttpHeader", 78, 26); }
+export function parseMcpServerHttp(v, o) { return vMcpServerHttp(v) ? s157(v, false) : R(v, o, vMcpServerHttp, "McpServerHttp", 157, 120); }
+export function parseMcpServerAcp(v, o) { return vMcpServerAcp(v) ? s295(v, false) : R(v, o, vMcpServerAcp, "McpServerAcp", 295, 26); }
+export function parseMcpServerStdio(v, o) { return vMcpServerStdio(v) ? s158(v, false) : R(v, o, vMcpServerStdio, "McpServerStdio", 158, 122); }
+export function parseListSessionsRequest(v, o) { return vListSessionsRequest(v) ? s147(v, false) : R(v, o, vListSessionsRequest, "ListSessionsRequest", 147, 26); }
+export function parseDeleteSessionRequest(v, o) { return vDeleteSessionRequest(v) ? s148(v, false) : R(v, o, vDeleteSessionRequest, "DeleteSessionRequest", 148, 26); }
+export function parseForkSessionRequest(v, o) { return vForkSessionRequest(v) ? s270(v, false) : R(v, o, vForkSessionRequest, "ForkSessionRequest", 270, 218); }
+export function parseResumeSessionRequest(v, o) { return vResumeSessionRequest(v) ? s271(v, false) : R(v, o, vResumeSessionRequest, "ResumeSessionRequest", 271, 221); }
+export function parseReplayFrom(v, o) { return vReplayFrom(v) ? s150(v, false) : R(v, o, vReplayFrom, "ReplayFrom", 150, 124); }
+export function parseReplayFromStart(v, o) { return vReplayFromStart(v) ? s73(v, false) : R(v, o, vReplayFromStart, "ReplayFromStart", 73, 26); }
+export function parseCloseSessionRequest(v, o) { return vCloseSessionRequest(v) ? s148(v, false) : R(v, o, vCloseSessionRequest, "CloseSessionRequest", 148, 26); }
+export function parseSetSessionConfigOptionRequest(v, o) { return vSetSessionConfigOptionRequest(v) ? s153(v, false) : R(v, o, vSetSessionConfigOptionRequest, "SetSessionConfigOptionRequest", 153, 26); }
+export function parsePromptRequest(v, o) { return vPromptRequest(v) ? s156(v, false) : R(v, o, vPromptRequest, "PromptRequest", 156, 125); }
+export function parseStartNesRequest(v, o) { return vStartNesRequest(v) ? s272(v, false) : R(v, o, vStartNesRequest, "StartNesRequest", 272, 222); }
+export function parseWorkspaceFolder(v, o) { return vWorkspaceFolder(v) ? s274(v, false) : R(v, o, vWorkspaceFolder, "WorkspaceFolder", 274, 26); }
+export function parseNesRepository(v, o) { return vNesRepository(v) ? s276(v, false) : R(v, o, vNesRepository, "NesRepository", 276, 26); }
+export function parseSuggestNesRequest(v, o) { return vSuggestNesRequest(v) ? s277(v, false) : R(v, o, vSuggestNesRequest, "SuggestNesRequest", 277, 224); }
 export function parseNesTriggerKind(v, o) { return vNesTriggerKind(v) ? v : R(v, o, vNesTriggerKind, "NesTriggerKind"); }
-export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s263(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 263, 222); }
-export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s265(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 265, 35); }
-export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s267(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 267, 224); }
-export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s269(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 269, 35); }
-export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s271(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 271, 35); }
-export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s273(v, false) : R(v, o, vNesUserAction, "NesUserAction", 273, 141); }
-export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s275(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 275, 227); }
-export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s277(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 277, 137); }
+export function parseNesSuggestContext(v, o) { return vNesSuggestContext(v) ? s280(v, false) : R(v, o, vNesSuggestContext, "NesSuggestContext", 280, 227); }
+export function parseNesRecentFile(v, o) { return vNesRecentFile(v) ? s282(v, false) : R(v, o, vNesRecentFile, "NesRecentFile", 282, 26); }
+export function parseNesRelatedSnippet(v, o) { return vNesRelatedSnippet(v) ? s284(v, false) : R(v, o, vNesRelatedSnippet, "NesRelatedSnippet", 284, 229); }
+export function parseNesExcerpt(v, o) { return vNesExcerpt(v) ? s286(v, false) : R(v, o, vNesExcerpt, "NesExcerpt", 286, 26); }
+export function parseNesEditHistoryEntry(v, o) { return vNesEditHistoryEntry(v) ? s288(v, false) : R(v, o, vNesEditHistoryEntry, "NesEditHistoryEntry", 288, 26); }
+export function parseNesUserAction(v, o) { return vNesUserAction(v) ? s290(v, false) : R(v, o, vNesUserAction, "NesUserAction", 290, 188); }
+export function parseNesOpenFile(v, o) { return vNesOpenFile(v) ? s292(v, false) : R(v, o, vNesOpenFile, "NesOpenFile", 292, 232); }
+export function parseNesDiagnostic(v, o) { return vNesDiagnostic(v) ? s294(v, false) : R(v, o, vNesDiagnostic, "NesDiagnostic", 294, 184); }
 export function parseNesDiagnosticSeverity(v, o) { return vNesDiagnosticSeverity(v) ? v : R(v, o, vNesDiagnosticSeverity, "NesDiagnosticSeverity"); }
-export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s133(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 133, 35); }
-export function parseClientResponse(v, o) { return vClientResponse(v) ? s281(v, false) : R(v, o, vClientResponse, "ClientResponse", 281, 228); }
-export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s284(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 284, 231); }
-export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s285(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 285, 232); }
-export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s293(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 293, 35); }
-export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s289(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 289, 35); }
+export function parseCloseNesRequest(v, o) { return vCloseNesRequest(v) ? s148(v, false) : R(v, o, vCloseNesRequest, "CloseNesRequest", 148, 26); }
+export function parseClientResponse(v, o) { return vClientResponse(v) ? s296(v, false) : R(v, o, vClientResponse, "ClientResponse", 296, 233); }
+export function parseRequestPermissionResponse(v, o) { return vRequestPermissionResponse(v) ? s159(v, false) : R(v, o, vRequestPermissionResponse, "RequestPermissionResponse", 159, 127); }
+export function parseRequestPermissionOutcome(v, o) { return vRequestPermissionOutcome(v) ? s160(v, false) : R(v, o, vRequestPermissionOutcome, "RequestPermissionOutcome", 160, 128); }
+export function parseSelectedPermissionOutcome(v, o) { return vSelectedPermissionOutcome(v) ? s169(v, false) : R(v, o, vSelectedPermissionOutcome, "SelectedPermissionOutcome", 169, 26); }
+export function parseCreateElicitationResponse(v, o) { return vCreateElicitationResponse(v) ? s164(v, false) : R(v, o, vCreateElicitationResponse, "CreateElicitationResponse", 164, 26); }
 export function parseElicitationContentValue(v, o) { return vElicitationContentValue(v) ? v : R(v, o, vElicitationContentValue, "ElicitationContentValue"); }
-export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s294(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 294); }
-export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s61(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 61, 35); }
-export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s92(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 92, 35); }
-export function parseClientNotification(v, o) { return vClientNotification(v) ? s295(v, false) : R(v, o, vClientNotification, "ClientNotification", 295, 233); }
-export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s133(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 133, 35); }
-export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s298(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 298, 35); }
-export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s299(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 299, 236); }
-export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s301(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 301, 238); }
-export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s302(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 302, 35); }
-export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s302(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 302, 35); }
-export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s303(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 303, 239); }
-export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s304(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 304, 35); }
-export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s305(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 305, 240); }
+export function parseElicitationAcceptAction(v, o) { return vElicitationAcceptAction(v) ? s170(v, false) : R(v, o, vElicitationAcceptAction, "ElicitationAcceptAction", 170); }
+export function parseConnectMcpResponse(v, o) { return vConnectMcpResponse(v) ? s185(v, false) : R(v, o, vConnectMcpResponse, "ConnectMcpResponse", 185, 26); }
+export function parseDisconnectMcpResponse(v, o) { return vDisconnectMcpResponse(v) ? s73(v, false) : R(v, o, vDisconnectMcpResponse, "DisconnectMcpResponse", 73, 26); }
+export function parseClientNotification(v, o) { return vClientNotification(v) ? s299(v, false) : R(v, o, vClientNotification, "ClientNotification", 299, 236); }
+export function parseCancelSessionNotification(v, o) { return vCancelSessionNotification(v) ? s148(v, false) : R(v, o, vCancelSessionNotification, "CancelSessionNotification", 148, 26); }
+export function parseDidOpenDocumentNotification(v, o) { return vDidOpenDocumentNotification(v) ? s302(v, false) : R(v, o, vDidOpenDocumentNotification, "DidOpenDocumentNotification", 302, 26); }
+export function parseDidChangeDocumentNotification(v, o) { return vDidChangeDocumentNotification(v) ? s303(v, false) : R(v, o, vDidChangeDocumentNotification, "DidChangeDocumentNotification", 303, 239); }
+export function parseTextDocumentContentChangeEvent(v, o) { return vTextDocumentContentChangeEvent(v) ? s305(v, false) : R(v, o, vTextDocumentContentChangeEvent, "TextDocumentContentChangeEvent", 305, 241); }
+export function parseDidCloseDocumentNotification(v, o) { return vDidCloseDocumentNotification(v) ? s306(v, false) : R(v, o, vDidCloseDocumentNotification, "DidCloseDocumentNotification", 306, 26); }
+export function parseDidSaveDocumentNotification(v, o) { return vDidSaveDocumentNotification(v) ? s306(v, false) : R(v, o, vDidSaveDocumentNotification, "DidSaveDocumentNotification", 306, 26); }
+export function parseDidFocusDocumentNotification(v, o) { return vDidFocusDocumentNotification(v) ? s307(v, false) : R(v, o, vDidFocusDocumentNotification, "DidFocusDocumentNotification", 307, 242); }
+export function parseAcceptNesNotification(v, o) { return vAcceptNesNotification(v) ? s308(v, false) : R(v, o, vAcceptNesNotification, "AcceptNesNotification", 308, 26); }
+export function parseRejectNesNotification(v, o) { return vRejectNesNotification(v) ? s309(v, false) : R(v, o, vRejectNesNotification, "RejectNesNotification", 309, 243); }
 export function parseNesRejectReason(v, o) { return vNesRejectReason(v) ? v : R(v, o, vNesRejectReason, "NesRejectReason"); }
-export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s306(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 306, 241); }
-export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s309(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 309, 35); }
-export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 286], ["command", 289]], 290);
-export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 290);
-export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 293], ["diff", 296], ["terminal", 299]], 300);
-export const isCustomToolCallContent = /* @__PURE__ */ plan.customGuard("type", ["content", "diff", "terminal"], 300);
-export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 303], ["image", 306], ["audio", 309], ["resource_link", 312], ["resource", 315]], 316);
-export const isCustomContentBlock = /* @__PURE__ */ plan.customGuard("type", ["text", "image", "audio", "resource_link", "resource"], 316);
-export const isDiffChangeOf = /* @__PURE__ */ plan.variantGuard("operation", [["add", 320], ["delete", 323], ["modify", 326], ["move", 330], ["copy", 333]], 335);
-export const isCustomDiffChange = /* @__PURE__ */ plan.customGuard("operation", ["add", "delete", "modify", "move", "copy"], 335);
-export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 339], ["url", 343]], 347);
-export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 347);
-export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 349], ["number", 352], ["integer", 355], ["boolean", 358], ["array", 361]], 362);
-export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 362);
-export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 50]], 51);
-export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 51);
+export function parseProtocolLevelNotification(v, o) { return vProtocolLevelNotification(v) ? s171(v, false) : R(v, o, vProtocolLevelNotification, "ProtocolLevelNotification", 171, 129); }
+export function parseCancelRequestNotification(v, o) { return vCancelRequestNotification(v) ? s174(v, false) : R(v, o, vCancelRequestNotification, "CancelRequestNotification", 174, 26); }
+export const isRequestPermissionSubjectOf = /* @__PURE__ */ plan.variantGuard("type", [["tool_call", 472], ["command", 166]], 167);
+export const isCustomRequestPermissionSubject = /* @__PURE__ */ plan.customGuard("type", ["tool_call", "command"], 167);
+export const isToolCallContentOf = /* @__PURE__ */ plan.variantGuard("type", [["content", 170], ["diff", 173], ["terminal", 176]], 177);
+export const isCustomToolCallContent = /* @__PURE__ */ plan.customGuard("type", ["content", "diff", "terminal"], 177);
+export const isContentBlockOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 180], ["image", 183], ["audio", 186], ["resource_link", 189], ["resource", 192]], 193);
+export const isCustomContentBlock = /* @__PURE__ */ plan.customGuard("type", ["text", "image", "audio", "resource_link", "resource"], 193);
+export const isDiffChangeOf = /* @__PURE__ */ plan.variantGuard("operation", [["add", 197], ["delete", 200], ["modify", 203], ["move", 207], ["copy", 210]], 212);
+export const isCustomDiffChange = /* @__PURE__ */ plan.customGuard("operation", ["add", "delete", "modify", "move", "copy"], 212);
+export const isCreateElicitationRequestOf = /* @__PURE__ */ plan.variantGuard("mode", [["form", 216], ["url", 220]], 224);
+export const isCustomCreateElicitationRequest = /* @__PURE__ */ plan.customGuard("mode", ["form", "url"], 224);
+export const isElicitationPropertySchemaOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 226], ["number", 229], ["integer", 232], ["boolean", 235], ["array", 238]], 239);
+export const isCustomElicitationPropertySchema = /* @__PURE__ */ plan.customGuard("type", ["string", "number", "integer", "boolean", "array"], 239);
+export const isMultiSelectItemsOf = /* @__PURE__ */ plan.variantGuard("type", [["string", 49]], 50);
+export const isCustomMultiSelectItems = /* @__PURE__ */ plan.customGuard("type", ["string"], 50);
 export const isUntaggedMultiSelectItems = /* @__PURE__ */ plan.untaggedGuard("type", vMultiSelectItems);
-export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 364], ["agent", 367]], 371);
-export const isCustomAuthMethod = /* @__PURE__ */ plan.customGuard("type", ["terminal", "agent"], 371);
-export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 375], ["boolean", 378]], 380);
-export const isCustomSessionConfigOption = /* @__PURE__ */ plan.customGuard("type", ["select", "boolean"], 380);
-export const isNesSuggestionOf = /* @__PURE__ */ plan.variantGuard("kind", [["edit", 383], ["jump", 386], ["rename", 389], ["searchAndReplace", 392]], 396);
-export const isCustomNesSuggestion = /* @__PURE__ */ plan.customGuard("kind", ["edit", "jump", "rename", "searchAndReplace"], 396);
-export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 399], ["user_message", 402], ["agent_message_chunk", 404], ["agent_message", 407], ["agent_thought_chunk", 409], ["agent_thought", 412], ["state_update", 415], ["tool_call_content_chunk", 418], ["tool_call_update", 421], ["terminal_update", 424], ["terminal_output_chunk", 427], ["plan_update", 430], ["plan_removed", 433], ["available_commands_update", 436], ["config_option_update", 439], ["session_info_update", 442], ["usage_update", 445], ["notice", 448], ["compaction_update", 451], ["compaction_summary_chunk", 454]], 455);
-export const isCustomSessionUpdate = /* @__PURE__ */ plan.customGuard("sessionUpdate", ["user_message_chunk", "user_message", "agent_message_chunk", "agent_message", "agent_thought_chunk", "agent_thought", "state_update", "tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", "plan_update", "plan_removed", "available_commands_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk"], 455);
-export const isStateUpdateOf = /* @__PURE__ */ plan.variantGuard("state", [["running", 458], ["idle", 461], ["requires_action", 464]], 465);
-export const isCustomStateUpdate = /* @__PURE__ */ plan.customGuard("state", ["running", "idle", "requires_action"], 465);
-export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 468], ["file", 471], ["markdown", 474]], 478);
-export const isCustomPlanUpdateContent = /* @__PURE__ */ plan.customGuard("type", ["items", "file", "markdown"], 478);
-export const isAvailableCommandInputOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 480]], 481);
-export const isCustomAvailableCommandInput = /* @__PURE__ */ plan.customGuard("type", ["text"], 481);
-export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 484], ["acp", 487], ["stdio", 490]], 491);
-export const isCustomMcpServer = /* @__PURE__ */ plan.customGuard("type", ["http", "acp", "stdio"], 491);
-export const isReplayFromOf = /* @__PURE__ */ plan.variantGuard("type", [["start", 494]], 495);
-export const isCustomReplayFrom = /* @__PURE__ */ plan.customGuard("type", ["start"], 495);
-export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["id", 500], ["boolean", 502]], 504);
-export const isCustomSetSessionConfigOptionRequest = /* @__PURE__ */ plan.customGuard("type", ["id", "boolean"], 504);
-export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 505], ["selected", 508]], 509);
-export const isCustomRequestPermissionOutcome = /* @__PURE__ */ plan.customGuard("outcome", ["cancelled", "selected"], 509);
-export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 513], ["decline", 515], ["cancel", 517]], 519);
-export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 519);
+export const isAuthMethodOf = /* @__PURE__ */ plan.variantGuard("type", [["terminal", 241], ["agent", 244]], 248);
+export const isCustomAuthMethod = /* @__PURE__ */ plan.customGuard("type", ["terminal", "agent"], 248);
+export const isSessionConfigOptionOf = /* @__PURE__ */ plan.variantGuard("type", [["select", 252], ["boolean", 255]], 257);
+export const isCustomSessionConfigOption = /* @__PURE__ */ plan.customGuard("type", ["select", "boolean"], 257);
+export const isNesSuggestionOf = /* @__PURE__ */ plan.variantGuard("kind", [["edit", 475], ["jump", 478], ["rename", 481], ["searchAndReplace", 484]], 488);
+export const isCustomNesSuggestion = /* @__PURE__ */ plan.customGuard("kind", ["edit", "jump", "rename", "searchAndReplace"], 488);
+export const isSessionUpdateOf = /* @__PURE__ */ plan.variantGuard("sessionUpdate", [["user_message_chunk", 260], ["user_message", 263], ["agent_message_chunk", 265], ["agent_message", 268], ["agent_thought_chunk", 270], ["agent_thought", 273], ["state_update", 490], ["tool_call_content_chunk", 277], ["tool_call_update", 492], ["terminal_update", 281], ["terminal_output_chunk", 284], ["plan_update", 494], ["plan_removed", 497], ["available_commands_update", 288], ["config_option_update", 291], ["session_info_update", 294], ["usage_update", 297], ["notice", 500], ["compaction_update", 503], ["compaction_summary_chunk", 506]], 507);
+export const isCustomSessionUpdate = /* @__PURE__ */ plan.customGuard("sessionUpdate", ["user_message_chunk", "user_message", "agent_message_chunk", "agent_message", "agent_thought_chunk", "agent_thought", "state_update", "tool_call_content_chunk", "tool_call_update", "terminal_update", "terminal_output_chunk", "plan_update", "plan_removed", "available_commands_update", "config_option_update", "session_info_update", "usage_update", "notice", "compaction_update", "compaction_summary_chunk"], 507);
+export const isStateUpdateOf = /* @__PURE__ */ plan.variantGuard("state", [["running", 300], ["idle", 509], ["requires_action", 304]], 305);
+export const isCustomStateUpdate = /* @__PURE__ */ plan.customGuard("state", ["running", "idle", "requires_action"], 305);
+export const isPlanUpdateContentOf = /* @__PURE__ */ plan.variantGuard("type", [["items", 308], ["file", 512], ["markdown", 515]], 312);
+export const isCustomPlanUpdateContent = /* @__PURE__ */ plan.customGuard("type", ["items", "file", "markdown"], 312);
+export const isAvailableCommandInputOf = /* @__PURE__ */ plan.variantGuard("type", [["text", 314]], 315);
+export const isCustomAvailableCommandInput = /* @__PURE__ */ plan.customGuard("type", ["text"], 315);
+export const isMcpServerOf = /* @__PURE__ */ plan.variantGuard("type", [["http", 318], ["acp", 518], ["stdio", 321]], 519);
+export const isCustomMcpServer = /* @__PURE__ */ plan.customGuard("type", ["http", "acp", "stdio"], 519);
+export const isReplayFromOf = /* @__PURE__ */ plan.variantGuard("type", [["start", 324]], 325);
+export const isCustomReplayFrom = /* @__PURE__ */ plan.customGuard("type", ["start"], 325);
+export const isSetSessionConfigOptionRequestOf = /* @__PURE__ */ plan.variantGuard("type", [["id", 330], ["boolean", 332]], 334);
+export const isCustomSetSessionConfigOptionRequest = /* @__PURE__ */ plan.customGuard("type", ["id", "boolean"], 334);
+export const isRequestPermissionOutcomeOf = /* @__PURE__ */ plan.variantGuard("outcome", [["cancelled", 335], ["selected", 338]], 339);
+export const isCustomRequestPermissionOutcome = /* @__PURE__ */ plan.customGuard("outcome", ["cancelled", "selected"], 339);
+export const isCreateElicitationResponseOf = /* @__PURE__ */ plan.variantGuard("action", [["accept", 343], ["decline", 345], ["cancel", 347]], 349);
+export const isCustomCreateElicitationResponse = /* @__PURE__ */ plan.customGuard("action", ["accept", "decline", "cancel"], 349);
