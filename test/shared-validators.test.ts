@@ -103,6 +103,7 @@ describe("validators and guards shared between a stable and an unstable entry po
     for (const [file, prefixes] of [
       ["validators.js", ["v"]],
       ["guards.js", ["is", "validate", "assert"]],
+      ["parsers.js", ["parse"]],
     ] as const) {
       const [ours, theirs] = [await load(unstable.id, file), await load(stable.id, file)];
       for (const key of Object.keys(unstableDefs))
@@ -112,6 +113,17 @@ describe("validators and guards shared between a stable and an unstable entry po
           if (same.has(key)) expect(fn, `${file} ${prefix}${key}`).toBe(theirs[`${prefix}${key}`]);
           else expect(fn, `${file} ${prefix}${key}`).not.toBe(theirs[`${prefix}${key}`]);
         }
+    }
+    // A shared union's helpers too (is<Name>Of, isCustom<Name>, isUntagged<Name>).
+    const [ours, theirs] = [
+      await load(unstable.id, "parsers.js"),
+      await load(stable.id, "parsers.js"),
+    ];
+    const helpers = Object.keys(theirs).filter((n) => /^is(Custom|Untagged)?[A-Z]/.test(n));
+    expect(helpers.length).toBeGreaterThan(0);
+    for (const name of helpers) {
+      const key = name.replace(/^is(Custom|Untagged)?/, "").replace(/Of$/, "");
+      if (same.has(key)) expect(ours[name], name).toBe(theirs[name]);
     }
     // The comparison has both kinds to tell apart.
     expect(same.size).toBeGreaterThan(0);
@@ -147,7 +159,7 @@ describe("validators and guards shared between a stable and an unstable entry po
   );
 
   it.each(STABLE_UNSTABLE_PAIRS)(
-    "%s: the shared parse plan is a module of its own, built on the shared validators only",
+    "%s: the shared parse plan and parsers are a module of their own, built on the shared validators only",
     async (stable, unstable) => {
       const sharedFile = `${stable.id}/shared-parsers.js`;
       const own = importedFiles(unstable.id, "parsers.js");
@@ -165,8 +177,13 @@ describe("validators and guards shared between a stable and an unstable entry po
       // Its records reach both plans as one object (model/plan-link.ts lays them out).
       const shared = await load(stable.id, "shared-parsers.js");
       const base = shared.base as Record<string, unknown[]>;
-      expect(Object.keys(shared)).toEqual(["base"]);
       expect(base.shapes?.length).toBeGreaterThan(0);
+      const same = unchanged(schemaOf(stable).$defs, schemaOf(unstable).$defs);
+      expect(
+        Object.keys(shared)
+          .filter((n) => n.startsWith("parse"))
+          .sort(),
+      ).toEqual([...same].map((key) => `parse${key}`).sort());
     },
   );
 });

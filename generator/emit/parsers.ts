@@ -5,6 +5,7 @@ import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { PlanLayout, PlanTables } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
+import type { UnionHelper } from "../model/repair-plan.js";
 import {
   contextOf,
   type PrepareInput,
@@ -17,7 +18,7 @@ import { containsRef } from "../schema/node.js";
 import { selfNesting } from "../schema/refs.js";
 import { hasCatchAll, knownTags, reachingClosedUnions } from "../schema/unions.js";
 import { runtimeSpecifier } from "../symbols/exports.js";
-import type { SurfaceSymbols } from "../symbols/table.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL, type FunctionDeclarations, reexportFromTypes } from "./guards.js";
@@ -85,7 +86,7 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
     files.push(
       {
         path: `${surface.id}/${SHARED_PARSERS}`,
-        content: sharedParsersJs(surface, names, layout, baseLocals, runtimePath),
+        content: sharedParsersJs(context, layout, baseLocals),
       },
       {
         path: `${surface.id}/${SHARED_PARSE_CHECKS}`,
@@ -183,13 +184,109 @@ function baseNamesIn(code: readonly string[], layout: PlanLayout): string[] {
   });
 }
 
+/** Of `names` (in their order), those `code` spells as identifiers, string literals aside. */
+function validatorsIn(code: readonly string[], names: readonly string[]): string[] {
+  const used = new Set<string>();
+  for (const line of code)
+    for (const [word] of line.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/\b[A-Za-z_$][\w$]*/g))
+      used.add(word);
+  return names.filter((n) => used.has(n));
+}
+
+/**
+ * The definitions whose `parse<Name>`, and whose union helpers, the shared module holds: a
+ * definition both surfaces share whose roots (shape, repair, open check) and helper checks are
+ * all shared records. Each surface's parsers.js re-exports them, so both entry points give
+ * the same function, as they do for validators and guards.
+ */
+function baseFunctions(
+  { shared }: EmitContext,
+  layout: PlanLayout,
+): { parsers: Set<string>; unions: Set<string> } {
+  if (!hasBase(layout)) return { parsers: new Set(), unions: new Set() };
+  const { base } = layout;
+  const within = (index: number | undefined, count: number) => index === undefined || index < count;
+  const parsers = new Set(
+    [...shared].filter(
+      (key) =>
+        within(layout.shapeRoots.get(key), base.shapes.length) &&
+        within(layout.roots.get(key), base.nodes.length) &&
+        within(layout.open.get(key), base.checks.length),
+    ),
+  );
+  const unions = new Set(
+    layout.unions
+      .filter(
+        (u) =>
+          parsers.has(u.def.key) &&
+          within(u.other, base.checks.length) &&
+          u.variants.every((v) => v.check < base.checks.length),
+      )
+      .map((u) => u.def.key),
+  );
+  return { parsers, unions };
+}
+
+/** `parse<Name>` of `defs` and the union helpers of `unions`, on the module's plan. */
+function functionLines(
+  surface: SurfaceModel,
+  defs: readonly DefinitionSymbols[],
+  unions: readonly UnionHelper[],
+  layout: PlanLayout,
+  names: SurfaceSymbols,
+): string[] {
+  const nesting = selfNesting(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  );
+  const functions: string[] = [];
+  for (const def of defs) {
+    const shape = layout.shapeRoots.get(def.key);
+    // type name, then shape root, repair root and open check where there are.
+    const optional = [shape, layout.roots.get(def.key), layout.open.get(def.key)].map((n) =>
+      n === undefined ? "undefined" : String(n),
+    );
+    while (optional.at(-1) === "undefined") optional.pop();
+    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
+    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
+    const call = `return ${def.validator}(v) ? ${fast} : ${slow};`;
+    // Only a definition that can nest itself can be nested deeper than the call stack.
+    functions.push(
+      nesting.has(def.key)
+        ? `export function ${def.parse}(v, o) { try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
+        : `export function ${def.parse}(v, o) { ${call} }`,
+    );
+  }
+  for (const helper of unions) {
+    const { variantGuard, customGuard, untaggedGuard, validator } = names.definition(
+      helper.def.key,
+    );
+    const tag = literal(helper.union.tag);
+    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
+    const other = helper.other === undefined ? "" : `, ${helper.other}`;
+    functions.push(
+      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
+    );
+    if (helper.other !== undefined) {
+      const known = jsLiteral(knownTags(helper.union));
+      functions.push(
+        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
+      );
+    }
+    if (untaggedGuard !== undefined)
+      functions.push(
+        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
+      );
+  }
+  return functions;
+}
+
 function parsersJs(
   context: EmitContext,
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
 ): string {
   const { surface, names, runtime: runtimePath, stable } = context;
-  const validators = names.definitions.map((d) => d.validator);
   const code = planCode(layout.own, layout, locals, names);
   const shared = hasBase(layout);
   const { base } = layout;
@@ -224,56 +321,47 @@ function parsersJs(
     "",
     "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
   ];
-  const nesting = selfNesting(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
+  const inBase = baseFunctions(context, layout);
+  const functions = functionLines(
+    surface,
+    names.definitions.filter((d) => !inBase.parsers.has(d.key)),
+    layout.unions.filter((u) => !inBase.unions.has(u.def.key)),
+    layout,
+    names,
   );
-  const functions: string[] = [];
-  for (const def of names.definitions) {
-    const shape = layout.shapeRoots.get(def.key);
-    // type name, then shape root, repair root and open check where there are.
-    const optional = [shape, layout.roots.get(def.key), layout.open.get(def.key)].map((n) =>
-      n === undefined ? "undefined" : String(n),
-    );
-    while (optional.at(-1) === "undefined") optional.pop();
-    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
-    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
-    const call = `return ${def.validator}(v) ? ${fast} : ${slow};`;
-    // Only a definition that can nest itself can be nested deeper than the call stack.
-    functions.push(
-      nesting.has(def.key)
-        ? `export function ${def.parse}(v, o) { try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
-        : `export function ${def.parse}(v, o) { ${call} }`,
-    );
-  }
-  for (const helper of layout.unions) {
-    const { variantGuard, customGuard, untaggedGuard, validator } = names.definition(
-      helper.def.key,
-    );
-    const tag = literal(helper.union.tag);
-    const variants = jsLiteral(helper.variants.map((v) => [v.tag, v.check]));
-    const other = helper.other === undefined ? "" : `, ${helper.other}`;
-    functions.push(
-      `export const ${variantGuard} = /* @__PURE__ */ plan.${PLAN.variantGuard}(${tag}, ${variants}${other});`,
-    );
-    if (helper.other !== undefined) {
-      const known = jsLiteral(knownTags(helper.union));
-      functions.push(
-        `export const ${customGuard} = /* @__PURE__ */ plan.${PLAN.customGuard}(${tag}, ${known}, ${helper.other});`,
+  // The shared module's functions, under this surface's names (the stable one's there).
+  const theirs = context.stableNames ?? names;
+  const reexports = names.definitions.flatMap((def) => {
+    if (!inBase.parsers.has(def.key)) return [];
+    const own = names.definition(def.key);
+    const shared = theirs.definition(def.key);
+    const pairs: Array<[string | undefined, string | undefined]> = [[shared.parse, own.parse]];
+    if (inBase.unions.has(def.key))
+      pairs.push(
+        [shared.variantGuard, own.variantGuard],
+        [shared.customGuard, own.customGuard],
+        [shared.untaggedGuard, own.untaggedGuard],
       );
-    }
-    if (untaggedGuard !== undefined)
-      functions.push(
-        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
-      );
-  }
+    return pairs.flatMap(([from, to]) =>
+      from === undefined || to === undefined ? [] : [from === to ? to : `${from} as ${to}`],
+    );
+  });
+  if (reexports.length > 0)
+    functions.unshift(
+      `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
+    );
 
+  const validators = validatorsIn(
+    [...code.checks, ...functions],
+    names.definitions.map((d) => d.validator),
+  );
   // The runtime under one namespace: no definition's validator name (`v<Name>`) can clash.
   const lines = [
     banner(surface.schemaFile.name),
     `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
-    `import { ${validators.join(", ")} } from "./validators.js";`,
   ];
+  if (validators.length > 0)
+    lines.push(`import { ${validators.join(", ")} } from "./validators.js";`);
   if (locals.size > 0)
     lines.push(
       `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "./parsers-validators.js";`,
@@ -292,28 +380,34 @@ function parsersJs(
 }
 
 /**
- * The stable folder's `shared-parsers.js`: the base records of both surfaces' plans, exported
- * as one object, `base` (its checks and walks too, which the surfaces' own code calls: one
- * export, not one per function, keeps linking the module cheap). Its walks hand over to a plan of the base records alone, which is complete
- * (model/plan-link.ts): in it the records mean what they mean in either surface's plan.
- * References to definitions are to the shared validators, under the stable surface's names.
+ * The stable folder's `shared-parsers.js`: the base records of both surfaces' plans as one
+ * object, `base` (its checks and walks too, which the surfaces' own code calls: one export,
+ * not one per function, keeps linking the module cheap), and the `parse<Name>` functions and
+ * union helpers of the definitions both share (`baseFunctions`). Its walks and functions run
+ * on a plan of the base records alone, which is complete (model/plan-link.ts): in it the
+ * records mean what they mean in either surface's plan. References to definitions are to the
+ * shared validators, under the stable surface's names.
  */
 function sharedParsersJs(
-  surface: SurfaceModel,
-  names: SurfaceSymbols,
+  context: EmitContext,
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
-  runtimePath: string,
 ): string {
+  const { surface, names, runtime: runtimePath } = context;
   const { base } = layout;
   const code = planCode(base, layout, locals, names);
-  const validators = [
-    ...new Set(
-      base.checks.flatMap((spec) =>
-        spec.kind === "ref" ? [names.definition(spec.def).validator] : [],
-      ),
-    ),
-  ];
+  const inBase = baseFunctions(context, layout);
+  const functions = functionLines(
+    surface,
+    names.definitions.filter((d) => inBase.parsers.has(d.key)),
+    layout.unions.filter((u) => inBase.unions.has(u.def.key)),
+    layout,
+    names,
+  );
+  const validators = validatorsIn(
+    [...code.checks, ...functions],
+    names.definitions.map((d) => d.validator),
+  );
   const lines = [
     banner(surface.schemaFile.name),
     `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
@@ -342,8 +436,11 @@ function sharedParsersJs(
     `const walks = [${indexed("s", 0, base.shapes.length).join(", ")}];`,
     `export const ${BASE_TABLES} = { checks, nodes, shapes, walks };`,
     `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, walks);`,
-    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs} } = plan;`,
+    `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
     `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
+    "",
+    "// parse<Name> and the union helpers of the definitions both surfaces share.",
+    ...functions,
   );
   return `${lines.join("\n")}\n`;
 }
