@@ -56,12 +56,13 @@ const PLAN = {
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
  *
  * Beside an unstable surface, the stable surface also writes the records of the plan both
- * share into `shared-parsers.js` (and its local checks into `shared-parsers-validators.js`):
- * each surface's parsers.js imports them and numbers its own records after them
- * (model/plan-link.ts), so an unstable entry point holds only what its schema changed.
+ * share, and the functions of the definitions both share, into `shared-parsers.js` (its
+ * local checks into `shared-parsers-validators.js`): each surface's parsers.js imports the
+ * records and numbers its own after them (model/plan-link.ts), and re-exports the
+ * functions, so an unstable entry point holds only what its schema changed.
  */
 export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
-  const { surface, names, runtime: runtimePath, unstable } = context;
+  const { surface, runtime: runtimePath, unstable } = context;
   const layout = planLayout(context);
   const locals = localChecks(layout.own.checks, layout.base.checks.length);
   const files: OutputFile[] = [
