@@ -6,7 +6,6 @@ import { pointer } from "../schema/pointer.js";
 import {
   createStandaloneAjv,
   loadFormats,
-  needsEvaluation,
   standaloneModule,
   unknownFormats,
 } from "./ajv.js";
