@@ -62,7 +62,7 @@ const SETTINGS = args.quick
   : {
       generationRuns: 3,
       generationBudgetMs: 90_000,
-      importRuns: 7,
+      importRuns: 15,
       tscRuns: 5,
       apiRounds: 15,
       targetMs: 4,
