@@ -282,6 +282,21 @@ function functionLines(
   return functions;
 }
 
+/** `const { 12: c12, … } = base.checks;` and likewise for walks: one declaration per table. */
+function baseBindings(used: readonly string[]): string[] {
+  return (
+    [
+      ["c", "checks"],
+      ["s", "walks"],
+    ] as const
+  ).flatMap(([prefix, table]) => {
+    const names = used.filter((n) => n.startsWith(prefix));
+    if (names.length === 0) return [];
+    const fields = names.map((n) => `${n.slice(1)}: ${n}`).join(", ");
+    return [`const { ${fields} } = ${BASE_TABLES}.${table};`];
+  });
+}
+
 function parsersJs(
   context: EmitContext,
   layout: PlanLayout,
@@ -371,10 +386,7 @@ function parsersJs(
     lines.push(
       `import { ${BASE_TABLES} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
       "// The shared checks and walks this module's own code calls, under their names in the plan.",
-      ...baseNamesIn([...code.checks, ...code.walks, ...functions], layout).map(
-        (name) =>
-          `const ${name} = ${BASE_TABLES}.${name.startsWith("c") ? "checks" : "walks"}[${name.slice(1)}];`,
-      ),
+      ...baseBindings(baseNamesIn([...code.checks, ...code.walks, ...functions], layout)),
     );
   }
   return `${[...lines, ...body, ...functions].join("\n")}\n`;
