@@ -3,12 +3,7 @@ import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
-import {
-  createStandaloneAjv,
-  loadFormats,
-  standaloneModule,
-  unknownFormats,
-} from "./ajv.js";
+import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
