@@ -1,7 +1,7 @@
 import { Diagnostics } from "./diagnostics.js";
 import { emitCapabilities } from "./emit/capabilities.js";
 import { emitConnection } from "./emit/connection.js";
-import { type EmitContext, emitContext } from "./emit/context.js";
+import { type EmitContext, surfaceContexts } from "./emit/context.js";
 import { emitErrors } from "./emit/errors.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
@@ -55,17 +55,8 @@ export async function render(
     ...emitNodeEntry(symbols),
     ...emitRuntime(),
   ];
-  for (const surface of model.surfaces) {
-    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
-    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
-    const beside = {
-      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
-      ...(unstable ? { unstable } : {}),
-    };
-    emitted.push(
-      ...(await emitSurface(emitContext(surface, symbols.of(surface), diagnostics, beside))),
-    );
-  }
+  for (const context of surfaceContexts(model, symbols, diagnostics))
+    emitted.push(...(await emitSurface(context)));
   return { model, files: plan(model, options, emitted), diagnostics };
 }
 

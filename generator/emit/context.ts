@@ -1,6 +1,6 @@
 import type { Diagnostics } from "../diagnostics.js";
-import type { SurfaceModel } from "../model/protocol.js";
-import type { SurfaceSymbols } from "../symbols/table.js";
+import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
+import type { SurfaceSymbols, Symbols } from "../symbols/table.js";
 import { sharedWithStable } from "./shared-code.js";
 
 /** What every per-surface emitter reads: the surface's model and names, and where it sits. */
@@ -49,6 +49,25 @@ export function emitContext(
         ? sharedWithStable(unstable, surface)
         : new Set(),
   };
+}
+
+/**
+ * Every surface's context, each beside its stable or unstable surface: what the pipeline
+ * emits from (and tests that emit a surface's files the way it does).
+ */
+export function surfaceContexts(
+  model: ProtocolModel,
+  symbols: Symbols,
+  diagnostics: Diagnostics,
+): EmitContext[] {
+  return model.surfaces.map((surface) => {
+    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
+    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
+    return emitContext(surface, symbols.of(surface), diagnostics, {
+      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
+      ...(unstable ? { unstable } : {}),
+    });
+  });
 }
 
 /** Relative path from a package folder (`v1/unstable`, `node`) to the package's `runtime/`. */

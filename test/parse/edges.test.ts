@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { surfaceContexts } from "../../generator/emit/context.js";
 import { emitParsers } from "../../generator/emit/parsers.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
@@ -177,16 +177,21 @@ describe("the emitter on every release we hold", () => {
     async (label, dir) => {
       const model = buildModel(loadSchemaDir(dir, dir, new Diagnostics()));
       const symbols = buildSymbols(model);
-      for (const surface of model.surfaces) {
-        const context = emitContext(surface, symbols.of(surface), new Diagnostics());
+      // As the pipeline emits them, beside one another: a stable surface with an unstable one
+      // also writes the plan both share.
+      for (const context of surfaceContexts(model, symbols, new Diagnostics())) {
+        const { surface } = context;
         const first = await emitParsers(context);
         // Twice for one release: byte-identical output (no map or set order leaks in).
         if (label === "vendored") expect(await emitParsers(context)).toEqual(first);
-        expect(first.map((f) => f.path)).toEqual([
-          `${surface.id}/parsers.js`,
-          `${surface.id}/parsers.d.ts`,
-          `${surface.id}/parsers-validators.js`,
-        ]);
+        const shared = context.unstable
+          ? ["shared-parsers.js", "shared-parsers-validators.js"]
+          : [];
+        expect(first.map((f) => f.path)).toEqual(
+          ["parsers.js", "parsers.d.ts", "parsers-validators.js", ...shared].map(
+            (file) => `${surface.id}/${file}`,
+          ),
+        );
         const folder = join(work.path, "syntax", label.replace(/\W+/g, "-"), surface.id);
         mkdirSync(folder, { recursive: true });
         for (const file of first.filter((f) => f.path.endsWith(".js"))) {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { surfaceContexts } from "../../generator/emit/context.js";
 import { emitGuards } from "../../generator/emit/guards.js";
 import { emitMethods } from "../../generator/emit/methods.js";
 import type { OutputFile } from "../../generator/emit/output.js";
@@ -48,15 +48,10 @@ export async function buildParsePackage(
   const model = buildModel(loadSchemaDir(schemaDir, schemaDir, new Diagnostics()));
   const symbols = buildSymbols(model);
   const files: OutputFile[] = [...emitRuntime()];
-  for (const surface of model.surfaces) {
-    // Beside one another, as the pipeline emits them: an unstable surface's parsers then read
-    // the records it shares with its stable surface from the stable folder's shared modules.
-    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
-    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
-    const context = emitContext(surface, symbols.of(surface), new Diagnostics(), {
-      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
-      ...(unstable ? { unstable } : {}),
-    });
+  // Beside one another, as the pipeline emits them: an unstable surface's parsers then read
+  // the records it shares with its stable surface from the stable folder's shared modules.
+  for (const context of surfaceContexts(model, symbols, new Diagnostics())) {
+    const { surface } = context;
     files.push(
       ...(await emitValidators(context)),
       ...emitGuards(context),
