@@ -297,12 +297,39 @@ function baseBindings(used: readonly string[]): string[] {
   });
 }
 
+/**
+ * A parse module's imports: the runtime (under one namespace, so no definition's validator
+ * name `v<Name>` can clash), the validators `code` calls and its local checks, from `from`.
+ */
+function moduleHead(
+  { surface, names, runtime: runtimePath }: EmitContext,
+  code: readonly string[],
+  locals: Map<number, LocalCheck>,
+  from: { validators: string; locals: string },
+): string[] {
+  const validators = validatorsIn(
+    code,
+    names.definitions.map((d) => d.validator),
+  );
+  const lines = [
+    banner(surface.schemaFile.name),
+    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
+  ];
+  if (validators.length > 0)
+    lines.push(`import { ${validators.join(", ")} } from "${from.validators}";`);
+  if (locals.size > 0)
+    lines.push(
+      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "${from.locals}";`,
+    );
+  return lines;
+}
+
 function parsersJs(
   context: EmitContext,
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
 ): string {
-  const { surface, names, runtime: runtimePath, stable } = context;
+  const { surface, names, stable } = context;
   const code = planCode(layout.own, layout, locals, names);
   const shared = hasBase(layout);
   const { base } = layout;
@@ -367,21 +394,10 @@ function parsersJs(
       `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
     );
 
-  const validators = validatorsIn(
-    [...code.checks, ...functions],
-    names.definitions.map((d) => d.validator),
-  );
-  // The runtime under one namespace: no definition's validator name (`v<Name>`) can clash.
-  const lines = [
-    banner(surface.schemaFile.name),
-    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
-  ];
-  if (validators.length > 0)
-    lines.push(`import { ${validators.join(", ")} } from "./validators.js";`);
-  if (locals.size > 0)
-    lines.push(
-      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "./parsers-validators.js";`,
-    );
+  const lines = moduleHead(context, [...code.checks, ...functions], locals, {
+    validators: "./validators.js",
+    locals: "./parsers-validators.js",
+  });
   if (shared) {
     lines.push(
       `import { ${BASE_TABLES} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
@@ -406,7 +422,7 @@ function sharedParsersJs(
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
 ): string {
-  const { surface, names, runtime: runtimePath } = context;
+  const { surface, names } = context;
   const { base } = layout;
   const code = planCode(base, layout, locals, names);
   const inBase = baseFunctions(context, layout);
@@ -417,20 +433,10 @@ function sharedParsersJs(
     layout,
     names,
   );
-  const validators = validatorsIn(
-    [...code.checks, ...functions],
-    names.definitions.map((d) => d.validator),
-  );
-  const lines = [
-    banner(surface.schemaFile.name),
-    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
-  ];
-  if (validators.length > 0)
-    lines.push(`import { ${validators.join(", ")} } from "./${SHARED_VALIDATORS}";`);
-  if (locals.size > 0)
-    lines.push(
-      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "./${SHARED_PARSE_CHECKS}";`,
-    );
+  const lines = moduleHead(context, [...code.checks, ...functions], locals, {
+    validators: `./${SHARED_VALIDATORS}`,
+    locals: `./${SHARED_PARSE_CHECKS}`,
+  });
   lines.push(
     "",
     "// Checks of subschemas both surfaces' plans share.",
