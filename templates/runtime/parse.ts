@@ -380,9 +380,22 @@ function shapeOf(node: ShapeNode): Shape {
  */
 let reportUnknown: ParseOptions["onUnknownVariant"];
 
+/** A table of plan records, built the first time it is read (`table`). */
+export type Table<T> = () => readonly T[];
+
+/**
+ * `make`'s records, built on first use and kept: parsers.js writes its record tables this way
+ * so importing it only pre-parses them (most imports never repair or reshape a value), and a
+ * surface's plan and the shared one read the same records.
+ */
+export function table<T>(make: () => readonly T[]): Table<T> {
+  let records: readonly T[] | undefined;
+  return () => (records ??= make());
+}
+
 export function createParsePlan(
-  nodes: readonly PlanNode[],
-  shapeNodes: readonly ShapeNode[],
+  nodeTable: Table<PlanNode>,
+  shapeTable: Table<ShapeNode>,
   checks: readonly Check[],
   /** The fast walk of each shape node, by index. */
   walks: readonly ShapeWalk[],
@@ -405,7 +418,7 @@ export function createParsePlan(
 
   /** Walk an invalid `value` through repair node `index`: annotations act on what fails its check. */
   function repair(value: unknown, index: number): unknown {
-    const node = nodes[index] as PlanNode;
+    const node = nodeTable()[index] as PlanNode;
     let out = value;
     if (isDict(out)) {
       if (node.properties) out = repairProperties(out, node.properties);
@@ -517,9 +530,9 @@ export function createParsePlan(
   // Each node is turned into its Shape (maps, sorted variants) the first time a value needs
   // it, not all at import: most never are, and building them all was most of what importing
   // an entry point's parsers.js did beyond compiling it (bench/experiments/cold-import.mjs).
-  const shapes = new Array<Shape | undefined>(shapeNodes.length);
+  const shapes: Array<Shape | undefined> = [];
   const shapeAt = (index: number): Shape =>
-    (shapes[index] ??= shapeOf(shapeNodes[index] as ShapeNode));
+    (shapes[index] ??= shapeOf(shapeTable()[index] as ShapeNode));
 
   /** What the variant `pick` chose reads: the value itself, or the value repaired for it. */
   let picked: unknown;
