@@ -2037,7 +2037,11 @@ function shapeOf(node) {
   return new Shape(keys, node.others ?? NONE2, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE2, node.free === true, passThrough);
 }
 var reportUnknown;
-function createParsePlan(nodes, shapeNodes, checks, walks) {
+function table(make) {
+  let records;
+  return () => records ?? (records = make());
+}
+function createParsePlan(nodeTable, shapeTable, checks, walks) {
   const passes = (check, value) => check === void 0 || checks[check](value);
   const variantMaps = /* @__PURE__ */ new Map();
   const tagged = (union) => {
@@ -2052,7 +2056,7 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     return map;
   };
   function repair(value, index) {
-    const node = nodes[index];
+    const node = nodeTable()[index];
     let out = value;
     if (isDict(out)) {
       if (node.properties)
@@ -2165,8 +2169,8 @@ function createParsePlan(nodes, shapeNodes, checks, walks) {
     }
     return first;
   }
-  const shapes = new Array(shapeNodes.length);
-  const shapeAt = (index) => shapes[index] ?? (shapes[index] = shapeOf(shapeNodes[index]));
+  const shapes = [];
+  const shapeAt = (index) => shapes[index] ?? (shapes[index] = shapeOf(shapeTable()[index]));
   let picked;
   const fits = (v, value, open) => {
     const check = open ? v.open : v.check;
@@ -2771,6 +2775,7 @@ export {
   routesOf,
   splitLines,
   strictUtf8Decoder,
+  table,
   tag,
   truncateIssues,
   ucs2length,

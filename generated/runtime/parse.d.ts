@@ -170,7 +170,15 @@ export interface ParsePlan {
     /** `isUntagged<Name>(value)`: a valid value without the tag, so of an untagged variant. */
     untaggedGuard(tag: string, whole: CompiledValidator): (value: unknown) => boolean;
 }
-export declare function createParsePlan(nodes: readonly PlanNode[], shapeNodes: readonly ShapeNode[], checks: readonly Check[], 
+/** A table of plan records, built the first time it is read (`table`). */
+export type Table<T> = () => readonly T[];
+/**
+ * `make`'s records, built on first use and kept: parsers.js writes its record tables this way
+ * so importing it only pre-parses them (most imports never repair or reshape a value), and a
+ * surface's plan and the shared one read the same records.
+ */
+export declare function table<T>(make: () => readonly T[]): Table<T>;
+export declare function createParsePlan(nodeTable: Table<PlanNode>, shapeTable: Table<ShapeNode>, checks: readonly Check[], 
 /** The fast walk of each shape node, by index. */
 walks: readonly ShapeWalk[]): ParsePlan;
 export declare function all(...checks: Check[]): Check;

@@ -50,8 +50,8 @@ const c387 = k1;
 const checks = [...base.checks, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
-const nodes = [
-  ...base.nodes,
+const nodes = /* @__PURE__ */ P.table(() => [
+  ...base.nodes(),
   /* 132 AgentRequest */ { properties: [{ name: "params", node: 133 }] },
   /* 133 AgentRequest/properties/params */ { union: { variants: [{ node: 134, check: 352 }, { check: 2 }] } },
   /* 134 AgentRequest/properties/params/anyOf/0 */ { union: { variants: [{ node: 135, check: 351 }, { node: 32, check: 54 }, { check: 55 }] } },
@@ -98,10 +98,10 @@ const nodes = [
   /* 175 ClientNotification */ { properties: [{ name: "params", node: 176 }] },
   /* 176 ClientNotification/properties/params */ { union: { variants: [{ node: 177, check: 375 }, { check: 2 }] } },
   /* 177 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 26, check: 160 }, { check: 138 }] } },
-];
+]);
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
-const shapes = [
-  ...base.shapes,
+const shapes = /* @__PURE__ */ P.table(() => [
+  ...base.shapes(),
   /* 175 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 176]] },
   /* 176 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 177 }, { kinds: "scalar" }] }] },
   /* 177 AgentRequest/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 178, check: 351, repair: 135 }, { kinds: "object", node: 33, check: 54, repair: 32 }, { node: 8, check: 55 }] }] },
@@ -148,7 +148,7 @@ const shapes = [
   /* 218 ClientNotification */ { keys: [["method", -1], ["params", 219]] },
   /* 219 ClientNotification/properties/params */ { unions: [{ variants: [{ node: 220 }, { kinds: "scalar" }] }] },
   /* 220 ClientNotification/properties/params/union/0/anyOf/0 */ { unions: [{ variants: [{ kinds: "object", node: 148, check: 160, repair: 26 }, { node: 8, check: 138 }] }] },
-];
+]);
 // Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's
 // interpreter (S) takes over where anything must change.
 function s175(v, x) {
