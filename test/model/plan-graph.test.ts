@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mergeEqualNodes } from "../../generator/model/plan-graph.js";
-import { SURFACES } from "../support/surfaces.js";
+import { SURFACES, type Surface } from "../support/surfaces.js";
 import { TEST_PACKAGE } from "../support/test-package.js";
 
 /** A plan node in miniature: a record and the nodes it refers to. */
@@ -55,26 +55,40 @@ describe("mergeEqualNodes", () => {
   });
 });
 
-/** The records of one plan table in a generated parsers.js, as written (one per line). */
+/**
+ * The records of one plan table in a generated parse module, as written (one per line): the
+ * lines between the table's opening line and its `]);`, less the spread of the shared
+ * module's records (those are read from that module).
+ */
 function tableRecords(source: string, table: string): string[] {
-  const start = source.indexOf(`const ${table} = [\n`);
-  const end = source.indexOf("\n];", start);
-  expect(start, `parsers.js has a ${table} table`).toBeGreaterThan(-1);
-  return source
-    .slice(start, end)
-    .split("\n")
-    .slice(1)
+  const lines = source.split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`const ${table} = `));
+  expect(start, `a ${table} table`).toBeGreaterThan(-1);
+  const end = lines.indexOf("]);", start);
+  return lines
+    .slice(start + 1, end)
+    .filter((line) => !line.trimStart().startsWith("..."))
     .map((line) => line.replace(/^\s*\/\*.*?\*\/\s*/, ""));
+}
+
+/** The module a surface's parsers.js takes shared records from, when it does. */
+function sharedModuleOf(surface: Surface, source: string): string | undefined {
+  const from = /^import \{ base \} from "([^"]+)";$/m.exec(source)?.[1];
+  return from === undefined ? undefined : join(TEST_PACKAGE, surface.id, from);
 }
 
 describe("generated parse plans", () => {
   // Two records written alike, references included, say the same thing: such a pair means
-  // the plans are emitted per subschema path again.
+  // the plans are emitted per subschema path again. A surface's plan is its shared records
+  // and its own, numbered on: no record of one may repeat one of the other.
   for (const surface of SURFACES) {
     it(`${surface.entry}: no two plan nodes are written alike`, () => {
       const source = readFileSync(join(TEST_PACKAGE, surface.id, "parsers.js"), "utf8");
+      const shared = sharedModuleOf(surface, source);
+      expect(shared, "every surface of the vendored schema has one beside it").toBeDefined();
+      const base = readFileSync(shared as string, "utf8");
       for (const table of ["nodes", "shapes"]) {
-        const records = tableRecords(source, table);
+        const records = [...tableRecords(base, table), ...tableRecords(source, table)];
         expect(records.length).toBeGreaterThan(0);
         const repeated = records.filter((r, i) => records.indexOf(r) !== i);
         expect(repeated, `${table} repeats records`).toEqual([]);
