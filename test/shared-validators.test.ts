@@ -176,7 +176,7 @@ describe("validators and guards shared between a stable and an unstable entry po
       );
       // Its records reach both plans as one object (model/plan-link.ts lays them out).
       const shared = await load(stable.id, "shared-parsers.js");
-      // Record tables are built on first use (runtime/parse.ts `table`).
+      // Record tables are built on first call (runtime/parse.ts `createParsePlan`).
       const base = shared.base as { shapes: () => unknown[] };
       expect(base.shapes().length).toBeGreaterThan(0);
       const same = unchanged(schemaOf(stable).$defs, schemaOf(unstable).$defs);

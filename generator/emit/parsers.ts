@@ -37,7 +37,6 @@ const LOCAL_ID = "acp-codegen:parse";
 
 /** What parsers.js calls in the runtime's parse module, checked against its types. */
 const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
-const TABLE = "table" satisfies keyof typeof Runtime;
 const PLAN = {
   read: "read",
   deep: "deep",
@@ -325,6 +324,15 @@ function moduleHead(
   return lines;
 }
 
+/**
+ * The opening lines of a record table, closed by `]);`: a function that builds the records on
+ * its first call and keeps them (what `createParsePlan` takes; runtime/parse.ts says why).
+ */
+function lazyTable(name: "nodes" | "shapes"): string[] {
+  const records = `${name}Records`;
+  return [`let ${records};`, `const ${name} = () => (${records} ??= [`];
+}
+
 function parsersJs(
   context: EmitContext,
   layout: PlanLayout,
@@ -347,12 +355,12 @@ function parsersJs(
     `const checks = [${[...spread("checks"), ...indexed("c", counts.checks, layout.own.checks.length)].join(", ")}];`,
     "",
     "// The repair plan: one node per subschema that leads to an x-deserialize-* annotation.",
-    `const nodes = /* @__PURE__ */ P.${TABLE}(() => [`,
+    ...lazyTable("nodes"),
     ...spread("nodes()").map((s) => `  ${s},`),
     ...code.nodes,
     "]);",
     "// The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.",
-    `const shapes = /* @__PURE__ */ P.${TABLE}(() => [`,
+    ...lazyTable("shapes"),
     ...spread("shapes()").map((s) => `  ${s},`),
     ...code.shapes,
     "]);",
@@ -445,11 +453,11 @@ function sharedParsersJs(
     `const checks = [${indexed("c", 0, base.checks.length).join(", ")}];`,
     "",
     "// Repair nodes both plans share.",
-    `const nodes = /* @__PURE__ */ P.${TABLE}(() => [`,
+    ...lazyTable("nodes"),
     ...code.nodes,
     "]);",
     "// Shape nodes both plans share, and their fast walks.",
-    `const shapes = /* @__PURE__ */ P.${TABLE}(() => [`,
+    ...lazyTable("shapes"),
     ...code.shapes,
     "]);",
     ...code.walks,

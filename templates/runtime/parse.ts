@@ -380,22 +380,15 @@ function shapeOf(node: ShapeNode): Shape {
  */
 let reportUnknown: ParseOptions["onUnknownVariant"];
 
-/** A table of plan records, built the first time it is read (`table`). */
-export type Table<T> = () => readonly T[];
-
 /**
- * `make`'s records, built on first use and kept: parsers.js writes its record tables this way
- * so importing it only pre-parses them (most imports never repair or reshape a value), and a
- * surface's plan and the shared one read the same records.
+ * The record tables come as functions that build them on first call and keep them
+ * (parsers.js writes `() => (records ??= [...])`): importing parsers.js then only pre-parses
+ * the records, most imports never repair or reshape a value, and a surface's plan and the
+ * shared one read the same records. The plan calls them only when a value needs them.
  */
-export function table<T>(make: () => readonly T[]): Table<T> {
-  let records: readonly T[] | undefined;
-  return () => (records ??= make());
-}
-
 export function createParsePlan(
-  nodeTable: Table<PlanNode>,
-  shapeTable: Table<ShapeNode>,
+  nodeTable: () => readonly PlanNode[],
+  shapeTable: () => readonly ShapeNode[],
   checks: readonly Check[],
   /** The fast walk of each shape node, by index. */
   walks: readonly ShapeWalk[],
