@@ -2037,10 +2037,6 @@ function shapeOf(node) {
   return new Shape(keys, node.others ?? NONE2, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE2, node.free === true, passThrough);
 }
 var reportUnknown;
-function table(make) {
-  let records;
-  return () => records ?? (records = make());
-}
 function createParsePlan(nodeTable, shapeTable, checks, walks) {
   const passes = (check, value) => check === void 0 || checks[check](value);
   const variantMaps = /* @__PURE__ */ new Map();
@@ -2775,7 +2771,6 @@ export {
   routesOf,
   splitLines,
   strictUtf8Decoder,
-  table,
   tag,
   truncateIssues,
   ucs2length,

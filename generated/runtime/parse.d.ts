@@ -170,15 +170,13 @@ export interface ParsePlan {
     /** `isUntagged<Name>(value)`: a valid value without the tag, so of an untagged variant. */
     untaggedGuard(tag: string, whole: CompiledValidator): (value: unknown) => boolean;
 }
-/** A table of plan records, built the first time it is read (`table`). */
-export type Table<T> = () => readonly T[];
 /**
- * `make`'s records, built on first use and kept: parsers.js writes its record tables this way
- * so importing it only pre-parses them (most imports never repair or reshape a value), and a
- * surface's plan and the shared one read the same records.
+ * The record tables come as functions that build them on first call and keep them
+ * (parsers.js writes `() => (records ??= [...])`): importing parsers.js then only pre-parses
+ * the records, most imports never repair or reshape a value, and a surface's plan and the
+ * shared one read the same records. The plan calls them only when a value needs them.
  */
-export declare function table<T>(make: () => readonly T[]): Table<T>;
-export declare function createParsePlan(nodeTable: Table<PlanNode>, shapeTable: Table<ShapeNode>, checks: readonly Check[], 
+export declare function createParsePlan(nodeTable: () => readonly PlanNode[], shapeTable: () => readonly ShapeNode[], checks: readonly Check[], 
 /** The fast walk of each shape node, by index. */
 walks: readonly ShapeWalk[]): ParsePlan;
 export declare function all(...checks: Check[]): Check;

@@ -97,7 +97,8 @@ const c442 = /* @__PURE__ */ P.all(c258, c441);
 const checks = [...base.checks, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
-const nodes = /* @__PURE__ */ P.table(() => [
+let nodesRecords;
+const nodes = () => (nodesRecords ??= [
   ...base.nodes(),
   /* 120 AgentRequest */ { properties: [{ name: "params", node: 121 }] },
   /* 121 AgentRequest/properties/params */ { union: { variants: [{ node: 122, check: 359 }, { check: 3 }] } },
@@ -138,7 +139,8 @@ const nodes = /* @__PURE__ */ P.table(() => [
   /* 156 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 0, check: 168 }, { check: 129 }] } },
 ]);
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
-const shapes = /* @__PURE__ */ P.table(() => [
+let shapesRecords;
+const shapes = () => (shapesRecords ??= [
   ...base.shapes(),
   /* 152 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 153]] },
   /* 153 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 154 }, { kinds: "scalar" }] }] },

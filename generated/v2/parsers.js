@@ -50,7 +50,8 @@ const c387 = k1;
 const checks = [...base.checks, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
-const nodes = /* @__PURE__ */ P.table(() => [
+let nodesRecords;
+const nodes = () => (nodesRecords ??= [
   ...base.nodes(),
   /* 132 AgentRequest */ { properties: [{ name: "params", node: 133 }] },
   /* 133 AgentRequest/properties/params */ { union: { variants: [{ node: 134, check: 352 }, { check: 2 }] } },
@@ -100,7 +101,8 @@ const nodes = /* @__PURE__ */ P.table(() => [
   /* 177 ClientNotification/properties/params/anyOf/0 */ { union: { variants: [{ node: 26, check: 160 }, { check: 138 }] } },
 ]);
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
-const shapes = /* @__PURE__ */ P.table(() => [
+let shapesRecords;
+const shapes = () => (shapesRecords ??= [
   ...base.shapes(),
   /* 175 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 176]] },
   /* 176 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 177 }, { kinds: "scalar" }] }] },

@@ -267,7 +267,8 @@ const c612 = /* @__PURE__ */ P.all(c563, c611);
 const checks = [...base.checks, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519, c520, c521, c522, c523, c524, c525, c526, c527, c528, c529, c530, c531, c532, c533, c534, c535, c536, c537, c538, c539, c540, c541, c542, c543, c544, c545, c546, c547, c548, c549, c550, c551, c552, c553, c554, c555, c556, c557, c558, c559, c560, c561, c562, c563, c564, c565, c566, c567, c568, c569, c570, c571, c572, c573, c574, c575, c576, c577, c578, c579, c580, c581, c582, c583, c584, c585, c586, c587, c588, c589, c590, c591, c592, c593, c594, c595, c596, c597, c598, c599, c600, c601, c602, c603, c604, c605, c606, c607, c608, c609, c610, c611, c612];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
-const nodes = /* @__PURE__ */ P.table(() => [
+let nodesRecords;
+const nodes = () => (nodesRecords ??= [
   ...base.nodes(),
   /* 120 AgentRequest */ { properties: [{ name: "params", node: 121 }] },
   /* 121 AgentRequest/properties/params */ { union: { variants: [{ node: 122, check: 362 }, { check: 3 }] } },
@@ -380,7 +381,8 @@ const nodes = /* @__PURE__ */ P.table(() => [
   /* 228 RejectNesNotification */ { properties: [{ name: "reason", onError: 478, omit: true }, { name: "_meta", onError: 0, omit: true }] },
 ]);
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
-const shapes = /* @__PURE__ */ P.table(() => [
+let shapesRecords;
+const shapes = () => (shapesRecords ??= [
   ...base.shapes(),
   /* 152 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 153]] },
   /* 153 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 154 }, { kinds: "scalar" }] }] },

@@ -182,7 +182,8 @@ const c519 = k3;
 const checks = [...base.checks, c350, c351, c352, c353, c354, c355, c356, c357, c358, c359, c360, c361, c362, c363, c364, c365, c366, c367, c368, c369, c370, c371, c372, c373, c374, c375, c376, c377, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
-const nodes = /* @__PURE__ */ P.table(() => [
+let nodesRecords;
+const nodes = () => (nodesRecords ??= [
   ...base.nodes(),
   /* 132 AgentRequest */ { properties: [{ name: "params", node: 133 }] },
   /* 133 AgentRequest/properties/params */ { union: { variants: [{ node: 134, check: 355 }, { check: 2 }] } },
@@ -298,7 +299,8 @@ const nodes = /* @__PURE__ */ P.table(() => [
   /* 243 RejectNesNotification */ { properties: [{ name: "reason", onError: 462, omit: true }, { name: "_meta", onError: 12, omit: true }] },
 ]);
 // The shape plan: what serde keeps of a valid value, one node per subschema that can hold an object.
-const shapes = /* @__PURE__ */ P.table(() => [
+let shapesRecords;
+const shapes = () => (shapesRecords ??= [
   ...base.shapes(),
   /* 175 AgentRequest */ { keys: [["id", -1], ["method", -1], ["params", 176]] },
   /* 176 AgentRequest/properties/params */ { unions: [{ variants: [{ node: 177 }, { kinds: "scalar" }] }] },
