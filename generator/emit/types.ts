@@ -7,11 +7,13 @@ import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
-import type { EmitContext } from "./context.js";
+import { type EmitContext, emitContext } from "./context.js";
 import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { parserDeclarations } from "./parsers.js";
+import { type DeclarationFile, sharedDeclarations, sharedModuleFrom } from "./shared-code.js";
+import { type Declaration, splitDeclarations } from "./ts-declarations.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -20,8 +22,81 @@ const ROOT_NAME = "AcpCodegenRoot";
  * schema's descriptions as JSDoc (json-schema-to-typescript does the translation), then the
  * declarations of every definition's functions (guards.js, parsers.js): beside the types they
  * name, they cost a consumer's compiler one identifier per type reference and no import.
+ *
+ * An unstable surface's file imports and re-exports, from the stable one's, every declaration
+ * the stable file already holds word for word and that means the same there (shared-code.ts
+ * `sharedDeclarations`): most of the protocol, which the unstable schema repeats.
  */
 export async function emitTypes(context: EmitContext): Promise<OutputFile> {
+  const { surface, stable, stableNames, diagnostics } = context;
+  const own = await typesFile(context);
+  const path = `${surface.id}/types.d.ts`;
+  const head = banner(surface.schemaFile.name);
+  if (!stable || !stableNames) return { path, content: soloContent(head, own) };
+  const theirs = await typesFile(
+    emitContext(stable, stableNames, diagnostics, { unstable: surface }),
+  );
+  const shared = sharedDeclarations(theirs.file, own.file);
+  const isShared = (d: Declaration) => d.exported && d.name !== undefined && shared.has(d.name);
+  const reexported = own.file.declarations.filter(isShared);
+  const kept = own.file.declarations.filter((d) => !isShared(d));
+  // A local (the open-object alias) stays where a declaration left here still uses it.
+  const used = new Set(kept.filter((d) => d.exported).flatMap((d) => [...d.references]));
+  const body = kept.filter((d) => d.exported || d.name === undefined || used.has(d.name));
+  const names = (kind: Declaration["kind"]) =>
+    reexported.filter((d) => d.kind === kind).map((d) => d.name as string);
+  const from = sharedModuleFrom(surface, stable, "types.js");
+  const types = names("type");
+  const values = names("value");
+  return {
+    path,
+    content: [
+      head,
+      ...own.imports.filter((i) => i.names.some((n) => used.has(n))).map((i) => i.line),
+      ...(types.length
+        ? [
+            `import type { ${types.join(", ")} } from "${from}";`,
+            `export type { ${types.join(", ")} };`,
+          ]
+        : []),
+      ...(values.length ? [`export { ${values.join(", ")} } from "${from}";`] : []),
+      "",
+      ...body.map((d) => d.text),
+      "export {};",
+      "",
+    ].join("\n"),
+  };
+}
+
+/** A surface's types.d.ts as it would be on its own: its imports, then its declarations. */
+interface TypesFile {
+  imports: Array<{ names: readonly string[]; line: string }>;
+  /** The declarations' text, as one file holds them. */
+  text: string;
+  file: DeclarationFile;
+}
+
+/** A file of its own: everything written out. */
+function soloContent(head: string, own: TypesFile): string {
+  // `export {}` keeps the file's local names local: without it, a declaration file exports
+  // every top-level declaration. (With no definitions the file must still be a module, or
+  // importing it fails to compile.)
+  return [head, ...own.imports.map((i) => i.line), "", own.text, "export {};", ""].join("\n");
+}
+
+/** Each surface's file is built once: an unstable surface's emitter reads its stable one's. */
+const typesFiles = new WeakMap<SurfaceModel, Promise<TypesFile>>();
+
+function typesFile(context: EmitContext): Promise<TypesFile> {
+  let known = typesFiles.get(context.surface);
+  if (!known) {
+    known = buildTypesFile(context);
+    typesFiles.set(context.surface, known);
+  }
+  return known;
+}
+
+async function buildTypesFile(context: EmitContext): Promise<TypesFile> {
   const { surface, names, diagnostics } = context;
   const prepared = prepareDefinitions("types", {
     defsKeyword: surface.defsKeyword,
@@ -37,35 +112,43 @@ export async function emitTypes(context: EmitContext): Promise<OutputFile> {
     names.locals.openObject,
   );
   const functions = [guardDeclarations(context), parserDeclarations(context)];
+  const imports = functionImports(context, functions);
+  const text = [body, ...functions.flatMap((f) => f.lines)].join("\n");
   return {
-    path: `${surface.id}/types.d.ts`,
-    // `export {}` keeps the file's local names local: without it, a declaration file exports
-    // every top-level declaration. (With no definitions the file must still be a module, or
-    // importing it fails to compile.)
-    content: [
-      banner(surface.schemaFile.name),
-      ...functionImports(context, functions),
-      "",
-      body,
-      ...functions.flatMap((f) => f.lines),
-      "export {};",
-      "",
-    ].join("\n"),
+    imports,
+    text,
+    file: {
+      declarations: splitDeclarations(text),
+      imports: new Map(imports.flatMap((i) => i.names.map((n) => [n, i.module] as const))),
+    },
   };
 }
 
 /** What the function declarations name from outside the file: the signatures, the received types. */
 function functionImports(
-  { names, runtime }: EmitContext,
+  { surface, names, runtime }: EmitContext,
   functions: FunctionDeclarations[],
-): string[] {
+): Array<{ names: readonly string[]; module: string; line: string }> {
   const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();
+  const R = names.locals.received;
   return [
     ...(signatures.length > 0
-      ? [`import type { ${signatures.join(", ")} } from "${runtime}/signatures.js";`]
+      ? [
+          {
+            names: signatures,
+            module: "runtime/signatures.js",
+            line: `import type { ${signatures.join(", ")} } from "${runtime}/signatures.js";`,
+          },
+        ]
       : []),
     ...(functions.some((f) => f.readsReceived)
-      ? [`import type * as ${names.locals.received} from "./received.js";`]
+      ? [
+          {
+            names: [R],
+            module: `${surface.id}/received.js`,
+            line: `import type * as ${R} from "./received.js";`,
+          },
+        ]
       : []),
   ];
 }

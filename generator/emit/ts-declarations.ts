@@ -1,0 +1,78 @@
+/**
+ * The top-level declarations of TypeScript declaration text the generator wrote (types.d.ts):
+ * where each begins and ends, the name it declares and the names its code uses. A scanner, not
+ * a parser: it knows comments, string literals and bracket depth, which is all it takes to cut
+ * json-schema-to-typescript's output and the generator's own `export declare const` lines.
+ */
+export interface Declaration {
+  /** The declared name (`interface X`, `type X`, `declare const X`); none for `export {};`. */
+  name?: string;
+  /** A type (interface, alias) or a value (`declare const`). */
+  kind: "type" | "value";
+  exported: boolean;
+  /** Its text, its doc comment included, without the newline that ends it. */
+  text: string;
+  /** Identifiers in its code (not in comments or string literals), its own name left out. */
+  references: ReadonlySet<string>;
+}
+
+/** What may begin a top-level declaration at the start of a line. */
+const STARTS = /^(?:\/\*|export |declare |type |interface )/;
+const HEADER =
+  /^(export\s+)?(?:declare\s+)?(interface|type|const|let|var|function|class|enum)\s+([A-Za-z_$][\w$]*)/;
+
+export function splitDeclarations(text: string): Declaration[] {
+  const pieces: Array<{ start: number; code: string }> = [];
+  let start = 0;
+  let code = "";
+  let depth = 0;
+  const close = (at: number) => {
+    if (at > start) pieces.push({ start, code });
+    start = at;
+    code = "";
+  };
+  for (let i = 0; i < text.length; ) {
+    // A new declaration begins at a line start outside any bracket, once the one before it has
+    // code of its own (its doc comment belongs to it).
+    if ((i === 0 || text[i - 1] === "\n") && depth === 0 && code.trim() !== "") {
+      if (STARTS.test(text.slice(i, i + 12))) close(i);
+    }
+    const c = text[i] as string;
+    if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 2;
+      code += " ";
+    } else if (c === "/" && text[i + 1] === "/") {
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? text.length : end;
+      code += " ";
+    } else if (c === '"' || c === "'" || c === "`") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
+      i = j + 1;
+      code += ' "" ';
+    } else {
+      if (c === "{" || c === "(" || c === "[") depth++;
+      else if (c === "}" || c === ")" || c === "]") depth--;
+      code += c;
+      i++;
+    }
+  }
+  close(text.length);
+  return pieces.map(({ start: from, code }, n): Declaration => {
+    const to = pieces[n + 1] ? (pieces[n + 1] as { start: number }).start : text.length;
+    const own = text.slice(from, to).replace(/\n+$/, "");
+    const header = HEADER.exec(code.trim());
+    const words = new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? []);
+    if (!header) return { kind: "value", exported: false, text: own, references: words };
+    const name = header[3] as string;
+    words.delete(name);
+    return {
+      name,
+      kind: header[2] === "interface" || header[2] === "type" ? "type" : "value",
+      exported: header[1] !== undefined,
+      text: own,
+      references: words,
+    };
+  });
+}
