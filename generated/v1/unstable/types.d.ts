@@ -2,229 +2,10 @@
 
 import type { Assert, CustomGuard, Guard, OpenParse, OpenVariantGuard, Parse, UntaggedGuard, Validate, VariantGuard } from "../../runtime/signatures.js";
 import type * as R from "./received.js";
+import type { RequestId, SessionId, ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Role, EmbeddedResourceResource, TerminalId, PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, ElicitationFormMode, ElicitationSchemaType, ElicitationPropertySchema, StringFormat, MultiSelectItems, ElicitationUrlMode, ElicitationId, ProtocolVersion, AuthMethod, AuthMethodId, SessionModeId, SessionConfigOption, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigGroupId, SessionConfigId, SessionConfigOptionCategory, StopReason, ErrorCode, MessageId, PlanEntryPriority, PlanEntryStatus, AvailableCommandInput, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, ElicitationContentValue, WriteTextFileRequest, ReadTextFileRequest, Content, TextContent, Annotations, ImageContent, AudioContent, ResourceLink, EmbeddedResource, TextResourceContents, BlobResourceContents, Diff, Terminal, ToolCallLocation, PermissionOption, CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, StringPropertySchema, EnumOption, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema, StringMultiSelectItems, TitledMultiSelectItems, ExtRequest, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, AgentAuthCapabilities, LogoutCapabilities, AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, SessionMode, SessionConfigSelect, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigBoolean, LoadSessionResponse, ListSessionsResponse, SessionInfo, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, ExtResponse, Error, ContentChunk, Plan, PlanEntry, AvailableCommandsUpdate, AvailableCommand, UnstructuredCommandInput, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Cost, CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, HttpHeader, McpServerSse, McpServerStdio, ListSessionsRequest, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, ElicitationAcceptAction, CancelNotification, CancelRequestNotification } from "../types.js";
+export type { RequestId, SessionId, ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Role, EmbeddedResourceResource, TerminalId, PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, ElicitationFormMode, ElicitationSchemaType, ElicitationPropertySchema, StringFormat, MultiSelectItems, ElicitationUrlMode, ElicitationId, ProtocolVersion, AuthMethod, AuthMethodId, SessionModeId, SessionConfigOption, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigGroupId, SessionConfigId, SessionConfigOptionCategory, StopReason, ErrorCode, MessageId, PlanEntryPriority, PlanEntryStatus, AvailableCommandInput, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, ElicitationContentValue, WriteTextFileRequest, ReadTextFileRequest, Content, TextContent, Annotations, ImageContent, AudioContent, ResourceLink, EmbeddedResource, TextResourceContents, BlobResourceContents, Diff, Terminal, ToolCallLocation, PermissionOption, CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, StringPropertySchema, EnumOption, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema, StringMultiSelectItems, TitledMultiSelectItems, ExtRequest, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, AgentAuthCapabilities, LogoutCapabilities, AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, SessionMode, SessionConfigSelect, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigBoolean, LoadSessionResponse, ListSessionsResponse, SessionInfo, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, ExtResponse, Error, ContentChunk, Plan, PlanEntry, AvailableCommandsUpdate, AvailableCommand, UnstructuredCommandInput, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Cost, CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, HttpHeader, McpServerSse, McpServerStdio, ListSessionsRequest, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, ElicitationAcceptAction, CancelNotification, CancelRequestNotification };
+export { isRequestId, validateRequestId, assertRequestId, isWriteTextFileRequest, validateWriteTextFileRequest, assertWriteTextFileRequest, isSessionId, validateSessionId, assertSessionId, isReadTextFileRequest, validateReadTextFileRequest, assertReadTextFileRequest, isToolCallId, validateToolCallId, assertToolCallId, isToolKind, validateToolKind, assertToolKind, isToolCallStatus, validateToolCallStatus, assertToolCallStatus, isToolCallContent, validateToolCallContent, assertToolCallContent, isContentBlock, validateContentBlock, assertContentBlock, isAnnotations, validateAnnotations, assertAnnotations, isRole, validateRole, assertRole, isTextContent, validateTextContent, assertTextContent, isImageContent, validateImageContent, assertImageContent, isAudioContent, validateAudioContent, assertAudioContent, isResourceLink, validateResourceLink, assertResourceLink, isEmbeddedResourceResource, validateEmbeddedResourceResource, assertEmbeddedResourceResource, isTextResourceContents, validateTextResourceContents, assertTextResourceContents, isBlobResourceContents, validateBlobResourceContents, assertBlobResourceContents, isEmbeddedResource, validateEmbeddedResource, assertEmbeddedResource, isContent, validateContent, assertContent, isDiff, validateDiff, assertDiff, isTerminalId, validateTerminalId, assertTerminalId, isTerminal, validateTerminal, assertTerminal, isToolCallLocation, validateToolCallLocation, assertToolCallLocation, isPermissionOption, validatePermissionOption, assertPermissionOption, isPermissionOptionId, validatePermissionOptionId, assertPermissionOptionId, isPermissionOptionKind, validatePermissionOptionKind, assertPermissionOptionKind, isCreateTerminalRequest, validateCreateTerminalRequest, assertCreateTerminalRequest, isEnvVariable, validateEnvVariable, assertEnvVariable, isTerminalOutputRequest, validateTerminalOutputRequest, assertTerminalOutputRequest, isReleaseTerminalRequest, validateReleaseTerminalRequest, assertReleaseTerminalRequest, isWaitForTerminalExitRequest, validateWaitForTerminalExitRequest, assertWaitForTerminalExitRequest, isKillTerminalRequest, validateKillTerminalRequest, assertKillTerminalRequest, isCreateElicitationRequest, validateCreateElicitationRequest, assertCreateElicitationRequest, isElicitationSessionScope, validateElicitationSessionScope, assertElicitationSessionScope, isElicitationRequestScope, validateElicitationRequestScope, assertElicitationRequestScope, isElicitationSchema, validateElicitationSchema, assertElicitationSchema, isElicitationSchemaType, validateElicitationSchemaType, assertElicitationSchemaType, isElicitationPropertySchema, validateElicitationPropertySchema, assertElicitationPropertySchema, isStringFormat, validateStringFormat, assertStringFormat, isEnumOption, validateEnumOption, assertEnumOption, isStringPropertySchema, validateStringPropertySchema, assertStringPropertySchema, isNumberPropertySchema, validateNumberPropertySchema, assertNumberPropertySchema, isIntegerPropertySchema, validateIntegerPropertySchema, assertIntegerPropertySchema, isBooleanPropertySchema, validateBooleanPropertySchema, assertBooleanPropertySchema, isMultiSelectItems, validateMultiSelectItems, assertMultiSelectItems, isStringMultiSelectItems, validateStringMultiSelectItems, assertStringMultiSelectItems, isTitledMultiSelectItems, validateTitledMultiSelectItems, assertTitledMultiSelectItems, isMultiSelectPropertySchema, validateMultiSelectPropertySchema, assertMultiSelectPropertySchema, isElicitationFormMode, validateElicitationFormMode, assertElicitationFormMode, isElicitationId, validateElicitationId, assertElicitationId, isElicitationUrlMode, validateElicitationUrlMode, assertElicitationUrlMode, isExtRequest, validateExtRequest, assertExtRequest, isProtocolVersion, validateProtocolVersion, assertProtocolVersion, isPromptCapabilities, validatePromptCapabilities, assertPromptCapabilities, isSessionListCapabilities, validateSessionListCapabilities, assertSessionListCapabilities, isSessionDeleteCapabilities, validateSessionDeleteCapabilities, assertSessionDeleteCapabilities, isSessionAdditionalDirectoriesCapabilities, validateSessionAdditionalDirectoriesCapabilities, assertSessionAdditionalDirectoriesCapabilities, isSessionResumeCapabilities, validateSessionResumeCapabilities, assertSessionResumeCapabilities, isSessionCloseCapabilities, validateSessionCloseCapabilities, assertSessionCloseCapabilities, isAgentAuthCapabilities, validateAgentAuthCapabilities, assertAgentAuthCapabilities, isLogoutCapabilities, validateLogoutCapabilities, assertLogoutCapabilities, isAuthMethod, validateAuthMethod, assertAuthMethod, isAuthMethodId, validateAuthMethodId, assertAuthMethodId, isAuthMethodTerminal, validateAuthMethodTerminal, assertAuthMethodTerminal, isAuthMethodAgent, validateAuthMethodAgent, assertAuthMethodAgent, isImplementation, validateImplementation, assertImplementation, isAuthenticateResponse, validateAuthenticateResponse, assertAuthenticateResponse, isLogoutResponse, validateLogoutResponse, assertLogoutResponse, isNewSessionResponse, validateNewSessionResponse, assertNewSessionResponse, isSessionModeState, validateSessionModeState, assertSessionModeState, isSessionModeId, validateSessionModeId, assertSessionModeId, isSessionMode, validateSessionMode, assertSessionMode, isSessionConfigOption, validateSessionConfigOption, assertSessionConfigOption, isSessionConfigId, validateSessionConfigId, assertSessionConfigId, isSessionConfigOptionCategory, validateSessionConfigOptionCategory, assertSessionConfigOptionCategory, isSessionConfigValueId, validateSessionConfigValueId, assertSessionConfigValueId, isSessionConfigSelectOptions, validateSessionConfigSelectOptions, assertSessionConfigSelectOptions, isSessionConfigSelectOption, validateSessionConfigSelectOption, assertSessionConfigSelectOption, isSessionConfigSelectGroup, validateSessionConfigSelectGroup, assertSessionConfigSelectGroup, isSessionConfigGroupId, validateSessionConfigGroupId, assertSessionConfigGroupId, isSessionConfigSelect, validateSessionConfigSelect, assertSessionConfigSelect, isSessionConfigBoolean, validateSessionConfigBoolean, assertSessionConfigBoolean, isLoadSessionResponse, validateLoadSessionResponse, assertLoadSessionResponse, isListSessionsResponse, validateListSessionsResponse, assertListSessionsResponse, isSessionInfo, validateSessionInfo, assertSessionInfo, isDeleteSessionResponse, validateDeleteSessionResponse, assertDeleteSessionResponse, isResumeSessionResponse, validateResumeSessionResponse, assertResumeSessionResponse, isCloseSessionResponse, validateCloseSessionResponse, assertCloseSessionResponse, isSetSessionModeResponse, validateSetSessionModeResponse, assertSetSessionModeResponse, isSetSessionConfigOptionResponse, validateSetSessionConfigOptionResponse, assertSetSessionConfigOptionResponse, isStopReason, validateStopReason, assertStopReason, isExtResponse, validateExtResponse, assertExtResponse, isError, validateError, assertError, isErrorCode, validateErrorCode, assertErrorCode, isMessageId, validateMessageId, assertMessageId, isContentChunk, validateContentChunk, assertContentChunk, isPlanEntry, validatePlanEntry, assertPlanEntry, isPlanEntryPriority, validatePlanEntryPriority, assertPlanEntryPriority, isPlanEntryStatus, validatePlanEntryStatus, assertPlanEntryStatus, isPlan, validatePlan, assertPlan, isAvailableCommand, validateAvailableCommand, assertAvailableCommand, isAvailableCommandInput, validateAvailableCommandInput, assertAvailableCommandInput, isUnstructuredCommandInput, validateUnstructuredCommandInput, assertUnstructuredCommandInput, isAvailableCommandsUpdate, validateAvailableCommandsUpdate, assertAvailableCommandsUpdate, isCurrentModeUpdate, validateCurrentModeUpdate, assertCurrentModeUpdate, isConfigOptionUpdate, validateConfigOptionUpdate, assertConfigOptionUpdate, isSessionInfoUpdate, validateSessionInfoUpdate, assertSessionInfoUpdate, isCost, validateCost, assertCost, isUsageUpdate, validateUsageUpdate, assertUsageUpdate, isCompleteElicitationNotification, validateCompleteElicitationNotification, assertCompleteElicitationNotification, isExtNotification, validateExtNotification, assertExtNotification, isFileSystemCapabilities, validateFileSystemCapabilities, assertFileSystemCapabilities, isSessionConfigOptionsCapabilities, validateSessionConfigOptionsCapabilities, assertSessionConfigOptionsCapabilities, isBooleanConfigOptionCapabilities, validateBooleanConfigOptionCapabilities, assertBooleanConfigOptionCapabilities, isAuthCapabilities, validateAuthCapabilities, assertAuthCapabilities, isElicitationCapabilities, validateElicitationCapabilities, assertElicitationCapabilities, isElicitationFormCapabilities, validateElicitationFormCapabilities, assertElicitationFormCapabilities, isElicitationUrlCapabilities, validateElicitationUrlCapabilities, assertElicitationUrlCapabilities, isAuthenticateRequest, validateAuthenticateRequest, assertAuthenticateRequest, isLogoutRequest, validateLogoutRequest, assertLogoutRequest, isHttpHeader, validateHttpHeader, assertHttpHeader, isMcpServerHttp, validateMcpServerHttp, assertMcpServerHttp, isMcpServerSse, validateMcpServerSse, assertMcpServerSse, isMcpServerStdio, validateMcpServerStdio, assertMcpServerStdio, isListSessionsRequest, validateListSessionsRequest, assertListSessionsRequest, isDeleteSessionRequest, validateDeleteSessionRequest, assertDeleteSessionRequest, isCloseSessionRequest, validateCloseSessionRequest, assertCloseSessionRequest, isSetSessionModeRequest, validateSetSessionModeRequest, assertSetSessionModeRequest, isSetSessionConfigOptionRequest, validateSetSessionConfigOptionRequest, assertSetSessionConfigOptionRequest, isPromptRequest, validatePromptRequest, assertPromptRequest, isWriteTextFileResponse, validateWriteTextFileResponse, assertWriteTextFileResponse, isReadTextFileResponse, validateReadTextFileResponse, assertReadTextFileResponse, isRequestPermissionResponse, validateRequestPermissionResponse, assertRequestPermissionResponse, isRequestPermissionOutcome, validateRequestPermissionOutcome, assertRequestPermissionOutcome, isSelectedPermissionOutcome, validateSelectedPermissionOutcome, assertSelectedPermissionOutcome, isCreateTerminalResponse, validateCreateTerminalResponse, assertCreateTerminalResponse, isTerminalOutputResponse, validateTerminalOutputResponse, assertTerminalOutputResponse, isTerminalExitStatus, validateTerminalExitStatus, assertTerminalExitStatus, isReleaseTerminalResponse, validateReleaseTerminalResponse, assertReleaseTerminalResponse, isWaitForTerminalExitResponse, validateWaitForTerminalExitResponse, assertWaitForTerminalExitResponse, isKillTerminalResponse, validateKillTerminalResponse, assertKillTerminalResponse, isCreateElicitationResponse, validateCreateElicitationResponse, assertCreateElicitationResponse, isElicitationContentValue, validateElicitationContentValue, assertElicitationContentValue, isElicitationAcceptAction, validateElicitationAcceptAction, assertElicitationAcceptAction, isCancelNotification, validateCancelNotification, assertCancelNotification, isCancelRequestNotification, validateCancelRequestNotification, assertCancelRequestNotification, parseRequestId, parseWriteTextFileRequest, parseSessionId, parseReadTextFileRequest, parseToolCallId, parseToolKind, parseToolCallStatus, parseAnnotations, parseRole, parseTextContent, parseImageContent, parseAudioContent, parseResourceLink, parseEmbeddedResourceResource, parseTextResourceContents, parseBlobResourceContents, parseEmbeddedResource, parseDiff, parseTerminalId, parseTerminal, parseToolCallLocation, parsePermissionOption, parsePermissionOptionId, parsePermissionOptionKind, parseCreateTerminalRequest, parseEnvVariable, parseTerminalOutputRequest, parseReleaseTerminalRequest, parseWaitForTerminalExitRequest, parseKillTerminalRequest, parseCreateElicitationRequest, parseElicitationSessionScope, parseElicitationRequestScope, parseElicitationSchema, parseElicitationSchemaType, parseElicitationPropertySchema, parseStringFormat, parseEnumOption, parseStringPropertySchema, parseNumberPropertySchema, parseIntegerPropertySchema, parseBooleanPropertySchema, parseMultiSelectItems, parseStringMultiSelectItems, parseTitledMultiSelectItems, parseMultiSelectPropertySchema, parseElicitationFormMode, parseElicitationId, parseElicitationUrlMode, parseExtRequest, parseProtocolVersion, parsePromptCapabilities, parseSessionListCapabilities, parseSessionDeleteCapabilities, parseSessionAdditionalDirectoriesCapabilities, parseSessionResumeCapabilities, parseSessionCloseCapabilities, parseAgentAuthCapabilities, parseLogoutCapabilities, parseAuthMethodId, parseAuthMethodTerminal, parseAuthMethodAgent, parseImplementation, parseAuthenticateResponse, parseLogoutResponse, parseSessionModeState, parseSessionModeId, parseSessionMode, parseSessionConfigId, parseSessionConfigOptionCategory, parseSessionConfigValueId, parseSessionConfigSelectOptions, parseSessionConfigSelectOption, parseSessionConfigSelectGroup, parseSessionConfigGroupId, parseSessionConfigSelect, parseSessionConfigBoolean, parseListSessionsResponse, parseSessionInfo, parseDeleteSessionResponse, parseCloseSessionResponse, parseSetSessionModeResponse, parseStopReason, parseExtResponse, parseError, parseErrorCode, parseMessageId, parsePlanEntry, parsePlanEntryPriority, parsePlanEntryStatus, parsePlan, parseAvailableCommand, parseAvailableCommandInput, parseUnstructuredCommandInput, parseAvailableCommandsUpdate, parseCurrentModeUpdate, parseSessionInfoUpdate, parseCost, parseUsageUpdate, parseCompleteElicitationNotification, parseExtNotification, parseFileSystemCapabilities, parseSessionConfigOptionsCapabilities, parseBooleanConfigOptionCapabilities, parseAuthCapabilities, parseElicitationCapabilities, parseElicitationFormCapabilities, parseElicitationUrlCapabilities, parseAuthenticateRequest, parseLogoutRequest, parseHttpHeader, parseMcpServerHttp, parseMcpServerSse, parseMcpServerStdio, parseListSessionsRequest, parseDeleteSessionRequest, parseCloseSessionRequest, parseSetSessionModeRequest, parseWriteTextFileResponse, parseReadTextFileResponse, parseSelectedPermissionOutcome, parseCreateTerminalResponse, parseTerminalOutputResponse, parseTerminalExitStatus, parseReleaseTerminalResponse, parseWaitForTerminalExitResponse, parseKillTerminalResponse, parseCreateElicitationResponse, parseElicitationContentValue, parseElicitationAcceptAction, parseCancelNotification, parseCancelRequestNotification, isToolCallContentOf, isContentBlockOf, isCreateElicitationRequestOf, isCustomCreateElicitationRequest, isElicitationPropertySchemaOf, isCustomElicitationPropertySchema, isMultiSelectItemsOf, isCustomMultiSelectItems, isUntaggedMultiSelectItems, isAuthMethodOf, isUntaggedAuthMethod, isSessionConfigOptionOf, isSetSessionConfigOptionRequestOf, isUntaggedSetSessionConfigOptionRequest, isRequestPermissionOutcomeOf, isCreateElicitationResponseOf, isCustomCreateElicitationResponse } from "../types.js";
 
-/**
- * JSON RPC Request Id
- *
- * An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
- *
- * The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
- *
- * \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
- *
- * \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
- */
-export type RequestId = (null | number | string)
-/**
- * A unique identifier for a conversation session between a client and agent.
- *
- * Sessions maintain their own context, conversation history, and state,
- * allowing multiple independent interactions with the same agent.
- *
- * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/session-setup#session-id)
- */
-export type SessionId = string
-/**
- * Unique identifier for a tool call within a session.
- */
-export type ToolCallId = string
-/**
- * Categories of tools that can be invoked.
- *
- * Tool kinds help clients choose appropriate icons and optimize how they
- * display tool execution progress.
- *
- * See protocol docs: [Creating](https://agentclientprotocol.com/protocol/tool-calls#creating)
- */
-export type ToolKind = ("read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other")
-/**
- * Execution status of a tool call.
- *
- * Tool calls progress through different statuses during their lifecycle.
- *
- * See protocol docs: [Status](https://agentclientprotocol.com/protocol/tool-calls#status)
- */
-export type ToolCallStatus = ("pending" | "in_progress" | "completed" | "failed")
-/**
- * Content produced by a tool call.
- *
- * Tool calls can produce different types of content including
- * standard content blocks (text, images) or file diffs.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
- */
-export type ToolCallContent = ((Content & {
-type: "content"
-}) | (Diff & {
-type: "diff"
-}) | (Terminal & {
-type: "terminal"
-}))
-/**
- * Content blocks represent displayable information in the Agent Client Protocol.
- *
- * They provide a structured way to handle various types of user-facing content—whether
- * it's text from language models, images for analysis, or embedded resources for context.
- *
- * Content blocks appear in:
- * - User prompts sent via `session/prompt`
- * - Language model output streamed through `session/update` notifications
- * - Progress updates and results from tool calls
- *
- * This structure is compatible with the Model Context Protocol (MCP), enabling
- * agents to seamlessly forward content from MCP tool outputs without transformation.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/content)
- */
-export type ContentBlock = ((TextContent & {
-type: "text"
-}) | (ImageContent & {
-type: "image"
-}) | (AudioContent & {
-type: "audio"
-}) | (ResourceLink & {
-type: "resource_link"
-}) | (EmbeddedResource & {
-type: "resource"
-}))
-/**
- * The sender or recipient of messages and data in a conversation.
- */
-export type Role = ("assistant" | "user")
-/**
- * Resource content that can be embedded in a message.
- */
-export type EmbeddedResourceResource = (TextResourceContents | BlobResourceContents)
-/**
- * Typed identifier used for terminal values on the wire.
- */
-export type TerminalId = string
-/**
- * Unique identifier for a permission option.
- */
-export type PermissionOptionId = string
-/**
- * The type of permission option being presented to the user.
- *
- * Helps clients choose appropriate icons and UI treatment.
- */
-export type PermissionOptionKind = ("allow_once" | "allow_always" | "reject_once" | "reject_always")
-/**
- * Request from the agent to elicit structured user input.
- *
- * The agent sends this to the client to request information from the user,
- * either via a form or by directing them to a URL.
- * Elicitations are tied to a session (optionally a tool call) or a request.
- */
-export type CreateElicitationRequest = (((ElicitationFormMode & {
-mode: "form"
-}) | (ElicitationUrlMode & {
-mode: "url"
-}) | ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * Custom or future elicitation mode.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-mode: string
-})) & {
-/**
- * A human-readable message describing what input is needed.
- */
-message: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-})
-/**
- * Form-based elicitation mode where the client renders a form from the provided schema.
- */
-export type ElicitationFormMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * A JSON Schema describing the form fields to present to the user.
- */
-requestedSchema: ElicitationSchema
-})
-/**
- * Type discriminator for elicitation schemas.
- */
-export type ElicitationSchemaType = "object"
-/**
- * Property schema for elicitation form fields.
- *
- * Each variant corresponds to a JSON Schema `"type"` value.
- * Single-select enums use the `String` variant with `enum` or `oneOf` set.
- * Multi-select enums use the `Array` variant.
- */
-export type ElicitationPropertySchema = ((StringPropertySchema & {
-type: "string"
-}) | (NumberPropertySchema & {
-type: "number"
-}) | (IntegerPropertySchema & {
-type: "integer"
-}) | (BooleanPropertySchema & {
-type: "boolean"
-}) | (MultiSelectPropertySchema & {
-type: "array"
-}) | {
-/**
- * Custom or future elicitation property schema type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
-})
-/**
- * String format types for string properties in elicitation schemas.
- */
-export type StringFormat = ("email" | "uri" | "date" | "date-time")
-/**
- * Items for a multi-select (array) property schema.
- */
-export type MultiSelectItems = ((StringMultiSelectItems & {
-type: "string"
-}) | {
-/**
- * Custom or future multi-select item type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
-} | (TitledMultiSelectItems & {
-type?: never
-}))
-/**
- * URL-based elicitation mode where the client directs the user to a URL.
- */
-export type ElicitationUrlMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * The unique identifier for this elicitation.
- */
-elicitationId: ElicitationId
-/**
- * The URL to direct the user to.
- */
-url: string
-})
-/**
- * Unique identifier for an elicitation.
- */
-export type ElicitationId = string
 /**
  * **UNSTABLE**
  *
@@ -272,13 +53,6 @@ id: RequestId
 error: Error
 }
 /**
- * Protocol version identifier.
- *
- * This version is only bumped for breaking changes.
- * Non-breaking changes should be introduced via capabilities.
- */
-export type ProtocolVersion = number
-/**
  * How the agent wants document changes delivered.
  *
  * @experimental Only in the unstable schema: may change or be removed.
@@ -292,21 +66,6 @@ export type TextDocumentSyncKind = ("full" | "incremental")
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type PositionEncodingKind = ("utf-16" | "utf-32" | "utf-8")
-/**
- * Describes an available authentication method.
- *
- * The `type` field acts as the discriminator in the serialized JSON form.
- * When no `type` is present, the method is treated as `agent`.
- */
-export type AuthMethod = ((AuthMethodTerminal & {
-type: "terminal"
-}) | (AuthMethodAgent & {
-type?: never
-}))
-/**
- * Typed identifier used for auth method values on the wire.
- */
-export type AuthMethodId = string
 /**
  * **UNSTABLE**
  *
@@ -333,77 +92,6 @@ export type ProviderId = string
  */
 export type LlmProtocol = ("anthropic" | "openai" | "azure" | "vertex" | "bedrock" | string)
 /**
- * Unique identifier for a Session Mode.
- */
-export type SessionModeId = string
-/**
- * A session configuration option selector and its current state.
- */
-export type SessionConfigOption = (((SessionConfigSelect & {
-type: "select"
-}) | (SessionConfigBoolean & {
-type: "boolean"
-})) & {
-/**
- * Unique identifier for the configuration option.
- */
-id: SessionConfigId
-/**
- * Human-readable label for the option.
- */
-name: string
-/**
- * Optional description for the Client to display to the user.
- */
-description?: (string | null)
-/**
- * Optional semantic category for this option (UX only).
- */
-category?: (SessionConfigOptionCategory | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-})
-/**
- * Unique identifier for a session configuration option value.
- */
-export type SessionConfigValueId = string
-/**
- * Possible values for a session configuration option.
- */
-export type SessionConfigSelectOptions = (SessionConfigSelectOption[] | SessionConfigSelectGroup[])
-/**
- * Unique identifier for a session configuration option value group.
- */
-export type SessionConfigGroupId = string
-/**
- * Unique identifier for a session configuration option.
- */
-export type SessionConfigId = string
-/**
- * Semantic category for a session configuration option.
- *
- * This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
- * session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
- * placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
- * categories gracefully.
- *
- * Category names beginning with `_` are free for custom use, like other ACP extension methods.
- * Category names that do not begin with `_` are reserved for the ACP spec.
- */
-export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "thought_level" | string)
-/**
- * Reasons why an agent stops processing a prompt turn.
- *
- * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/prompt-turn#stop-reasons)
- */
-export type StopReason = ("end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled")
-/**
  * A suggestion returned by the agent.
  *
  * @experimental Only in the unstable schema: may change or be removed.
@@ -423,13 +111,6 @@ kind: "searchAndReplace"
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type NesSuggestionId = string
-/**
- * Predefined error codes for common JSON-RPC and ACP-specific errors.
- *
- * These codes follow the JSON-RPC 2.0 specification for standard errors
- * and use the reserved range (-32000 to -32099) for protocol-specific errors.
- */
-export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | number)
 /**
  * Different types of updates that can be sent during session processing.
  *
@@ -471,25 +152,6 @@ sessionUpdate: "compaction_update"
 sessionUpdate: "compaction_summary_chunk"
 }))
 /**
- * Unique identifier for a message within a session.
- */
-export type MessageId = string
-/**
- * Priority levels for plan entries.
- *
- * Used to indicate the relative importance or urgency of different
- * tasks in the execution plan.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
- */
-export type PlanEntryPriority = ("high" | "medium" | "low")
-/**
- * Status of a plan entry in the execution flow.
- *
- * Tracks the lifecycle of each task from planning through completion.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
- */
-export type PlanEntryStatus = ("pending" | "in_progress" | "completed")
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -515,10 +177,6 @@ type: "markdown"
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type PlanId = string
-/**
- * The input specification for a command.
- */
-export type AvailableCommandInput = UnstructuredCommandInput
 /**
  * **UNSTABLE**
  *
@@ -567,39 +225,6 @@ type: "acp"
 type?: never
 }))
 /**
- * Request parameters for setting a session configuration option.
- */
-export type SetSessionConfigOptionRequest = (({
-/**
- * The boolean value.
- */
-value: boolean
-type: "boolean"
-} | {
-/**
- * The value ID.
- */
-value: SessionConfigValueId
-type?: never
-}) & {
-/**
- * The ID of the session to set the configuration option for.
- */
-sessionId: SessionId
-/**
- * The ID of the configuration option to set.
- */
-configId: SessionConfigId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-})
-/**
  * What triggered the suggestion request.
  *
  * @experimental Only in the unstable schema: may change or be removed.
@@ -634,55 +259,11 @@ id: RequestId
 error: Error
 }
 /**
- * The outcome of a permission request.
- */
-export type RequestPermissionOutcome = {
-outcome: "cancelled"
-} | (SelectedPermissionOutcome & {
-outcome: "selected"
-})
-/**
- * Response from the client to an elicitation request.
- */
-export type CreateElicitationResponse = (((ElicitationAcceptAction & {
-action: "accept"
-}) | {
-action: "decline"
-} | {
-action: "cancel"
-} | {
-/**
- * Custom or future elicitation action.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-action: string
-[k: string]: unknown
-}) & {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-})
-/**
- * Allowed wire representations for [`ElicitationContentValue`].
- */
-export type ElicitationContentValue = (string | number | boolean | string[])
-/**
  * The reason a suggestion was rejected.
  *
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type NesRejectReason = ("rejected" | "ignored" | "replaced" | "cancelled")
-
 /**
  * A JSON-RPC request object.
  */
@@ -699,64 +280,6 @@ method: string
  * Method-specific request parameters.
  */
 params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ConnectMcpRequest | MessageMcpRequest | DisconnectMcpRequest | ExtRequest) | null)
-}
-/**
- * Request to write content to a text file.
- *
- * Only available if the client supports the `fs.writeTextFile` capability.
- */
-export interface WriteTextFileRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Absolute path to the file to write.
- */
-path: string
-/**
- * The text content to write to the file.
- */
-content: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to read content from a text file.
- *
- * Only available if the client supports the `fs.readTextFile` capability.
- */
-export interface ReadTextFileRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Absolute path to the file to read.
- */
-path: string
-/**
- * Line number to start reading from (1-based).
- */
-line?: (number | null)
-/**
- * Maximum number of lines to read.
- */
-limit?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
 }
 /**
  * Request for user permission to execute a tool call.
@@ -851,872 +374,6 @@ rawOutput?: JsonObject
 _meta?: JsonObject | null
 }
 /**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-/**
- * The actual content block.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Text provided to or from an LLM.
- */
-export interface TextContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
- */
-export interface Annotations {
-/**
- * Intended recipients for this content, such as the user or assistant.
- */
-audience?: (Role[] | null)
-/**
- * Timestamp indicating when the underlying resource was last modified.
- */
-lastModified?: (string | null)
-/**
- * Relative importance of this content when clients choose what to surface.
- */
-priority?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * An image provided to or from an LLM.
- */
-export interface ImageContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: string
-/**
- * URI associated with this resource or media payload.
- */
-uri?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Audio provided to or from an LLM.
- */
-export interface AudioContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A resource that the server is capable of reading, included in a prompt or tool call result.
- */
-export interface ResourceLink {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Optional human-readable details shown with this protocol object.
- */
-description?: (string | null)
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * Human-readable name shown for this protocol object.
- */
-name: string
-/**
- * Optional size of the linked resource in bytes, if known.
- */
-size?: (number | null)
-/**
- * Optional display title for end-user UI.
- */
-title?: (string | null)
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * The contents of a resource, embedded into a prompt or tool call result.
- */
-export interface EmbeddedResource {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Embedded resource payload, either text or binary data.
- */
-resource: EmbeddedResourceResource
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Text-based resource contents.
- */
-export interface TextResourceContents {
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Binary resource contents.
- */
-export interface BlobResourceContents {
-/**
- * Base64-encoded bytes for a binary resource payload.
- */
-blob: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A diff representing file modifications.
- *
- * Shows changes to files in a format suitable for display in the client UI.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
- */
-export interface Diff {
-/**
- * The absolute file path being modified.
- */
-path: string
-/**
- * The original content (None for new files).
- */
-oldText?: (string | null)
-/**
- * The new content after modification.
- */
-newText: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Embed a terminal created with `terminal/create` by its id.
- *
- * The terminal must be added before calling `terminal/release`.
- *
- * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/terminals)
- */
-export interface Terminal {
-/**
- * Identifier of the terminal instance to embed in the content stream.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A file location being accessed or modified by a tool.
- *
- * Enables clients to implement "follow-along" features that track
- * which files the agent is working with in real-time.
- *
- * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/tool-calls#following-the-agent)
- */
-export interface ToolCallLocation {
-/**
- * The absolute file path being accessed or modified.
- */
-path: string
-/**
- * Optional line number within the file.
- */
-line?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * An option presented to the user when requesting permission.
- */
-export interface PermissionOption {
-/**
- * Unique identifier for this permission option.
- */
-optionId: PermissionOptionId
-/**
- * Human-readable label to display to the user.
- */
-name: string
-/**
- * Hint about the nature of this permission option.
- */
-kind: PermissionOptionKind
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to create a new terminal and execute a command.
- */
-export interface CreateTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The command to execute.
- */
-command: string
-/**
- * Array of command arguments.
- */
-args?: string[]
-/**
- * Environment variables for the command.
- */
-env?: EnvVariable[]
-/**
- * Working directory for the command. Must be an absolute path.
- */
-cwd?: (string | null)
-/**
- * Maximum number of output bytes to retain.
- *
- * When the limit is exceeded, the Client truncates from the beginning of the output
- * to stay within the limit.
- *
- * The Client MUST ensure truncation happens at a character boundary to maintain valid
- * string output, even if this means the retained output is slightly less than the
- * specified limit.
- */
-outputByteLimit?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * An environment variable to set when launching an MCP server.
- */
-export interface EnvVariable {
-/**
- * The name of the environment variable.
- */
-name: string
-/**
- * The value to set for the environment variable.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to get the current output and status of a terminal.
- */
-export interface TerminalOutputRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to get output from.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to release a terminal and free its resources.
- */
-export interface ReleaseTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to release.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to wait for a terminal command to exit.
- */
-export interface WaitForTerminalExitRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to wait for.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request to kill a terminal without releasing it.
- */
-export interface KillTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to kill.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Session-scoped elicitation, optionally tied to a specific tool call.
- *
- * When `tool_call_id` is set, the elicitation is tied to a specific tool call.
- * This is useful when an agent receives an elicitation from an MCP server
- * during a tool call and needs to redirect it to the user.
- */
-export interface ElicitationSessionScope {
-/**
- * The session this elicitation is tied to.
- */
-sessionId: SessionId
-/**
- * Optional tool call within the session.
- *
- * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
- * session without a specific tool call.
- */
-toolCallId?: (ToolCallId | null)
-}
-/**
- * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
- * (e.g., during auth/configuration phases before any session is started).
- */
-export interface ElicitationRequestScope {
-/**
- * The request this elicitation is tied to.
- */
-requestId: RequestId
-}
-/**
- * Type-safe elicitation schema for requesting structured user input.
- *
- * This represents a JSON Schema object with primitive-typed properties,
- * as required by the elicitation specification.
- */
-export interface ElicitationSchema {
-/**
- * Type discriminator. Always `"object"`.
- */
-type?: (ElicitationSchemaType & string)
-/**
- * Optional title for the schema.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Property definitions (must be primitive types).
- */
-properties?: {
-[k: string]: ElicitationPropertySchema
-}
-/**
- * List of required property names.
- *
- * Optional. Omitted and `null` are equivalent and mean no property names are required.
- */
-required?: (string[] | null)
-/**
- * Optional description of what this schema represents.
- *
- * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Schema for string properties in an elicitation form.
- *
- * When `enum` or `oneOf` is set, this represents a single-select enum
- * with `"type": "string"`.
- */
-export interface StringPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
- */
-minLength?: (number | null)
-/**
- * Maximum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
- */
-maxLength?: (number | null)
-/**
- * Pattern the string must match.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
- */
-pattern?: (string | null)
-/**
- * String format.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
- */
-format?: (StringFormat | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (string | null)
-/**
- * Enum values for untitled single-select enums.
- * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
- * declared by `enum`.
- */
-enum?: (string[] | null)
-/**
- * Titled enum options for titled single-select enums.
- * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
- * declared by `oneOf`.
- */
-oneOf?: (EnumOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A titled enum option with a const value, human-readable title, and optional description.
- */
-export interface EnumOption {
-/**
- * The constant value for this option.
- */
-const: string
-/**
- * Human-readable title for this option.
- */
-title: string
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Schema for number (floating-point) properties in an elicitation form.
- */
-export interface NumberPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Schema for integer properties in an elicitation form.
- */
-export interface IntegerPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Schema for boolean properties in an elicitation form.
- */
-export interface BooleanPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (boolean | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Schema for multi-select (array) properties in an elicitation form.
- */
-export interface MultiSelectPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
- */
-minItems?: (number | null)
-/**
- * Maximum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
- */
-maxItems?: (number | null)
-/**
- * The items definition describing allowed values.
- */
-items: MultiSelectItems
-/**
- * Default selected values.
- *
- * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
- */
-default?: (string[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * String item schema for multi-select enum properties.
- */
-export interface StringMultiSelectItems {
-/**
- * Allowed enum values.
- */
-enum: string[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Items definition for titled multi-select enum properties.
- */
-export interface TitledMultiSelectItems {
-/**
- * Titled enum options.
- */
-anyOf: EnumOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -1794,16 +451,6 @@ connectionId: McpConnectionId
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
 _meta?: JsonObject | null
-}
-/**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-export interface ExtRequest {
-[k: string]: unknown
 }
 /**
  * Response to the `initialize` method.
@@ -1908,45 +555,6 @@ nes?: (NesCapabilities | null)
  * @experimental Only in the unstable schema.
  */
 positionEncoding?: (PositionEncodingKind | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Prompt capabilities supported by the agent in `session/prompt` requests.
- *
- * Baseline agent functionality requires support for [`ContentBlock::Text`]
- * and [`ContentBlock::ResourceLink`] in prompt requests.
- *
- * Other variants must be explicitly opted in to.
- * Capabilities for different types of content in prompt requests.
- *
- * Indicates which content types beyond the baseline (text and resource links)
- * the agent can process.
- *
- * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/initialization#prompt-capabilities)
- */
-export interface PromptCapabilities {
-/**
- * Agent supports [`ContentBlock::Image`].
- */
-image?: boolean
-/**
- * Agent supports [`ContentBlock::Audio`].
- */
-audio?: boolean
-/**
- * Agent supports embedded context in `session/prompt` requests.
- *
- * When enabled, the Client is allowed to include [`ContentBlock::Resource`]
- * in prompt requests for pieces of context that are referenced in the message.
- */
-embeddedContext?: boolean
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2062,54 +670,6 @@ close?: (SessionCloseCapabilities | null)
 _meta?: JsonObject | null
 }
 /**
- * Capabilities for the `session/list` method.
- *
- * Supplying `{}` means the agent supports listing sessions.
- */
-export interface SessionListCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Capabilities for the `session/delete` method.
- *
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-export interface SessionDeleteCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Capabilities for additional session directories support.
- *
- * Supplying `{}` means the agent supports the `additionalDirectories` field on
- * supported session lifecycle requests. Agents that also support
- * `session/list` may return `SessionInfo.additionalDirectories` to report the
- * complete ordered additional-root list associated with a listed session.
- */
-export interface SessionAdditionalDirectoriesCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -2121,71 +681,6 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionForkCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Capabilities for the `session/resume` method.
- *
- * Supplying `{}` means the agent supports resuming sessions.
- */
-export interface SessionResumeCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Capabilities for the `session/close` method.
- *
- * Supplying `{}` means the agent supports closing sessions.
- */
-export interface SessionCloseCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Authentication-related capabilities supported by the agent.
- */
-export interface AgentAuthCapabilities {
-/**
- * Whether the agent supports the logout method.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports the logout method.
- */
-logout?: (LogoutCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Logout capabilities supported by the agent.
- *
- * Supplying `{}` means the agent supports the logout method.
- */
-export interface LogoutCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2514,120 +1009,6 @@ export interface NesDiagnosticsCapabilities {
 _meta?: JsonObject | null
 }
 /**
- * Terminal-based authentication method.
- *
- * The client runs the configured agent program as a separate interactive
- * process for the user to authenticate via a TUI. Agents MUST advertise this
- * method only when the client enabled its terminal authentication capability.
- * A zero exit status signals success; any other termination signals failure.
- * The client MUST NOT pass this method to `authenticate`.
- */
-export interface AuthMethodTerminal {
-/**
- * Unique identifier for this authentication method.
- */
-id: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional description providing more details about this authentication method.
- */
-description?: (string | null)
-/**
- * Additional arguments to append to the configured agent invocation for terminal auth.
- */
-args?: string[]
-/**
- * Additional environment variables to set on the configured agent invocation for terminal auth.
- * These values override same-named variables in the base launch configuration.
- */
-env?: {
-[k: string]: string
-}
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Agent handles authentication itself through `authenticate`.
- *
- * This is the default authentication method type.
- */
-export interface AuthMethodAgent {
-/**
- * Unique identifier for this authentication method.
- */
-id: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional description providing more details about this authentication method.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Metadata about the implementation of the client or agent.
- * Describes the name and version of an ACP implementation, with an optional
- * title for UI representation.
- */
-export interface Implementation {
-/**
- * Intended for programmatic or logical use, but can be used as a display
- * name fallback if title isn’t present.
- */
-name: string
-/**
- * Intended for UI and end-user contexts — optimized to be human-readable
- * and easily understood.
- *
- * If not provided, the name should be used for display.
- */
-title?: (string | null)
-/**
- * Version of the implementation. Can be displayed to the user or used
- * for debugging or metrics purposes. (e.g. "1.0.0").
- */
-version: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to the `authenticate` method.
- */
-export interface AuthenticateResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -2753,265 +1134,6 @@ export interface DisableProviderResponse {
 _meta?: JsonObject | null
 }
 /**
- * Response to the `logout` method.
- */
-export interface LogoutResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response from creating a new session.
- *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
- */
-export interface NewSessionResponse {
-/**
- * Unique identifier for the created session.
- *
- * Used in all subsequent requests for this conversation.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * The set of modes and the one currently active.
- */
-export interface SessionModeState {
-/**
- * The current mode the Agent is in.
- */
-currentModeId: SessionModeId
-/**
- * The set of modes that the Agent can operate in
- */
-availableModes: SessionMode[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A mode the agent can operate in.
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-export interface SessionMode {
-/**
- * Stable identifier used to refer to this protocol object in later messages.
- */
-id: SessionModeId
-/**
- * Human-readable name shown for this protocol object.
- */
-name: string
-/**
- * Optional human-readable details shown with this protocol object.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A single-value selector (dropdown) session configuration option payload.
- */
-export interface SessionConfigSelect {
-/**
- * The currently selected value.
- */
-currentValue: SessionConfigValueId
-/**
- * The set of selectable options.
- */
-options: SessionConfigSelectOptions
-}
-/**
- * A possible value for a session configuration option.
- */
-export interface SessionConfigSelectOption {
-/**
- * Unique identifier for this option value.
- */
-value: SessionConfigValueId
-/**
- * Human-readable label for this option value.
- */
-name: string
-/**
- * Optional description for this option value.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A group of possible values for a session configuration option.
- */
-export interface SessionConfigSelectGroup {
-/**
- * Unique identifier for this group.
- */
-group: SessionConfigGroupId
-/**
- * Human-readable label for this group.
- */
-name: string
-/**
- * The set of option values in this group.
- */
-options: SessionConfigSelectOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A boolean on/off toggle session configuration option payload.
- */
-export interface SessionConfigBoolean {
-/**
- * The current value of the boolean option.
- */
-currentValue: boolean
-}
-/**
- * Response from loading an existing session.
- */
-export interface LoadSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response from listing sessions.
- */
-export interface ListSessionsResponse {
-/**
- * Array of session information objects
- */
-sessions: SessionInfo[]
-/**
- * Opaque cursor token. If present, pass this in the next request's cursor parameter
- * to fetch the next page. If absent, there are no more results.
- */
-nextCursor?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Information about a session returned by session/list
- */
-export interface SessionInfo {
-/**
- * Unique identifier for the session
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots reported for this session. Each path must be absolute.
- *
- * When present, this is the complete ordered additional-root list reported
- * by the Agent. Omitted and empty values are equivalent: the response
- * reports no additional roots.
- */
-additionalDirectories?: string[]
-/**
- * Human-readable title for the session
- */
-title?: (string | null)
-/**
- * ISO 8601 timestamp of last activity
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response from deleting a session.
- */
-export interface DeleteSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -3035,72 +1157,6 @@ modes?: (SessionModeState | null)
  * Initial session configuration options if supported by the Agent.
  */
 configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response from resuming an existing session.
- */
-export interface ResumeSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response from closing a session.
- */
-export interface CloseSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to `session/set_mode` method.
- */
-export interface SetSessionModeResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3431,16 +1487,6 @@ export interface CloseNesResponse {
 _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-export interface ExtResponse {
-[k: string]: unknown
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -3453,31 +1499,6 @@ export interface ExtResponse {
  */
 export interface MessageMcpResponse {
 [k: string]: unknown
-}
-/**
- * JSON-RPC error object.
- *
- * Represents an error that occurred during method execution, following the
- * JSON-RPC 2.0 error object specification with optional additional data.
- *
- * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
- */
-export interface Error {
-/**
- * A number indicating the error type that occurred.
- * This must be an integer as defined in the JSON-RPC specification.
- */
-code: ErrorCode
-/**
- * A string providing a short description of the error.
- * The message should be limited to a concise single sentence.
- */
-message: string
-/**
- * Optional primitive or structured value that contains additional information about the error.
- * This may include debugging information or context-specific details.
- */
-data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
@@ -3508,30 +1529,6 @@ sessionId: SessionId
  * The actual update content.
  */
 update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A streamed item of content
- */
-export interface ContentChunk {
-/**
- * A single item of content
- */
-content: ContentBlock
-/**
- * A unique identifier for the message this chunk belongs to.
- *
- * All chunks belonging to the same message share the same `messageId`.
- * A change in `messageId` indicates a new message has started.
- */
-messageId?: (MessageId | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3597,62 +1594,6 @@ rawInput?: JsonObject
  * Raw output returned by the tool.
  */
 rawOutput?: JsonObject
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * An execution plan for accomplishing complex tasks.
- *
- * Plans consist of multiple entries representing individual tasks or goals.
- * Agents report plans to clients to provide visibility into their execution strategy.
- * Plans can evolve during execution as the agent discovers new requirements or completes tasks.
- *
- * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/agent-plan)
- */
-export interface Plan {
-/**
- * The list of tasks to be accomplished.
- *
- * When updating a plan, the agent must send a complete list of all entries
- * with their current status. The client replaces the entire plan with each update.
- */
-entries: PlanEntry[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * A single entry in the execution plan.
- *
- * Represents a task or goal that the assistant intends to accomplish
- * as part of fulfilling the user's request.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
- */
-export interface PlanEntry {
-/**
- * Human-readable description of what this task aims to accomplish.
- */
-content: string
-/**
- * The relative importance of this task.
- * Used to indicate which tasks are most critical to the overall goal.
- */
-priority: PlanEntryPriority
-/**
- * Current execution status of this task.
- */
-status: PlanEntryStatus
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -3793,171 +1734,6 @@ planId: PlanId
 _meta?: JsonObject | null
 }
 /**
- * Available commands are ready or have changed
- */
-export interface AvailableCommandsUpdate {
-/**
- * Commands the agent can execute
- */
-availableCommands: AvailableCommand[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Information about a command.
- */
-export interface AvailableCommand {
-/**
- * Command name (e.g., `create_plan`, `research_codebase`).
- */
-name: string
-/**
- * Human-readable description of what the command does.
- */
-description: string
-/**
- * Input for the command if required
- */
-input?: (AvailableCommandInput | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface UnstructuredCommandInput {
-/**
- * A hint to display when the input hasn't been provided yet
- */
-hint: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * The current mode of the session has changed
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-export interface CurrentModeUpdate {
-/**
- * The ID of the current mode
- */
-currentModeId: SessionModeId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Update to session metadata. All fields are optional to support partial updates.
- *
- * Agents send this notification to update session information like title or custom metadata.
- * This allows clients to display dynamic session names and track session state changes.
- */
-export interface SessionInfoUpdate {
-/**
- * Human-readable title for the session. Set to null to clear.
- */
-title?: (string | null)
-/**
- * ISO 8601 timestamp of last activity. Set to null to clear.
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Context window and cost update for a session.
- */
-export interface UsageUpdate {
-/**
- * Tokens currently in context.
- */
-used: number
-/**
- * Total context window size in tokens.
- */
-size: number
-/**
- * Cumulative session cost (optional).
- */
-cost?: (Cost | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Cost information for a session.
- */
-export interface Cost {
-/**
- * Total cumulative cost for session.
- */
-amount: number
-/**
- * ISO 4217 currency code (e.g., "USD", "EUR").
- */
-currency: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -4060,25 +1836,6 @@ content: ContentBlock
 _meta?: JsonObject | null
 }
 /**
- * Notification sent by the agent when a URL-based elicitation is complete.
- */
-export interface CompleteElicitationNotification {
-/**
- * The ID of the elicitation that completed.
- */
-elicitationId: ElicitationId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -4113,16 +1870,6 @@ params?: JsonObject | null
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
 _meta?: JsonObject | null
-}
-/**
- * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-export interface ExtNotification {
-[k: string]: unknown
 }
 /**
  * A JSON-RPC request object.
@@ -4257,29 +2004,6 @@ positionEncodings?: PositionEncodingKind[]
 _meta?: JsonObject | null
 }
 /**
- * File system capabilities that a client may support.
- *
- * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/initialization#filesystem)
- */
-export interface FileSystemCapabilities {
-/**
- * Whether the Client supports `fs/read_text_file` requests.
- */
-readTextFile?: boolean
-/**
- * Whether the Client supports `fs/write_text_file` requests.
- */
-writeTextFile?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * Session-related capabilities supported by the client.
  */
 export interface ClientSessionCapabilities {
@@ -4323,43 +2047,6 @@ export interface CompactionCapabilities {
 
 }
 /**
- * Session configuration option capabilities supported by the client.
- */
-export interface SessionConfigOptionsCapabilities {
-/**
- * Whether the client supports boolean session configuration options.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means agents may include `type: "boolean"` entries in
- * `configOptions`, and the client may send `session/set_config_option`
- * requests with `type: "boolean"` and a boolean `value`.
- */
-boolean?: (BooleanConfigOptionCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Capabilities for boolean session configuration options.
- *
- * Supplying `{}` means the client supports boolean session configuration options.
- */
-export interface BooleanConfigOptionCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -4373,94 +2060,6 @@ export interface PlanCapabilities {
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Authentication capabilities supported by the client.
- *
- * Advertised during initialization to inform the agent which authentication
- * method types the client can handle. This governs opt-in types that require
- * additional client-side support.
- */
-export interface AuthCapabilities {
-/**
- * Whether the client supports `terminal` authentication methods.
- *
- * The client should set this to `true` only when it can reproduce the
- * configured agent invocation in an interactive terminal. When `true`, the
- * agent may include `terminal` entries in its authentication methods.
- */
-terminal?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Elicitation capabilities supported by the client.
- */
-export interface ElicitationCapabilities {
-/**
- * Whether the client supports form-based elicitation.
- *
- * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
- * Supplying `{}` explicitly advertises form support.
- */
-form?: (ElicitationFormCapabilities | null)
-/**
- * Whether the client supports URL-based elicitation.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-url?: (ElicitationUrlCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Form-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports form-based elicitation.
- */
-export interface ElicitationFormCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * URL-based elicitation capabilities.
- *
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-export interface ElicitationUrlCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
  */
@@ -4529,26 +2128,6 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface NesSearchAndReplaceCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for the authenticate method.
- *
- * Specifies which authentication method to use.
- */
-export interface AuthenticateRequest {
-/**
- * The ID of the authentication method to use.
- * Must be one of the methods advertised in the initialize response.
- */
-methodId: AuthMethodId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4641,21 +2220,6 @@ providerId: ProviderId
 _meta?: JsonObject | null
 }
 /**
- * Request parameters for the logout method.
- *
- * Terminates the current authenticated session.
- */
-export interface LogoutRequest {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * Request parameters for creating a new session.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
@@ -4677,77 +2241,6 @@ additionalDirectories?: string[]
  * List of MCP (Model Context Protocol) servers the agent should connect to.
  */
 mcpServers: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * HTTP transport configuration for MCP.
- */
-export interface McpServerHttp {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * URL to the MCP server.
- */
-url: string
-/**
- * HTTP headers to set when making requests to the MCP server.
- */
-headers: HttpHeader[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * An HTTP header to set when making requests to the MCP server.
- */
-export interface HttpHeader {
-/**
- * The name of the HTTP header.
- */
-name: string
-/**
- * The value to set for the HTTP header.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * SSE transport configuration for MCP.
- */
-export interface McpServerSse {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * URL to the MCP server.
- */
-url: string
-/**
- * HTTP headers to set when making requests to the MCP server.
- */
-headers: HttpHeader[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -4791,35 +2284,6 @@ serverId: McpServerAcpId
 _meta?: JsonObject | null
 }
 /**
- * Stdio transport configuration for MCP.
- */
-export interface McpServerStdio {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * Absolute path to the MCP server executable.
- */
-command: string
-/**
- * Command-line arguments to pass to the MCP server.
- */
-args: string[]
-/**
- * Environment variables to set when launching the MCP server.
- */
-env: EnvVariable[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * Request parameters for loading an existing session.
  *
  * Only available if the Agent supports the `loadSession` capability.
@@ -4846,48 +2310,6 @@ cwd: string
 additionalDirectories?: string[]
 /**
  * The ID of the session to load.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for listing existing sessions.
- *
- * Only available if the Agent supports the `sessionCapabilities.list` capability.
- */
-export interface ListSessionsRequest {
-/**
- * Filter sessions by working directory. Must be an absolute path.
- */
-cwd?: (string | null)
-/**
- * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
- */
-cursor?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for deleting an existing session from `session/list`.
- *
- * Only available if the Agent supports the `sessionCapabilities.delete` capability.
- */
-export interface DeleteSessionRequest {
-/**
- * The ID of the session to delete.
  */
 sessionId: SessionId
 /**
@@ -4973,87 +2395,6 @@ additionalDirectories?: string[]
  * List of MCP servers to connect to for this session.
  */
 mcpServers?: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for closing an active session.
- *
- * If supported, the agent **must** cancel any ongoing work related to the session
- * (treat it as if `session/cancel` was called) and then free up any resources
- * associated with the session.
- *
- * Only available if the Agent supports the `sessionCapabilities.close` capability.
- */
-export interface CloseSessionRequest {
-/**
- * The ID of the session to close.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for setting a session mode.
- */
-export interface SetSessionModeRequest {
-/**
- * The ID of the session to set the mode for.
- */
-sessionId: SessionId
-/**
- * The ID of the mode to set.
- */
-modeId: SessionModeId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Request parameters for sending a user prompt to the agent.
- *
- * Contains the user's message and any additional context.
- *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/prompt-turn#1-user-message)
- */
-export interface PromptRequest {
-/**
- * The ID of the session to send this user message to
- */
-sessionId: SessionId
-/**
- * The blocks of content that compose the user's message.
- *
- * As a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],
- * while other variants are optionally enabled via [`PromptCapabilities`].
- *
- * The Client MUST adapt its interface according to [`PromptCapabilities`].
- *
- * The client MAY include referenced pieces of context as either
- * [`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].
- *
- * When available, [`ContentBlock::Resource`] is preferred
- * as it avoids extra round-trips and allows the message to include
- * pieces of context from sources the agent may not have access to.
- */
-prompt: ContentBlock[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -5438,191 +2779,6 @@ sessionId: SessionId
 _meta?: JsonObject | null
 }
 /**
- * Response to `fs/write_text_file`
- */
-export interface WriteTextFileResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response containing the contents of a text file.
- */
-export interface ReadTextFileResponse {
-/**
- * Content payload returned by this response.
- */
-content: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-/**
- * The user's decision on the permission request.
- */
-outcome: RequestPermissionOutcome
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * The user selected one of the provided options.
- */
-export interface SelectedPermissionOutcome {
-/**
- * The ID of the option the user selected.
- */
-optionId: PermissionOptionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response containing the ID of the created terminal.
- */
-export interface CreateTerminalResponse {
-/**
- * The unique identifier for the created terminal.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response containing the terminal output and exit status.
- */
-export interface TerminalOutputResponse {
-/**
- * The terminal output captured so far.
- */
-output: string
-/**
- * Whether the output was truncated due to byte limits.
- */
-truncated: boolean
-/**
- * Exit status if the command has completed.
- */
-exitStatus?: (TerminalExitStatus | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Exit status of a terminal command.
- */
-export interface TerminalExitStatus {
-/**
- * The process exit code (may be null if terminated by signal).
- */
-exitCode?: (number | null)
-/**
- * The signal that terminated the process (may be null if exited normally).
- */
-signal?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to terminal/release method
- */
-export interface ReleaseTerminalResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response containing the exit status of a terminal command.
- */
-export interface WaitForTerminalExitResponse {
-/**
- * The process exit code (may be null if terminated by signal).
- */
-exitCode?: (number | null)
-/**
- * The signal that terminated the process (may be null if exited normally).
- */
-signal?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Response to `terminal/kill` method
- */
-export interface KillTerminalResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * The user accepted the elicitation and provided content.
- */
-export interface ElicitationAcceptAction {
-/**
- * The user-provided content, if any, as an object matching the requested schema.
- */
-content?: {
-[k: string]: ElicitationContentValue
-} | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -5676,25 +2832,6 @@ method: string
  * Method-specific notification parameters.
  */
 params?: ((CancelNotification | DidOpenDocumentNotification | DidChangeDocumentNotification | DidCloseDocumentNotification | DidSaveDocumentNotification | DidFocusDocumentNotification | AcceptNesNotification | RejectNesNotification | MessageMcpNotification | ExtNotification) | null)
-}
-/**
- * Notification to cancel ongoing operations for a session.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/prompt-turn#cancellation)
- */
-export interface CancelNotification {
-/**
- * The ID of the session to cancel operations for.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
 }
 /**
  * Notification sent when a file is opened in the editor.
@@ -5920,25 +3057,6 @@ reason?: (NesRejectReason | null)
 _meta?: JsonObject | null
 }
 /**
- * Notification to cancel an ongoing request.
- *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/cancellation)
- */
-export interface CancelRequestNotification {
-/**
- * The ID of the request to cancel.
- */
-requestId: RequestId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
  * A JSON object with members of any name and value: what the schema says of `_meta` and of
  * other objects it leaves open.
  * @inline
@@ -5946,172 +3064,15 @@ _meta?: JsonObject | null
 type JsonObject = {
 [k: string]: unknown
 }
-
 export declare const isAgentRequest: Guard<AgentRequest>;
 export declare const validateAgentRequest: Validate<AgentRequest>;
 export declare const assertAgentRequest: Assert<AgentRequest>;
-export declare const isRequestId: Guard<RequestId>;
-export declare const validateRequestId: Validate<RequestId>;
-export declare const assertRequestId: Assert<RequestId>;
-export declare const isWriteTextFileRequest: Guard<WriteTextFileRequest>;
-export declare const validateWriteTextFileRequest: Validate<WriteTextFileRequest>;
-export declare const assertWriteTextFileRequest: Assert<WriteTextFileRequest>;
-export declare const isSessionId: Guard<SessionId>;
-export declare const validateSessionId: Validate<SessionId>;
-export declare const assertSessionId: Assert<SessionId>;
-export declare const isReadTextFileRequest: Guard<ReadTextFileRequest>;
-export declare const validateReadTextFileRequest: Validate<ReadTextFileRequest>;
-export declare const assertReadTextFileRequest: Assert<ReadTextFileRequest>;
 export declare const isRequestPermissionRequest: Guard<RequestPermissionRequest>;
 export declare const validateRequestPermissionRequest: Validate<RequestPermissionRequest>;
 export declare const assertRequestPermissionRequest: Assert<RequestPermissionRequest>;
 export declare const isToolCallUpdate: Guard<ToolCallUpdate>;
 export declare const validateToolCallUpdate: Validate<ToolCallUpdate>;
 export declare const assertToolCallUpdate: Assert<ToolCallUpdate>;
-export declare const isToolCallId: Guard<ToolCallId>;
-export declare const validateToolCallId: Validate<ToolCallId>;
-export declare const assertToolCallId: Assert<ToolCallId>;
-export declare const isToolKind: Guard<ToolKind>;
-export declare const validateToolKind: Validate<ToolKind>;
-export declare const assertToolKind: Assert<ToolKind>;
-export declare const isToolCallStatus: Guard<ToolCallStatus>;
-export declare const validateToolCallStatus: Validate<ToolCallStatus>;
-export declare const assertToolCallStatus: Assert<ToolCallStatus>;
-export declare const isToolCallContent: Guard<ToolCallContent>;
-export declare const validateToolCallContent: Validate<ToolCallContent>;
-export declare const assertToolCallContent: Assert<ToolCallContent>;
-export declare const isContentBlock: Guard<ContentBlock>;
-export declare const validateContentBlock: Validate<ContentBlock>;
-export declare const assertContentBlock: Assert<ContentBlock>;
-export declare const isAnnotations: Guard<Annotations>;
-export declare const validateAnnotations: Validate<Annotations>;
-export declare const assertAnnotations: Assert<Annotations>;
-export declare const isRole: Guard<Role>;
-export declare const validateRole: Validate<Role>;
-export declare const assertRole: Assert<Role>;
-export declare const isTextContent: Guard<TextContent>;
-export declare const validateTextContent: Validate<TextContent>;
-export declare const assertTextContent: Assert<TextContent>;
-export declare const isImageContent: Guard<ImageContent>;
-export declare const validateImageContent: Validate<ImageContent>;
-export declare const assertImageContent: Assert<ImageContent>;
-export declare const isAudioContent: Guard<AudioContent>;
-export declare const validateAudioContent: Validate<AudioContent>;
-export declare const assertAudioContent: Assert<AudioContent>;
-export declare const isResourceLink: Guard<ResourceLink>;
-export declare const validateResourceLink: Validate<ResourceLink>;
-export declare const assertResourceLink: Assert<ResourceLink>;
-export declare const isEmbeddedResourceResource: Guard<EmbeddedResourceResource>;
-export declare const validateEmbeddedResourceResource: Validate<EmbeddedResourceResource>;
-export declare const assertEmbeddedResourceResource: Assert<EmbeddedResourceResource>;
-export declare const isTextResourceContents: Guard<TextResourceContents>;
-export declare const validateTextResourceContents: Validate<TextResourceContents>;
-export declare const assertTextResourceContents: Assert<TextResourceContents>;
-export declare const isBlobResourceContents: Guard<BlobResourceContents>;
-export declare const validateBlobResourceContents: Validate<BlobResourceContents>;
-export declare const assertBlobResourceContents: Assert<BlobResourceContents>;
-export declare const isEmbeddedResource: Guard<EmbeddedResource>;
-export declare const validateEmbeddedResource: Validate<EmbeddedResource>;
-export declare const assertEmbeddedResource: Assert<EmbeddedResource>;
-export declare const isContent: Guard<Content>;
-export declare const validateContent: Validate<Content>;
-export declare const assertContent: Assert<Content>;
-export declare const isDiff: Guard<Diff>;
-export declare const validateDiff: Validate<Diff>;
-export declare const assertDiff: Assert<Diff>;
-export declare const isTerminalId: Guard<TerminalId>;
-export declare const validateTerminalId: Validate<TerminalId>;
-export declare const assertTerminalId: Assert<TerminalId>;
-export declare const isTerminal: Guard<Terminal>;
-export declare const validateTerminal: Validate<Terminal>;
-export declare const assertTerminal: Assert<Terminal>;
-export declare const isToolCallLocation: Guard<ToolCallLocation>;
-export declare const validateToolCallLocation: Validate<ToolCallLocation>;
-export declare const assertToolCallLocation: Assert<ToolCallLocation>;
-export declare const isPermissionOption: Guard<PermissionOption>;
-export declare const validatePermissionOption: Validate<PermissionOption>;
-export declare const assertPermissionOption: Assert<PermissionOption>;
-export declare const isPermissionOptionId: Guard<PermissionOptionId>;
-export declare const validatePermissionOptionId: Validate<PermissionOptionId>;
-export declare const assertPermissionOptionId: Assert<PermissionOptionId>;
-export declare const isPermissionOptionKind: Guard<PermissionOptionKind>;
-export declare const validatePermissionOptionKind: Validate<PermissionOptionKind>;
-export declare const assertPermissionOptionKind: Assert<PermissionOptionKind>;
-export declare const isCreateTerminalRequest: Guard<CreateTerminalRequest>;
-export declare const validateCreateTerminalRequest: Validate<CreateTerminalRequest>;
-export declare const assertCreateTerminalRequest: Assert<CreateTerminalRequest>;
-export declare const isEnvVariable: Guard<EnvVariable>;
-export declare const validateEnvVariable: Validate<EnvVariable>;
-export declare const assertEnvVariable: Assert<EnvVariable>;
-export declare const isTerminalOutputRequest: Guard<TerminalOutputRequest>;
-export declare const validateTerminalOutputRequest: Validate<TerminalOutputRequest>;
-export declare const assertTerminalOutputRequest: Assert<TerminalOutputRequest>;
-export declare const isReleaseTerminalRequest: Guard<ReleaseTerminalRequest>;
-export declare const validateReleaseTerminalRequest: Validate<ReleaseTerminalRequest>;
-export declare const assertReleaseTerminalRequest: Assert<ReleaseTerminalRequest>;
-export declare const isWaitForTerminalExitRequest: Guard<WaitForTerminalExitRequest>;
-export declare const validateWaitForTerminalExitRequest: Validate<WaitForTerminalExitRequest>;
-export declare const assertWaitForTerminalExitRequest: Assert<WaitForTerminalExitRequest>;
-export declare const isKillTerminalRequest: Guard<KillTerminalRequest>;
-export declare const validateKillTerminalRequest: Validate<KillTerminalRequest>;
-export declare const assertKillTerminalRequest: Assert<KillTerminalRequest>;
-export declare const isCreateElicitationRequest: Guard<CreateElicitationRequest>;
-export declare const validateCreateElicitationRequest: Validate<CreateElicitationRequest>;
-export declare const assertCreateElicitationRequest: Assert<CreateElicitationRequest>;
-export declare const isElicitationSessionScope: Guard<ElicitationSessionScope>;
-export declare const validateElicitationSessionScope: Validate<ElicitationSessionScope>;
-export declare const assertElicitationSessionScope: Assert<ElicitationSessionScope>;
-export declare const isElicitationRequestScope: Guard<ElicitationRequestScope>;
-export declare const validateElicitationRequestScope: Validate<ElicitationRequestScope>;
-export declare const assertElicitationRequestScope: Assert<ElicitationRequestScope>;
-export declare const isElicitationSchema: Guard<ElicitationSchema>;
-export declare const validateElicitationSchema: Validate<ElicitationSchema>;
-export declare const assertElicitationSchema: Assert<ElicitationSchema>;
-export declare const isElicitationSchemaType: Guard<ElicitationSchemaType>;
-export declare const validateElicitationSchemaType: Validate<ElicitationSchemaType>;
-export declare const assertElicitationSchemaType: Assert<ElicitationSchemaType>;
-export declare const isElicitationPropertySchema: Guard<ElicitationPropertySchema>;
-export declare const validateElicitationPropertySchema: Validate<ElicitationPropertySchema>;
-export declare const assertElicitationPropertySchema: Assert<ElicitationPropertySchema>;
-export declare const isStringFormat: Guard<StringFormat>;
-export declare const validateStringFormat: Validate<StringFormat>;
-export declare const assertStringFormat: Assert<StringFormat>;
-export declare const isEnumOption: Guard<EnumOption>;
-export declare const validateEnumOption: Validate<EnumOption>;
-export declare const assertEnumOption: Assert<EnumOption>;
-export declare const isStringPropertySchema: Guard<StringPropertySchema>;
-export declare const validateStringPropertySchema: Validate<StringPropertySchema>;
-export declare const assertStringPropertySchema: Assert<StringPropertySchema>;
-export declare const isNumberPropertySchema: Guard<NumberPropertySchema>;
-export declare const validateNumberPropertySchema: Validate<NumberPropertySchema>;
-export declare const assertNumberPropertySchema: Assert<NumberPropertySchema>;
-export declare const isIntegerPropertySchema: Guard<IntegerPropertySchema>;
-export declare const validateIntegerPropertySchema: Validate<IntegerPropertySchema>;
-export declare const assertIntegerPropertySchema: Assert<IntegerPropertySchema>;
-export declare const isBooleanPropertySchema: Guard<BooleanPropertySchema>;
-export declare const validateBooleanPropertySchema: Validate<BooleanPropertySchema>;
-export declare const assertBooleanPropertySchema: Assert<BooleanPropertySchema>;
-export declare const isMultiSelectItems: Guard<MultiSelectItems>;
-export declare const validateMultiSelectItems: Validate<MultiSelectItems>;
-export declare const assertMultiSelectItems: Assert<MultiSelectItems>;
-export declare const isStringMultiSelectItems: Guard<StringMultiSelectItems>;
-export declare const validateStringMultiSelectItems: Validate<StringMultiSelectItems>;
-export declare const assertStringMultiSelectItems: Assert<StringMultiSelectItems>;
-export declare const isTitledMultiSelectItems: Guard<TitledMultiSelectItems>;
-export declare const validateTitledMultiSelectItems: Validate<TitledMultiSelectItems>;
-export declare const assertTitledMultiSelectItems: Assert<TitledMultiSelectItems>;
-export declare const isMultiSelectPropertySchema: Guard<MultiSelectPropertySchema>;
-export declare const validateMultiSelectPropertySchema: Validate<MultiSelectPropertySchema>;
-export declare const assertMultiSelectPropertySchema: Assert<MultiSelectPropertySchema>;
-export declare const isElicitationFormMode: Guard<ElicitationFormMode>;
-export declare const validateElicitationFormMode: Validate<ElicitationFormMode>;
-export declare const assertElicitationFormMode: Assert<ElicitationFormMode>;
-export declare const isElicitationId: Guard<ElicitationId>;
-export declare const validateElicitationId: Validate<ElicitationId>;
-export declare const assertElicitationId: Assert<ElicitationId>;
-export declare const isElicitationUrlMode: Guard<ElicitationUrlMode>;
-export declare const validateElicitationUrlMode: Validate<ElicitationUrlMode>;
-export declare const assertElicitationUrlMode: Assert<ElicitationUrlMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isConnectMcpRequest: Guard<ConnectMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6142,57 +3103,27 @@ export declare const isDisconnectMcpRequest: Guard<DisconnectMcpRequest>;
 export declare const validateDisconnectMcpRequest: Validate<DisconnectMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertDisconnectMcpRequest: Assert<DisconnectMcpRequest>;
-export declare const isExtRequest: Guard<ExtRequest>;
-export declare const validateExtRequest: Validate<ExtRequest>;
-export declare const assertExtRequest: Assert<ExtRequest>;
 export declare const isAgentResponse: Guard<AgentResponse>;
 export declare const validateAgentResponse: Validate<AgentResponse>;
 export declare const assertAgentResponse: Assert<AgentResponse>;
 export declare const isInitializeResponse: Guard<InitializeResponse>;
 export declare const validateInitializeResponse: Validate<InitializeResponse>;
 export declare const assertInitializeResponse: Assert<InitializeResponse>;
-export declare const isProtocolVersion: Guard<ProtocolVersion>;
-export declare const validateProtocolVersion: Validate<ProtocolVersion>;
-export declare const assertProtocolVersion: Assert<ProtocolVersion>;
 export declare const isAgentCapabilities: Guard<AgentCapabilities>;
 export declare const validateAgentCapabilities: Validate<AgentCapabilities>;
 export declare const assertAgentCapabilities: Assert<AgentCapabilities>;
-export declare const isPromptCapabilities: Guard<PromptCapabilities>;
-export declare const validatePromptCapabilities: Validate<PromptCapabilities>;
-export declare const assertPromptCapabilities: Assert<PromptCapabilities>;
 export declare const isMcpCapabilities: Guard<McpCapabilities>;
 export declare const validateMcpCapabilities: Validate<McpCapabilities>;
 export declare const assertMcpCapabilities: Assert<McpCapabilities>;
 export declare const isSessionCapabilities: Guard<SessionCapabilities>;
 export declare const validateSessionCapabilities: Validate<SessionCapabilities>;
 export declare const assertSessionCapabilities: Assert<SessionCapabilities>;
-export declare const isSessionListCapabilities: Guard<SessionListCapabilities>;
-export declare const validateSessionListCapabilities: Validate<SessionListCapabilities>;
-export declare const assertSessionListCapabilities: Assert<SessionListCapabilities>;
-export declare const isSessionDeleteCapabilities: Guard<SessionDeleteCapabilities>;
-export declare const validateSessionDeleteCapabilities: Validate<SessionDeleteCapabilities>;
-export declare const assertSessionDeleteCapabilities: Assert<SessionDeleteCapabilities>;
-export declare const isSessionAdditionalDirectoriesCapabilities: Guard<SessionAdditionalDirectoriesCapabilities>;
-export declare const validateSessionAdditionalDirectoriesCapabilities: Validate<SessionAdditionalDirectoriesCapabilities>;
-export declare const assertSessionAdditionalDirectoriesCapabilities: Assert<SessionAdditionalDirectoriesCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isSessionForkCapabilities: Guard<SessionForkCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSessionForkCapabilities: Validate<SessionForkCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertSessionForkCapabilities: Assert<SessionForkCapabilities>;
-export declare const isSessionResumeCapabilities: Guard<SessionResumeCapabilities>;
-export declare const validateSessionResumeCapabilities: Validate<SessionResumeCapabilities>;
-export declare const assertSessionResumeCapabilities: Assert<SessionResumeCapabilities>;
-export declare const isSessionCloseCapabilities: Guard<SessionCloseCapabilities>;
-export declare const validateSessionCloseCapabilities: Validate<SessionCloseCapabilities>;
-export declare const assertSessionCloseCapabilities: Assert<SessionCloseCapabilities>;
-export declare const isAgentAuthCapabilities: Guard<AgentAuthCapabilities>;
-export declare const validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>;
-export declare const assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
-export declare const isLogoutCapabilities: Guard<LogoutCapabilities>;
-export declare const validateLogoutCapabilities: Validate<LogoutCapabilities>;
-export declare const assertLogoutCapabilities: Assert<LogoutCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isProvidersCapabilities: Guard<ProvidersCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6301,24 +3232,6 @@ export declare const isPositionEncodingKind: Guard<PositionEncodingKind>;
 export declare const validatePositionEncodingKind: Validate<PositionEncodingKind>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertPositionEncodingKind: Assert<PositionEncodingKind>;
-export declare const isAuthMethod: Guard<AuthMethod>;
-export declare const validateAuthMethod: Validate<AuthMethod>;
-export declare const assertAuthMethod: Assert<AuthMethod>;
-export declare const isAuthMethodId: Guard<AuthMethodId>;
-export declare const validateAuthMethodId: Validate<AuthMethodId>;
-export declare const assertAuthMethodId: Assert<AuthMethodId>;
-export declare const isAuthMethodTerminal: Guard<AuthMethodTerminal>;
-export declare const validateAuthMethodTerminal: Validate<AuthMethodTerminal>;
-export declare const assertAuthMethodTerminal: Assert<AuthMethodTerminal>;
-export declare const isAuthMethodAgent: Guard<AuthMethodAgent>;
-export declare const validateAuthMethodAgent: Validate<AuthMethodAgent>;
-export declare const assertAuthMethodAgent: Assert<AuthMethodAgent>;
-export declare const isImplementation: Guard<Implementation>;
-export declare const validateImplementation: Validate<Implementation>;
-export declare const assertImplementation: Assert<Implementation>;
-export declare const isAuthenticateResponse: Guard<AuthenticateResponse>;
-export declare const validateAuthenticateResponse: Validate<AuthenticateResponse>;
-export declare const assertAuthenticateResponse: Assert<AuthenticateResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isListProvidersResponse: Guard<ListProvidersResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6361,87 +3274,15 @@ export declare const isDisableProviderResponse: Guard<DisableProviderResponse>;
 export declare const validateDisableProviderResponse: Validate<DisableProviderResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertDisableProviderResponse: Assert<DisableProviderResponse>;
-export declare const isLogoutResponse: Guard<LogoutResponse>;
-export declare const validateLogoutResponse: Validate<LogoutResponse>;
-export declare const assertLogoutResponse: Assert<LogoutResponse>;
-export declare const isNewSessionResponse: Guard<NewSessionResponse>;
-export declare const validateNewSessionResponse: Validate<NewSessionResponse>;
-export declare const assertNewSessionResponse: Assert<NewSessionResponse>;
-export declare const isSessionModeState: Guard<SessionModeState>;
-export declare const validateSessionModeState: Validate<SessionModeState>;
-export declare const assertSessionModeState: Assert<SessionModeState>;
-export declare const isSessionModeId: Guard<SessionModeId>;
-export declare const validateSessionModeId: Validate<SessionModeId>;
-export declare const assertSessionModeId: Assert<SessionModeId>;
-export declare const isSessionMode: Guard<SessionMode>;
-export declare const validateSessionMode: Validate<SessionMode>;
-export declare const assertSessionMode: Assert<SessionMode>;
-export declare const isSessionConfigOption: Guard<SessionConfigOption>;
-export declare const validateSessionConfigOption: Validate<SessionConfigOption>;
-export declare const assertSessionConfigOption: Assert<SessionConfigOption>;
-export declare const isSessionConfigId: Guard<SessionConfigId>;
-export declare const validateSessionConfigId: Validate<SessionConfigId>;
-export declare const assertSessionConfigId: Assert<SessionConfigId>;
-export declare const isSessionConfigOptionCategory: Guard<SessionConfigOptionCategory>;
-export declare const validateSessionConfigOptionCategory: Validate<SessionConfigOptionCategory>;
-export declare const assertSessionConfigOptionCategory: Assert<SessionConfigOptionCategory>;
-export declare const isSessionConfigValueId: Guard<SessionConfigValueId>;
-export declare const validateSessionConfigValueId: Validate<SessionConfigValueId>;
-export declare const assertSessionConfigValueId: Assert<SessionConfigValueId>;
-export declare const isSessionConfigSelectOptions: Guard<SessionConfigSelectOptions>;
-export declare const validateSessionConfigSelectOptions: Validate<SessionConfigSelectOptions>;
-export declare const assertSessionConfigSelectOptions: Assert<SessionConfigSelectOptions>;
-export declare const isSessionConfigSelectOption: Guard<SessionConfigSelectOption>;
-export declare const validateSessionConfigSelectOption: Validate<SessionConfigSelectOption>;
-export declare const assertSessionConfigSelectOption: Assert<SessionConfigSelectOption>;
-export declare const isSessionConfigSelectGroup: Guard<SessionConfigSelectGroup>;
-export declare const validateSessionConfigSelectGroup: Validate<SessionConfigSelectGroup>;
-export declare const assertSessionConfigSelectGroup: Assert<SessionConfigSelectGroup>;
-export declare const isSessionConfigGroupId: Guard<SessionConfigGroupId>;
-export declare const validateSessionConfigGroupId: Validate<SessionConfigGroupId>;
-export declare const assertSessionConfigGroupId: Assert<SessionConfigGroupId>;
-export declare const isSessionConfigSelect: Guard<SessionConfigSelect>;
-export declare const validateSessionConfigSelect: Validate<SessionConfigSelect>;
-export declare const assertSessionConfigSelect: Assert<SessionConfigSelect>;
-export declare const isSessionConfigBoolean: Guard<SessionConfigBoolean>;
-export declare const validateSessionConfigBoolean: Validate<SessionConfigBoolean>;
-export declare const assertSessionConfigBoolean: Assert<SessionConfigBoolean>;
-export declare const isLoadSessionResponse: Guard<LoadSessionResponse>;
-export declare const validateLoadSessionResponse: Validate<LoadSessionResponse>;
-export declare const assertLoadSessionResponse: Assert<LoadSessionResponse>;
-export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
-export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
-export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
-export declare const isSessionInfo: Guard<SessionInfo>;
-export declare const validateSessionInfo: Validate<SessionInfo>;
-export declare const assertSessionInfo: Assert<SessionInfo>;
-export declare const isDeleteSessionResponse: Guard<DeleteSessionResponse>;
-export declare const validateDeleteSessionResponse: Validate<DeleteSessionResponse>;
-export declare const assertDeleteSessionResponse: Assert<DeleteSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isForkSessionResponse: Guard<ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateForkSessionResponse: Validate<ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertForkSessionResponse: Assert<ForkSessionResponse>;
-export declare const isResumeSessionResponse: Guard<ResumeSessionResponse>;
-export declare const validateResumeSessionResponse: Validate<ResumeSessionResponse>;
-export declare const assertResumeSessionResponse: Assert<ResumeSessionResponse>;
-export declare const isCloseSessionResponse: Guard<CloseSessionResponse>;
-export declare const validateCloseSessionResponse: Validate<CloseSessionResponse>;
-export declare const assertCloseSessionResponse: Assert<CloseSessionResponse>;
-export declare const isSetSessionModeResponse: Guard<SetSessionModeResponse>;
-export declare const validateSetSessionModeResponse: Validate<SetSessionModeResponse>;
-export declare const assertSetSessionModeResponse: Assert<SetSessionModeResponse>;
-export declare const isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>;
-export declare const validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>;
-export declare const assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>;
 export declare const isPromptResponse: Guard<PromptResponse>;
 export declare const validatePromptResponse: Validate<PromptResponse>;
 export declare const assertPromptResponse: Assert<PromptResponse>;
-export declare const isStopReason: Guard<StopReason>;
-export declare const validateStopReason: Validate<StopReason>;
-export declare const assertStopReason: Assert<StopReason>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isUsage: Guard<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6520,21 +3361,12 @@ export declare const isCloseNesResponse: Guard<CloseNesResponse>;
 export declare const validateCloseNesResponse: Validate<CloseNesResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertCloseNesResponse: Assert<CloseNesResponse>;
-export declare const isExtResponse: Guard<ExtResponse>;
-export declare const validateExtResponse: Validate<ExtResponse>;
-export declare const assertExtResponse: Assert<ExtResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpResponse: Guard<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMessageMcpResponse: Validate<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertMessageMcpResponse: Assert<MessageMcpResponse>;
-export declare const isError: Guard<Error>;
-export declare const validateError: Validate<Error>;
-export declare const assertError: Assert<Error>;
-export declare const isErrorCode: Guard<ErrorCode>;
-export declare const validateErrorCode: Validate<ErrorCode>;
-export declare const assertErrorCode: Assert<ErrorCode>;
 export declare const isAgentNotification: Guard<AgentNotification>;
 export declare const validateAgentNotification: Validate<AgentNotification>;
 export declare const assertAgentNotification: Assert<AgentNotification>;
@@ -6544,27 +3376,9 @@ export declare const assertSessionNotification: Assert<SessionNotification>;
 export declare const isSessionUpdate: Guard<SessionUpdate>;
 export declare const validateSessionUpdate: Validate<SessionUpdate>;
 export declare const assertSessionUpdate: Assert<SessionUpdate>;
-export declare const isMessageId: Guard<MessageId>;
-export declare const validateMessageId: Validate<MessageId>;
-export declare const assertMessageId: Assert<MessageId>;
-export declare const isContentChunk: Guard<ContentChunk>;
-export declare const validateContentChunk: Validate<ContentChunk>;
-export declare const assertContentChunk: Assert<ContentChunk>;
 export declare const isToolCall: Guard<ToolCall>;
 export declare const validateToolCall: Validate<ToolCall>;
 export declare const assertToolCall: Assert<ToolCall>;
-export declare const isPlanEntry: Guard<PlanEntry>;
-export declare const validatePlanEntry: Validate<PlanEntry>;
-export declare const assertPlanEntry: Assert<PlanEntry>;
-export declare const isPlanEntryPriority: Guard<PlanEntryPriority>;
-export declare const validatePlanEntryPriority: Validate<PlanEntryPriority>;
-export declare const assertPlanEntryPriority: Assert<PlanEntryPriority>;
-export declare const isPlanEntryStatus: Guard<PlanEntryStatus>;
-export declare const validatePlanEntryStatus: Validate<PlanEntryStatus>;
-export declare const assertPlanEntryStatus: Assert<PlanEntryStatus>;
-export declare const isPlan: Guard<Plan>;
-export declare const validatePlan: Validate<Plan>;
-export declare const assertPlan: Assert<Plan>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanUpdateContent: Guard<PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6607,33 +3421,6 @@ export declare const isPlanRemoved: Guard<PlanRemoved>;
 export declare const validatePlanRemoved: Validate<PlanRemoved>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertPlanRemoved: Assert<PlanRemoved>;
-export declare const isAvailableCommand: Guard<AvailableCommand>;
-export declare const validateAvailableCommand: Validate<AvailableCommand>;
-export declare const assertAvailableCommand: Assert<AvailableCommand>;
-export declare const isAvailableCommandInput: Guard<AvailableCommandInput>;
-export declare const validateAvailableCommandInput: Validate<AvailableCommandInput>;
-export declare const assertAvailableCommandInput: Assert<AvailableCommandInput>;
-export declare const isUnstructuredCommandInput: Guard<UnstructuredCommandInput>;
-export declare const validateUnstructuredCommandInput: Validate<UnstructuredCommandInput>;
-export declare const assertUnstructuredCommandInput: Assert<UnstructuredCommandInput>;
-export declare const isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>;
-export declare const validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>;
-export declare const assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>;
-export declare const isCurrentModeUpdate: Guard<CurrentModeUpdate>;
-export declare const validateCurrentModeUpdate: Validate<CurrentModeUpdate>;
-export declare const assertCurrentModeUpdate: Assert<CurrentModeUpdate>;
-export declare const isConfigOptionUpdate: Guard<ConfigOptionUpdate>;
-export declare const validateConfigOptionUpdate: Validate<ConfigOptionUpdate>;
-export declare const assertConfigOptionUpdate: Assert<ConfigOptionUpdate>;
-export declare const isSessionInfoUpdate: Guard<SessionInfoUpdate>;
-export declare const validateSessionInfoUpdate: Validate<SessionInfoUpdate>;
-export declare const assertSessionInfoUpdate: Assert<SessionInfoUpdate>;
-export declare const isCost: Guard<Cost>;
-export declare const validateCost: Validate<Cost>;
-export declare const assertCost: Assert<Cost>;
-export declare const isUsageUpdate: Guard<UsageUpdate>;
-export declare const validateUsageUpdate: Validate<UsageUpdate>;
-export declare const assertUsageUpdate: Assert<UsageUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isNoticeSeverity: Guard<NoticeSeverity>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6670,18 +3457,12 @@ export declare const isCompactionSummaryChunk: Guard<CompactionSummaryChunk>;
 export declare const validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>;
-export declare const isCompleteElicitationNotification: Guard<CompleteElicitationNotification>;
-export declare const validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>;
-export declare const assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpNotification: Guard<MessageMcpNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMessageMcpNotification: Validate<MessageMcpNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertMessageMcpNotification: Assert<MessageMcpNotification>;
-export declare const isExtNotification: Guard<ExtNotification>;
-export declare const validateExtNotification: Validate<ExtNotification>;
-export declare const assertExtNotification: Assert<ExtNotification>;
 export declare const isClientRequest: Guard<ClientRequest>;
 export declare const validateClientRequest: Validate<ClientRequest>;
 export declare const assertClientRequest: Assert<ClientRequest>;
@@ -6691,9 +3472,6 @@ export declare const assertInitializeRequest: Assert<InitializeRequest>;
 export declare const isClientCapabilities: Guard<ClientCapabilities>;
 export declare const validateClientCapabilities: Validate<ClientCapabilities>;
 export declare const assertClientCapabilities: Assert<ClientCapabilities>;
-export declare const isFileSystemCapabilities: Guard<FileSystemCapabilities>;
-export declare const validateFileSystemCapabilities: Validate<FileSystemCapabilities>;
-export declare const assertFileSystemCapabilities: Assert<FileSystemCapabilities>;
 export declare const isClientSessionCapabilities: Guard<ClientSessionCapabilities>;
 export declare const validateClientSessionCapabilities: Validate<ClientSessionCapabilities>;
 export declare const assertClientSessionCapabilities: Assert<ClientSessionCapabilities>;
@@ -6703,30 +3481,12 @@ export declare const isCompactionCapabilities: Guard<CompactionCapabilities>;
 export declare const validateCompactionCapabilities: Validate<CompactionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertCompactionCapabilities: Assert<CompactionCapabilities>;
-export declare const isSessionConfigOptionsCapabilities: Guard<SessionConfigOptionsCapabilities>;
-export declare const validateSessionConfigOptionsCapabilities: Validate<SessionConfigOptionsCapabilities>;
-export declare const assertSessionConfigOptionsCapabilities: Assert<SessionConfigOptionsCapabilities>;
-export declare const isBooleanConfigOptionCapabilities: Guard<BooleanConfigOptionCapabilities>;
-export declare const validateBooleanConfigOptionCapabilities: Validate<BooleanConfigOptionCapabilities>;
-export declare const assertBooleanConfigOptionCapabilities: Assert<BooleanConfigOptionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanCapabilities: Guard<PlanCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validatePlanCapabilities: Validate<PlanCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertPlanCapabilities: Assert<PlanCapabilities>;
-export declare const isAuthCapabilities: Guard<AuthCapabilities>;
-export declare const validateAuthCapabilities: Validate<AuthCapabilities>;
-export declare const assertAuthCapabilities: Assert<AuthCapabilities>;
-export declare const isElicitationCapabilities: Guard<ElicitationCapabilities>;
-export declare const validateElicitationCapabilities: Validate<ElicitationCapabilities>;
-export declare const assertElicitationCapabilities: Assert<ElicitationCapabilities>;
-export declare const isElicitationFormCapabilities: Guard<ElicitationFormCapabilities>;
-export declare const validateElicitationFormCapabilities: Validate<ElicitationFormCapabilities>;
-export declare const assertElicitationFormCapabilities: Assert<ElicitationFormCapabilities>;
-export declare const isElicitationUrlCapabilities: Guard<ElicitationUrlCapabilities>;
-export declare const validateElicitationUrlCapabilities: Validate<ElicitationUrlCapabilities>;
-export declare const assertElicitationUrlCapabilities: Assert<ElicitationUrlCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isClientNesCapabilities: Guard<ClientNesCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6751,9 +3511,6 @@ export declare const isNesSearchAndReplaceCapabilities: Guard<NesSearchAndReplac
 export declare const validateNesSearchAndReplaceCapabilities: Validate<NesSearchAndReplaceCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertNesSearchAndReplaceCapabilities: Assert<NesSearchAndReplaceCapabilities>;
-export declare const isAuthenticateRequest: Guard<AuthenticateRequest>;
-export declare const validateAuthenticateRequest: Validate<AuthenticateRequest>;
-export declare const assertAuthenticateRequest: Assert<AuthenticateRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isListProvidersRequest: Guard<ListProvidersRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6772,42 +3529,21 @@ export declare const isDisableProviderRequest: Guard<DisableProviderRequest>;
 export declare const validateDisableProviderRequest: Validate<DisableProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertDisableProviderRequest: Assert<DisableProviderRequest>;
-export declare const isLogoutRequest: Guard<LogoutRequest>;
-export declare const validateLogoutRequest: Validate<LogoutRequest>;
-export declare const assertLogoutRequest: Assert<LogoutRequest>;
 export declare const isNewSessionRequest: Guard<NewSessionRequest>;
 export declare const validateNewSessionRequest: Validate<NewSessionRequest>;
 export declare const assertNewSessionRequest: Assert<NewSessionRequest>;
 export declare const isMcpServer: Guard<McpServer>;
 export declare const validateMcpServer: Validate<McpServer>;
 export declare const assertMcpServer: Assert<McpServer>;
-export declare const isHttpHeader: Guard<HttpHeader>;
-export declare const validateHttpHeader: Validate<HttpHeader>;
-export declare const assertHttpHeader: Assert<HttpHeader>;
-export declare const isMcpServerHttp: Guard<McpServerHttp>;
-export declare const validateMcpServerHttp: Validate<McpServerHttp>;
-export declare const assertMcpServerHttp: Assert<McpServerHttp>;
-export declare const isMcpServerSse: Guard<McpServerSse>;
-export declare const validateMcpServerSse: Validate<McpServerSse>;
-export declare const assertMcpServerSse: Assert<McpServerSse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMcpServerAcp: Guard<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMcpServerAcp: Validate<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertMcpServerAcp: Assert<McpServerAcp>;
-export declare const isMcpServerStdio: Guard<McpServerStdio>;
-export declare const validateMcpServerStdio: Validate<McpServerStdio>;
-export declare const assertMcpServerStdio: Assert<McpServerStdio>;
 export declare const isLoadSessionRequest: Guard<LoadSessionRequest>;
 export declare const validateLoadSessionRequest: Validate<LoadSessionRequest>;
 export declare const assertLoadSessionRequest: Assert<LoadSessionRequest>;
-export declare const isListSessionsRequest: Guard<ListSessionsRequest>;
-export declare const validateListSessionsRequest: Validate<ListSessionsRequest>;
-export declare const assertListSessionsRequest: Assert<ListSessionsRequest>;
-export declare const isDeleteSessionRequest: Guard<DeleteSessionRequest>;
-export declare const validateDeleteSessionRequest: Validate<DeleteSessionRequest>;
-export declare const assertDeleteSessionRequest: Assert<DeleteSessionRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isForkSessionRequest: Guard<ForkSessionRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6817,18 +3553,6 @@ export declare const assertForkSessionRequest: Assert<ForkSessionRequest>;
 export declare const isResumeSessionRequest: Guard<ResumeSessionRequest>;
 export declare const validateResumeSessionRequest: Validate<ResumeSessionRequest>;
 export declare const assertResumeSessionRequest: Assert<ResumeSessionRequest>;
-export declare const isCloseSessionRequest: Guard<CloseSessionRequest>;
-export declare const validateCloseSessionRequest: Validate<CloseSessionRequest>;
-export declare const assertCloseSessionRequest: Assert<CloseSessionRequest>;
-export declare const isSetSessionModeRequest: Guard<SetSessionModeRequest>;
-export declare const validateSetSessionModeRequest: Validate<SetSessionModeRequest>;
-export declare const assertSetSessionModeRequest: Assert<SetSessionModeRequest>;
-export declare const isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>;
-export declare const validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>;
-export declare const assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>;
-export declare const isPromptRequest: Guard<PromptRequest>;
-export declare const validatePromptRequest: Validate<PromptRequest>;
-export declare const assertPromptRequest: Assert<PromptRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isStartNesRequest: Guard<StartNesRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6922,48 +3646,6 @@ export declare const assertCloseNesRequest: Assert<CloseNesRequest>;
 export declare const isClientResponse: Guard<ClientResponse>;
 export declare const validateClientResponse: Validate<ClientResponse>;
 export declare const assertClientResponse: Assert<ClientResponse>;
-export declare const isWriteTextFileResponse: Guard<WriteTextFileResponse>;
-export declare const validateWriteTextFileResponse: Validate<WriteTextFileResponse>;
-export declare const assertWriteTextFileResponse: Assert<WriteTextFileResponse>;
-export declare const isReadTextFileResponse: Guard<ReadTextFileResponse>;
-export declare const validateReadTextFileResponse: Validate<ReadTextFileResponse>;
-export declare const assertReadTextFileResponse: Assert<ReadTextFileResponse>;
-export declare const isRequestPermissionResponse: Guard<RequestPermissionResponse>;
-export declare const validateRequestPermissionResponse: Validate<RequestPermissionResponse>;
-export declare const assertRequestPermissionResponse: Assert<RequestPermissionResponse>;
-export declare const isRequestPermissionOutcome: Guard<RequestPermissionOutcome>;
-export declare const validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>;
-export declare const assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>;
-export declare const isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>;
-export declare const validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>;
-export declare const assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>;
-export declare const isCreateTerminalResponse: Guard<CreateTerminalResponse>;
-export declare const validateCreateTerminalResponse: Validate<CreateTerminalResponse>;
-export declare const assertCreateTerminalResponse: Assert<CreateTerminalResponse>;
-export declare const isTerminalOutputResponse: Guard<TerminalOutputResponse>;
-export declare const validateTerminalOutputResponse: Validate<TerminalOutputResponse>;
-export declare const assertTerminalOutputResponse: Assert<TerminalOutputResponse>;
-export declare const isTerminalExitStatus: Guard<TerminalExitStatus>;
-export declare const validateTerminalExitStatus: Validate<TerminalExitStatus>;
-export declare const assertTerminalExitStatus: Assert<TerminalExitStatus>;
-export declare const isReleaseTerminalResponse: Guard<ReleaseTerminalResponse>;
-export declare const validateReleaseTerminalResponse: Validate<ReleaseTerminalResponse>;
-export declare const assertReleaseTerminalResponse: Assert<ReleaseTerminalResponse>;
-export declare const isWaitForTerminalExitResponse: Guard<WaitForTerminalExitResponse>;
-export declare const validateWaitForTerminalExitResponse: Validate<WaitForTerminalExitResponse>;
-export declare const assertWaitForTerminalExitResponse: Assert<WaitForTerminalExitResponse>;
-export declare const isKillTerminalResponse: Guard<KillTerminalResponse>;
-export declare const validateKillTerminalResponse: Validate<KillTerminalResponse>;
-export declare const assertKillTerminalResponse: Assert<KillTerminalResponse>;
-export declare const isCreateElicitationResponse: Guard<CreateElicitationResponse>;
-export declare const validateCreateElicitationResponse: Validate<CreateElicitationResponse>;
-export declare const assertCreateElicitationResponse: Assert<CreateElicitationResponse>;
-export declare const isElicitationContentValue: Guard<ElicitationContentValue>;
-export declare const validateElicitationContentValue: Validate<ElicitationContentValue>;
-export declare const assertElicitationContentValue: Assert<ElicitationContentValue>;
-export declare const isElicitationAcceptAction: Guard<ElicitationAcceptAction>;
-export declare const validateElicitationAcceptAction: Validate<ElicitationAcceptAction>;
-export declare const assertElicitationAcceptAction: Assert<ElicitationAcceptAction>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isConnectMcpResponse: Guard<ConnectMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -6979,9 +3661,6 @@ export declare const assertDisconnectMcpResponse: Assert<DisconnectMcpResponse>;
 export declare const isClientNotification: Guard<ClientNotification>;
 export declare const validateClientNotification: Validate<ClientNotification>;
 export declare const assertClientNotification: Assert<ClientNotification>;
-export declare const isCancelNotification: Guard<CancelNotification>;
-export declare const validateCancelNotification: Validate<CancelNotification>;
-export declare const assertCancelNotification: Assert<CancelNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isDidOpenDocumentNotification: Guard<DidOpenDocumentNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7036,64 +3715,12 @@ export declare const isNesRejectReason: Guard<NesRejectReason>;
 export declare const validateNesRejectReason: Validate<NesRejectReason>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertNesRejectReason: Assert<NesRejectReason>;
-export declare const isCancelRequestNotification: Guard<CancelRequestNotification>;
-export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
-export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
 export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>;
-export declare const parseRequestId: Parse<RequestId>;
-export declare const parseWriteTextFileRequest: Parse<WriteTextFileRequest>;
-export declare const parseSessionId: Parse<SessionId>;
-export declare const parseReadTextFileRequest: Parse<ReadTextFileRequest>;
 export declare const parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>;
 export declare const parseToolCallUpdate: OpenParse<ToolCallUpdate, R.ToolCallUpdate>;
-export declare const parseToolCallId: Parse<ToolCallId>;
-export declare const parseToolKind: Parse<ToolKind>;
-export declare const parseToolCallStatus: Parse<ToolCallStatus>;
 export declare const parseToolCallContent: OpenParse<ToolCallContent, R.ToolCallContent>;
 export declare const parseContentBlock: OpenParse<ContentBlock, R.ContentBlock>;
-export declare const parseAnnotations: Parse<Annotations>;
-export declare const parseRole: Parse<Role>;
-export declare const parseTextContent: Parse<TextContent>;
-export declare const parseImageContent: Parse<ImageContent>;
-export declare const parseAudioContent: Parse<AudioContent>;
-export declare const parseResourceLink: Parse<ResourceLink>;
-export declare const parseEmbeddedResourceResource: Parse<EmbeddedResourceResource>;
-export declare const parseTextResourceContents: Parse<TextResourceContents>;
-export declare const parseBlobResourceContents: Parse<BlobResourceContents>;
-export declare const parseEmbeddedResource: Parse<EmbeddedResource>;
 export declare const parseContent: OpenParse<Content, R.Content>;
-export declare const parseDiff: Parse<Diff>;
-export declare const parseTerminalId: Parse<TerminalId>;
-export declare const parseTerminal: Parse<Terminal>;
-export declare const parseToolCallLocation: Parse<ToolCallLocation>;
-export declare const parsePermissionOption: Parse<PermissionOption>;
-export declare const parsePermissionOptionId: Parse<PermissionOptionId>;
-export declare const parsePermissionOptionKind: Parse<PermissionOptionKind>;
-export declare const parseCreateTerminalRequest: Parse<CreateTerminalRequest>;
-export declare const parseEnvVariable: Parse<EnvVariable>;
-export declare const parseTerminalOutputRequest: Parse<TerminalOutputRequest>;
-export declare const parseReleaseTerminalRequest: Parse<ReleaseTerminalRequest>;
-export declare const parseWaitForTerminalExitRequest: Parse<WaitForTerminalExitRequest>;
-export declare const parseKillTerminalRequest: Parse<KillTerminalRequest>;
-export declare const parseCreateElicitationRequest: Parse<CreateElicitationRequest>;
-export declare const parseElicitationSessionScope: Parse<ElicitationSessionScope>;
-export declare const parseElicitationRequestScope: Parse<ElicitationRequestScope>;
-export declare const parseElicitationSchema: Parse<ElicitationSchema>;
-export declare const parseElicitationSchemaType: Parse<ElicitationSchemaType>;
-export declare const parseElicitationPropertySchema: Parse<ElicitationPropertySchema>;
-export declare const parseStringFormat: Parse<StringFormat>;
-export declare const parseEnumOption: Parse<EnumOption>;
-export declare const parseStringPropertySchema: Parse<StringPropertySchema>;
-export declare const parseNumberPropertySchema: Parse<NumberPropertySchema>;
-export declare const parseIntegerPropertySchema: Parse<IntegerPropertySchema>;
-export declare const parseBooleanPropertySchema: Parse<BooleanPropertySchema>;
-export declare const parseMultiSelectItems: Parse<MultiSelectItems>;
-export declare const parseStringMultiSelectItems: Parse<StringMultiSelectItems>;
-export declare const parseTitledMultiSelectItems: Parse<TitledMultiSelectItems>;
-export declare const parseMultiSelectPropertySchema: Parse<MultiSelectPropertySchema>;
-export declare const parseElicitationFormMode: Parse<ElicitationFormMode>;
-export declare const parseElicitationId: Parse<ElicitationId>;
-export declare const parseElicitationUrlMode: Parse<ElicitationUrlMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseConnectMcpRequest: Parse<ConnectMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7104,23 +3731,13 @@ export declare const parseMessageMcpRequest: Parse<MessageMcpRequest>;
 export declare const parseMcpConnectionId: Parse<McpConnectionId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisconnectMcpRequest: Parse<DisconnectMcpRequest>;
-export declare const parseExtRequest: Parse<ExtRequest>;
 export declare const parseAgentResponse: OpenParse<AgentResponse, R.AgentResponse>;
 export declare const parseInitializeResponse: OpenParse<InitializeResponse, R.InitializeResponse>;
-export declare const parseProtocolVersion: Parse<ProtocolVersion>;
 export declare const parseAgentCapabilities: Parse<AgentCapabilities>;
-export declare const parsePromptCapabilities: Parse<PromptCapabilities>;
 export declare const parseMcpCapabilities: Parse<McpCapabilities>;
 export declare const parseSessionCapabilities: Parse<SessionCapabilities>;
-export declare const parseSessionListCapabilities: Parse<SessionListCapabilities>;
-export declare const parseSessionDeleteCapabilities: Parse<SessionDeleteCapabilities>;
-export declare const parseSessionAdditionalDirectoriesCapabilities: Parse<SessionAdditionalDirectoriesCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionForkCapabilities: Parse<SessionForkCapabilities>;
-export declare const parseSessionResumeCapabilities: Parse<SessionResumeCapabilities>;
-export declare const parseSessionCloseCapabilities: Parse<SessionCloseCapabilities>;
-export declare const parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
-export declare const parseLogoutCapabilities: Parse<LogoutCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseProvidersCapabilities: Parse<ProvidersCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7158,11 +3775,6 @@ export declare const parseNesDiagnosticsCapabilities: Parse<NesDiagnosticsCapabi
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePositionEncodingKind: Parse<PositionEncodingKind>;
 export declare const parseAuthMethod: OpenParse<AuthMethod, R.AuthMethod>;
-export declare const parseAuthMethodId: Parse<AuthMethodId>;
-export declare const parseAuthMethodTerminal: Parse<AuthMethodTerminal>;
-export declare const parseAuthMethodAgent: Parse<AuthMethodAgent>;
-export declare const parseImplementation: Parse<Implementation>;
-export declare const parseAuthenticateResponse: Parse<AuthenticateResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseListProvidersResponse: Parse<ListProvidersResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7177,33 +3789,14 @@ export declare const parseProviderCurrentConfig: Parse<ProviderCurrentConfig>;
 export declare const parseSetProviderResponse: Parse<SetProviderResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisableProviderResponse: Parse<DisableProviderResponse>;
-export declare const parseLogoutResponse: Parse<LogoutResponse>;
 export declare const parseNewSessionResponse: OpenParse<NewSessionResponse, R.NewSessionResponse>;
-export declare const parseSessionModeState: Parse<SessionModeState>;
-export declare const parseSessionModeId: Parse<SessionModeId>;
-export declare const parseSessionMode: Parse<SessionMode>;
 export declare const parseSessionConfigOption: OpenParse<SessionConfigOption, R.SessionConfigOption>;
-export declare const parseSessionConfigId: Parse<SessionConfigId>;
-export declare const parseSessionConfigOptionCategory: Parse<SessionConfigOptionCategory>;
-export declare const parseSessionConfigValueId: Parse<SessionConfigValueId>;
-export declare const parseSessionConfigSelectOptions: Parse<SessionConfigSelectOptions>;
-export declare const parseSessionConfigSelectOption: Parse<SessionConfigSelectOption>;
-export declare const parseSessionConfigSelectGroup: Parse<SessionConfigSelectGroup>;
-export declare const parseSessionConfigGroupId: Parse<SessionConfigGroupId>;
-export declare const parseSessionConfigSelect: Parse<SessionConfigSelect>;
-export declare const parseSessionConfigBoolean: Parse<SessionConfigBoolean>;
 export declare const parseLoadSessionResponse: OpenParse<LoadSessionResponse, R.LoadSessionResponse>;
-export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
-export declare const parseSessionInfo: Parse<SessionInfo>;
-export declare const parseDeleteSessionResponse: Parse<DeleteSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseForkSessionResponse: OpenParse<ForkSessionResponse, R.ForkSessionResponse>;
 export declare const parseResumeSessionResponse: OpenParse<ResumeSessionResponse, R.ResumeSessionResponse>;
-export declare const parseCloseSessionResponse: Parse<CloseSessionResponse>;
-export declare const parseSetSessionModeResponse: Parse<SetSessionModeResponse>;
 export declare const parseSetSessionConfigOptionResponse: OpenParse<SetSessionConfigOptionResponse, R.SetSessionConfigOptionResponse>;
 export declare const parsePromptResponse: Parse<PromptResponse>;
-export declare const parseStopReason: Parse<StopReason>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseUsage: Parse<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7230,21 +3823,13 @@ export declare const parseNesRenameSuggestion: Parse<NesRenameSuggestion>;
 export declare const parseNesSearchAndReplaceSuggestion: Parse<NesSearchAndReplaceSuggestion>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseCloseNesResponse: Parse<CloseNesResponse>;
-export declare const parseExtResponse: Parse<ExtResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpResponse: Parse<MessageMcpResponse>;
-export declare const parseError: Parse<Error>;
-export declare const parseErrorCode: Parse<ErrorCode>;
 export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>;
 export declare const parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>;
 export declare const parseSessionUpdate: OpenParse<SessionUpdate, R.SessionUpdate>;
-export declare const parseMessageId: Parse<MessageId>;
 export declare const parseContentChunk: OpenParse<ContentChunk, R.ContentChunk>;
 export declare const parseToolCall: OpenParse<ToolCall, R.ToolCall>;
-export declare const parsePlanEntry: Parse<PlanEntry>;
-export declare const parsePlanEntryPriority: Parse<PlanEntryPriority>;
-export declare const parsePlanEntryStatus: Parse<PlanEntryStatus>;
-export declare const parsePlan: Parse<Plan>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanUpdateContent: OpenParse<PlanUpdateContent, R.PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7259,15 +3844,7 @@ export declare const parsePlanMarkdown: Parse<PlanMarkdown>;
 export declare const parsePlanUpdate: OpenParse<PlanUpdate, R.PlanUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanRemoved: Parse<PlanRemoved>;
-export declare const parseAvailableCommand: Parse<AvailableCommand>;
-export declare const parseAvailableCommandInput: Parse<AvailableCommandInput>;
-export declare const parseUnstructuredCommandInput: Parse<UnstructuredCommandInput>;
-export declare const parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>;
-export declare const parseCurrentModeUpdate: Parse<CurrentModeUpdate>;
 export declare const parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.ConfigOptionUpdate>;
-export declare const parseSessionInfoUpdate: Parse<SessionInfoUpdate>;
-export declare const parseCost: Parse<Cost>;
-export declare const parseUsageUpdate: Parse<UsageUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseNoticeSeverity: Parse<NoticeSeverity>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7280,25 +3857,16 @@ export declare const parseCompactionStatus: Parse<CompactionStatus>;
 export declare const parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>;
-export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpNotification: Parse<MessageMcpNotification>;
-export declare const parseExtNotification: Parse<ExtNotification>;
 export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
 export declare const parseInitializeRequest: Parse<InitializeRequest>;
 export declare const parseClientCapabilities: Parse<ClientCapabilities>;
-export declare const parseFileSystemCapabilities: Parse<FileSystemCapabilities>;
 export declare const parseClientSessionCapabilities: Parse<ClientSessionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseCompactionCapabilities: Parse<CompactionCapabilities>;
-export declare const parseSessionConfigOptionsCapabilities: Parse<SessionConfigOptionsCapabilities>;
-export declare const parseBooleanConfigOptionCapabilities: Parse<BooleanConfigOptionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanCapabilities: Parse<PlanCapabilities>;
-export declare const parseAuthCapabilities: Parse<AuthCapabilities>;
-export declare const parseElicitationCapabilities: Parse<ElicitationCapabilities>;
-export declare const parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>;
-export declare const parseElicitationUrlCapabilities: Parse<ElicitationUrlCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseClientNesCapabilities: Parse<ClientNesCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7307,30 +3875,20 @@ export declare const parseNesJumpCapabilities: Parse<NesJumpCapabilities>;
 export declare const parseNesRenameCapabilities: Parse<NesRenameCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseNesSearchAndReplaceCapabilities: Parse<NesSearchAndReplaceCapabilities>;
-export declare const parseAuthenticateRequest: Parse<AuthenticateRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseListProvidersRequest: Parse<ListProvidersRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSetProviderRequest: Parse<SetProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisableProviderRequest: Parse<DisableProviderRequest>;
-export declare const parseLogoutRequest: Parse<LogoutRequest>;
 export declare const parseNewSessionRequest: OpenParse<NewSessionRequest, R.NewSessionRequest>;
 export declare const parseMcpServer: OpenParse<McpServer, R.McpServer>;
-export declare const parseHttpHeader: Parse<HttpHeader>;
-export declare const parseMcpServerHttp: Parse<McpServerHttp>;
-export declare const parseMcpServerSse: Parse<McpServerSse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpServerAcp: Parse<McpServerAcp>;
-export declare const parseMcpServerStdio: Parse<McpServerStdio>;
 export declare const parseLoadSessionRequest: OpenParse<LoadSessionRequest, R.LoadSessionRequest>;
-export declare const parseListSessionsRequest: Parse<ListSessionsRequest>;
-export declare const parseDeleteSessionRequest: Parse<DeleteSessionRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseForkSessionRequest: OpenParse<ForkSessionRequest, R.ForkSessionRequest>;
 export declare const parseResumeSessionRequest: OpenParse<ResumeSessionRequest, R.ResumeSessionRequest>;
-export declare const parseCloseSessionRequest: Parse<CloseSessionRequest>;
-export declare const parseSetSessionModeRequest: Parse<SetSessionModeRequest>;
 export declare const parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>;
 export declare const parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7364,26 +3922,13 @@ export declare const parseNesDiagnosticSeverity: Parse<NesDiagnosticSeverity>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseCloseNesRequest: Parse<CloseNesRequest>;
 export declare const parseClientResponse: OpenParse<ClientResponse, R.ClientResponse>;
-export declare const parseWriteTextFileResponse: Parse<WriteTextFileResponse>;
-export declare const parseReadTextFileResponse: Parse<ReadTextFileResponse>;
 export declare const parseRequestPermissionResponse: OpenParse<RequestPermissionResponse, R.RequestPermissionResponse>;
 export declare const parseRequestPermissionOutcome: OpenParse<RequestPermissionOutcome, R.RequestPermissionOutcome>;
-export declare const parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>;
-export declare const parseCreateTerminalResponse: Parse<CreateTerminalResponse>;
-export declare const parseTerminalOutputResponse: Parse<TerminalOutputResponse>;
-export declare const parseTerminalExitStatus: Parse<TerminalExitStatus>;
-export declare const parseReleaseTerminalResponse: Parse<ReleaseTerminalResponse>;
-export declare const parseWaitForTerminalExitResponse: Parse<WaitForTerminalExitResponse>;
-export declare const parseKillTerminalResponse: Parse<KillTerminalResponse>;
-export declare const parseCreateElicitationResponse: Parse<CreateElicitationResponse>;
-export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
-export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseConnectMcpResponse: Parse<ConnectMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisconnectMcpResponse: Parse<DisconnectMcpResponse>;
 export declare const parseClientNotification: Parse<ClientNotification>;
-export declare const parseCancelNotification: Parse<CancelNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDidOpenDocumentNotification: Parse<DidOpenDocumentNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -7402,19 +3947,6 @@ export declare const parseAcceptNesNotification: Parse<AcceptNesNotification>;
 export declare const parseRejectNesNotification: Parse<RejectNesNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseNesRejectReason: Parse<NesRejectReason>;
-export declare const parseCancelRequestNotification: Parse<CancelRequestNotification>;
-export declare const isToolCallContentOf: VariantGuard<ToolCallContent, "type", "content" | "diff" | "terminal">;
-export declare const isContentBlockOf: VariantGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">;
-export declare const isCreateElicitationRequestOf: OpenVariantGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isCustomCreateElicitationRequest: CustomGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isElicitationPropertySchemaOf: OpenVariantGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isCustomElicitationPropertySchema: CustomGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isMultiSelectItemsOf: OpenVariantGuard<MultiSelectItems, "type", "string">;
-export declare const isCustomMultiSelectItems: CustomGuard<MultiSelectItems, "type", "string">;
-export declare const isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems, "type">;
-export declare const isAuthMethodOf: VariantGuard<AuthMethod, "type", "terminal">;
-export declare const isUntaggedAuthMethod: UntaggedGuard<AuthMethod, "type">;
-export declare const isSessionConfigOptionOf: VariantGuard<SessionConfigOption, "type", "select" | "boolean">;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isNesSuggestionOf: VariantGuard<NesSuggestion, "kind", "edit" | "jump" | "rename" | "searchAndReplace">;
 export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "plan_update" | "plan_removed" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
@@ -7422,9 +3954,4 @@ export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpda
 export declare const isPlanUpdateContentOf: VariantGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">;
 export declare const isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse" | "acp">;
 export declare const isUntaggedMcpServer: UntaggedGuard<McpServer, "type">;
-export declare const isSetSessionConfigOptionRequestOf: VariantGuard<SetSessionConfigOptionRequest, "type", "boolean">;
-export declare const isUntaggedSetSessionConfigOptionRequest: UntaggedGuard<SetSessionConfigOptionRequest, "type">;
-export declare const isRequestPermissionOutcomeOf: VariantGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">;
-export declare const isCreateElicitationResponseOf: OpenVariantGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
-export declare const isCustomCreateElicitationResponse: CustomGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
 export {};
