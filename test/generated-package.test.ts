@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
-import { exportedDeclarations, parse } from "./support/declarations.js";
+import { exportedDeclarations, exportedTypes, parse } from "./support/declarations.js";
 import { importSurface } from "./support/run.js";
 import { metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
@@ -28,17 +28,11 @@ describe.each(SURFACES)("surface $id", (surface) => {
 
   it("exports a type for every definition, and nothing else", () => {
     const path = join(TEST_PACKAGE, surface.id, "types.d.ts");
-    // Declared here, or (an unstable surface's unchanged definitions) taken from the stable
-    // surface's types.d.ts and exported as types (test/emit/shared-types.test.ts).
-    const isType = (node: ts.Node) =>
-      ts.isInterfaceDeclaration(node) ||
-      ts.isTypeAliasDeclaration(node) ||
-      (ts.isExportSpecifier(node) && (node.isTypeOnly || node.parent.parent.isTypeOnly));
-    const declared = [...exportedDeclarations(parse(path, readFileSync(path, "utf8")))].filter(
-      ([, nodes]) => nodes.every(isType),
-    );
-    expect(new Set(declared.map(([name]) => name))).toEqual(new Set(defNames));
-    expect(declared.every(([, nodes]) => nodes.length === 1)).toBe(true);
+    // Declared there, or (an unstable surface's unchanged definitions) taken from the stable
+    // surface's types.d.ts (test/emit/shared-types.test.ts).
+    const declared = exportedTypes(parse(path, readFileSync(path, "utf8")));
+    expect(new Set(declared.keys())).toEqual(new Set(defNames));
+    expect([...declared.values()].every((n) => n === 1)).toBe(true);
   });
 
   it("has is/validate/assert for every definition, each backed by a compiled validator", async () => {

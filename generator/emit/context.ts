@@ -70,6 +70,26 @@ export function surfaceContexts(
   });
 }
 
+/**
+ * `compute`, done once for each surface and the stable surface beside it: for what the
+ * surface's own emitter and the one beside it both ask. (The pipeline emits each surface
+ * once; a test that also emits a surface alone asks again, and is answered for that.)
+ */
+export function oncePerSurface<T>(
+  compute: (context: EmitContext) => T,
+): (context: EmitContext) => T {
+  const known = new WeakMap<SurfaceModel, Array<{ stable?: SurfaceModel; value: T }>>();
+  return (context) => {
+    const seen = known.get(context.surface) ?? [];
+    let hit = seen.find((k) => k.stable === context.stable);
+    if (!hit) {
+      hit = { ...(context.stable ? { stable: context.stable } : {}), value: compute(context) };
+      known.set(context.surface, [...seen, hit]);
+    }
+    return hit.value;
+  };
+}
+
 /** Relative path from a package folder (`v1/unstable`, `node`) to the package's `runtime/`. */
 export function runtimeFrom(folder: string): string {
   return folder

@@ -2,9 +2,17 @@ import { prepareDefinition } from "../prepare/backends.js";
 import { isObject, type Json } from "../schema/json.js";
 import { reachingClosedUnions, withUnknownVariant } from "../schema/unions.js";
 import { forEachJson } from "../schema/walk.js";
-import type { EmitContext } from "./context.js";
+import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
-import { compileDeclarations, withExperimentalTags } from "./types.js";
+import { sharedModuleFrom } from "./shared-code.js";
+import {
+  compileDeclarations,
+  type DeclarationSource,
+  declarationSource,
+  takeShared,
+  typesTaken,
+  withExperimentalTags,
+} from "./types.js";
 
 /**
  * `received.d.ts`: each definition a value of which can hold a closed tagged union (v1 has
@@ -13,11 +21,42 @@ import { compileDeclarations, withExperimentalTags } from "./types.js";
  * types.d.ts, by name. Every entry point exports the module as the `Received` namespace,
  * empty where nothing differs.
  */
-export async function emitReceived({
-  surface,
-  names,
-  diagnostics,
-}: EmitContext): Promise<OutputFile> {
+export async function emitReceived(context: EmitContext): Promise<OutputFile> {
+  const { surface, stable, stableNames, diagnostics } = context;
+  const own = await receivedSource(context);
+  const theirs =
+    stable && stableNames && own
+      ? await receivedSource(emitContext(stable, stableNames, diagnostics, { unstable: surface }))
+      : undefined;
+  // An unstable surface takes from the stable one's file what that already says, as types.d.ts does.
+  const lines = !own
+    ? ["", "", EMPTY]
+    : theirs
+      ? takeShared(own, theirs, sharedModuleFrom(surface, stable, "received.js")).lines
+      : [...own.imports.map((i) => i.line(i.names)), "", own.text];
+  return {
+    path: `${surface.id}/received.d.ts`,
+    content: [
+      banner(surface.schemaFile.name),
+      "/**",
+      ' * Received values as the open reading (`unknownVariants: "keep"`) returns them: each type that',
+      " * can hold a closed tagged union, with the variants this package does not know admitted.",
+      " * @packageDocumentation",
+      " */",
+      ...lines,
+    ].join("\n"),
+  };
+}
+
+const EMPTY =
+  "// Every tagged union of this surface is open: received values have the plain types.\nexport {};\n";
+
+/** Built once: the unstable surface's emitter reads the stable one's too. */
+const receivedSource = oncePerSurface(buildReceivedSource);
+
+/** The file's declarations and what they import from types.d.ts; none where nothing differs. */
+async function buildReceivedSource(context: EmitContext): Promise<DeclarationSource | undefined> {
+  const { surface, names, diagnostics, stable } = context;
   const defs = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
   const reach = reachingClosedUnions(defs, surface.defsKeyword);
   const input = {
@@ -38,21 +77,20 @@ export async function emitReceived({
     });
     prepared.set(def.key, withExperimentalTags(def, schema));
   }
-  const body =
-    prepared.size === 0
-      ? "// Every tagged union of this surface is open: received values have the plain types.\nexport {};\n"
-      : await compileDeclarations(surface, names, prepared);
+  if (prepared.size === 0) return undefined;
+  const body = await compileDeclarations(surface, names, prepared);
+  // A plain type is declared where types.d.ts has it from: the stable file, for what it takes.
+  const taken = await typesTaken(context);
   const imports = [...plain].sort();
-  const lines = [
-    banner(surface.schemaFile.name),
-    "/**",
-    ' * Received values as the open reading (`unknownVariants: "keep"`) returns them: each type that',
-    " * can hold a closed tagged union, with the variants this package does not know admitted.",
-    " * @packageDocumentation",
-    " */",
-    imports.length > 0 ? `import type { ${imports.join(", ")} } from "./types.js";` : "",
-    "",
+  return declarationSource(
+    [
+      {
+        names: imports,
+        module: (name) => `${taken.has(name) && stable ? stable.id : surface.id}/types.js`,
+        line: (used) =>
+          used.length ? `import type { ${used.join(", ")} } from "./types.js";` : "",
+      },
+    ],
     body,
-  ];
-  return { path: `${surface.id}/received.d.ts`, content: lines.join("\n") };
+  );
 }

@@ -7,7 +7,7 @@ import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
-import { type EmitContext, emitContext } from "./context.js";
+import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
 import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -28,31 +28,102 @@ const ROOT_NAME = "AcpCodegenRoot";
  * `sharedDeclarations`): most of the protocol, which the unstable schema repeats.
  */
 export async function emitTypes(context: EmitContext): Promise<OutputFile> {
+  return {
+    path: `${context.surface.id}/types.d.ts`,
+    content: (await typesLayout(context)).content,
+  };
+}
+
+/**
+ * The names an unstable surface's types.d.ts takes from the stable one's (empty for any other
+ * surface): where a file that imports them from `./types.js` finds their declarations.
+ */
+export async function typesTaken(context: EmitContext): Promise<ReadonlySet<string>> {
+  return (await typesLayout(context)).taken;
+}
+
+/** Laid out once: received.d.ts and the unstable surface's file read it too. */
+const typesLayout = oncePerSurface(layOutTypes);
+
+async function layOutTypes(context: EmitContext) {
   const { surface, stable, stableNames, diagnostics } = context;
-  const own = await typesFile(context);
-  const path = `${surface.id}/types.d.ts`;
+  const own = await typesSource(context);
   const head = banner(surface.schemaFile.name);
-  if (!stable || !stableNames) return { path, content: soloContent(head, own) };
-  const theirs = await typesFile(
-    emitContext(stable, stableNames, diagnostics, { unstable: surface }),
-  );
+  const theirs =
+    stable && stableNames
+      ? await typesSource(emitContext(stable, stableNames, diagnostics, { unstable: surface }))
+      : undefined;
+  const { lines, taken } = theirs
+    ? takeShared(own, theirs, sharedModuleFrom(surface, stable, "types.js"))
+    : {
+        lines: [...own.imports.map((i) => i.line(i.names)), "", own.text],
+        taken: new Set<string>(),
+      };
+  // `export {}` keeps the file's local names local: without it, a declaration file exports
+  // every top-level declaration. (With no definitions the file must still be a module, or
+  // importing it fails to compile.)
+  return { content: [head, ...lines, "export {};", ""].join("\n"), taken };
+}
+
+/** A declaration file before any sharing: its imports, and its declarations' text. */
+export interface DeclarationSource {
+  imports: Array<{
+    names: readonly string[];
+    /** The package-relative module the names' declarations are in. */
+    module: string | ((name: string) => string);
+    /** The import statement for those of the names a file uses. */
+    line: (names: readonly string[]) => string;
+  }>;
+  text: string;
+  file: DeclarationFile;
+}
+
+/** `imports` and declarations together, as `sharedDeclarations` reads a file. */
+export function declarationSource(
+  imports: DeclarationSource["imports"],
+  text: string,
+): DeclarationSource {
+  return {
+    imports,
+    text,
+    file: {
+      declarations: splitDeclarations(text),
+      imports: new Map(
+        imports.flatMap(({ names, module }) =>
+          names.map((n) => [n, typeof module === "string" ? module : module(n)] as const),
+        ),
+      ),
+    },
+  };
+}
+
+/**
+ * An unstable surface's file with what the stable surface's file `from` already declares
+ * taken from there (`sharedDeclarations`): the lines after its banner, and the names taken.
+ * The rest is written as the file alone would write it, with the imports it still uses.
+ */
+export function takeShared(
+  own: DeclarationSource,
+  theirs: DeclarationSource,
+  from: string,
+): { lines: string[]; taken: Set<string> } {
   const shared = sharedDeclarations(theirs.file, own.file);
   const isShared = (d: Declaration) => d.exported && d.name !== undefined && shared.has(d.name);
-  const reexported = own.file.declarations.filter(isShared);
+  const taken = own.file.declarations.filter(isShared);
   const kept = own.file.declarations.filter((d) => !isShared(d));
   // A local (the open-object alias) stays where a declaration left here still uses it.
   const used = new Set(kept.filter((d) => d.exported).flatMap((d) => [...d.references]));
   const body = kept.filter((d) => d.exported || d.name === undefined || used.has(d.name));
   const names = (kind: Declaration["kind"]) =>
-    reexported.filter((d) => d.kind === kind).map((d) => d.name as string);
-  const from = sharedModuleFrom(surface, stable, "types.js");
+    taken.filter((d) => d.kind === kind).map((d) => d.name as string);
   const types = names("type");
   const values = names("value");
   return {
-    path,
-    content: [
-      head,
-      ...own.imports.filter((i) => i.names.some((n) => used.has(n))).map((i) => i.line),
+    lines: [
+      ...own.imports.flatMap((i) => {
+        const needed = i.names.filter((n) => used.has(n));
+        return needed.length ? [i.line(needed)] : [];
+      }),
       ...(types.length
         ? [
             `import type { ${types.join(", ")} } from "${from}";`,
@@ -62,41 +133,15 @@ export async function emitTypes(context: EmitContext): Promise<OutputFile> {
       ...(values.length ? [`export { ${values.join(", ")} } from "${from}";`] : []),
       "",
       ...body.map((d) => d.text),
-      "export {};",
-      "",
-    ].join("\n"),
+    ],
+    taken: new Set([...types, ...values]),
   };
 }
 
-/** A surface's types.d.ts as it would be on its own: its imports, then its declarations. */
-interface TypesFile {
-  imports: Array<{ names: readonly string[]; line: string }>;
-  /** The declarations' text, as one file holds them. */
-  text: string;
-  file: DeclarationFile;
-}
+/** Built once: the unstable surface's emitter reads the stable one's too. */
+const typesSource = oncePerSurface(buildTypesSource);
 
-/** A file of its own: everything written out. */
-function soloContent(head: string, own: TypesFile): string {
-  // `export {}` keeps the file's local names local: without it, a declaration file exports
-  // every top-level declaration. (With no definitions the file must still be a module, or
-  // importing it fails to compile.)
-  return [head, ...own.imports.map((i) => i.line), "", own.text, "export {};", ""].join("\n");
-}
-
-/** Each surface's file is built once: an unstable surface's emitter reads its stable one's. */
-const typesFiles = new WeakMap<SurfaceModel, Promise<TypesFile>>();
-
-function typesFile(context: EmitContext): Promise<TypesFile> {
-  let known = typesFiles.get(context.surface);
-  if (!known) {
-    known = buildTypesFile(context);
-    typesFiles.set(context.surface, known);
-  }
-  return known;
-}
-
-async function buildTypesFile(context: EmitContext): Promise<TypesFile> {
+async function buildTypesSource(context: EmitContext): Promise<DeclarationSource> {
   const { surface, names, diagnostics } = context;
   const prepared = prepareDefinitions("types", {
     defsKeyword: surface.defsKeyword,
@@ -112,23 +157,17 @@ async function buildTypesFile(context: EmitContext): Promise<TypesFile> {
     names.locals.openObject,
   );
   const functions = [guardDeclarations(context), parserDeclarations(context)];
-  const imports = functionImports(context, functions);
-  const text = [body, ...functions.flatMap((f) => f.lines)].join("\n");
-  return {
-    imports,
-    text,
-    file: {
-      declarations: splitDeclarations(text),
-      imports: new Map(imports.flatMap((i) => i.names.map((n) => [n, i.module] as const))),
-    },
-  };
+  return declarationSource(
+    functionImports(context, functions),
+    [body, ...functions.flatMap((f) => f.lines)].join("\n"),
+  );
 }
 
 /** What the function declarations name from outside the file: the signatures, the received types. */
 function functionImports(
   { surface, names, runtime }: EmitContext,
   functions: FunctionDeclarations[],
-): Array<{ names: readonly string[]; module: string; line: string }> {
+): DeclarationSource["imports"] {
   const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();
   const R = names.locals.received;
   return [
@@ -137,7 +176,8 @@ function functionImports(
           {
             names: signatures,
             module: "runtime/signatures.js",
-            line: `import type { ${signatures.join(", ")} } from "${runtime}/signatures.js";`,
+            line: (used: readonly string[]) =>
+              `import type { ${used.join(", ")} } from "${runtime}/signatures.js";`,
           },
         ]
       : []),
@@ -146,7 +186,7 @@ function functionImports(
           {
             names: [R],
             module: `${surface.id}/received.js`,
-            line: `import type * as ${R} from "./received.js";`,
+            line: () => `import type * as ${R} from "./received.js";`,
           },
         ]
       : []),

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileStrict } from "../support/compile.js";
+import { exportedTypes, parse } from "../support/declarations.js";
 import { cli, importSurface, readJson, SCHEMA_DIR, tempDir } from "../support/run.js";
 import { surfacesOf } from "../support/surfaces.js";
 import { declaredMethods, PROBE, readExtension } from "./support.js";
@@ -47,10 +48,11 @@ describe("generate --extension: every surface", () => {
 
   describe.each(surfaces.map((s) => s.id))("%s", (id) => {
     it("types, guards and parsers for every extension definition", async () => {
-      const types = readFileSync(join(out.path, id, "types.d.ts"), "utf8");
+      const path = join(out.path, id, "types.d.ts");
+      const types = exportedTypes(parse(path, readFileSync(path, "utf8")));
       const entry = await importSurface(out.path, id);
       for (const [key, def] of Object.entries(extension.$defs)) {
-        expect(types).toMatch(new RegExp(`^export (interface|type) ${key}\\b`, "m"));
+        expect(types.get(key), key).toBe(1);
         const is = entry[`is${key}`] as Fn;
         const parse = entry[`parse${key}`] as Fn;
         for (const example of def.examples as unknown[]) {

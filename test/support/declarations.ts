@@ -101,6 +101,23 @@ export function exportedDeclarations(file: ts.SourceFile): Map<string, ts.Node[]
 }
 
 /**
+ * The types a file exports: declared there, or (an unstable surface's types.d.ts) taken from
+ * another file and exported as types (`export type { A }`). Each with the number of its
+ * declarations.
+ */
+export function exportedTypes(file: ts.SourceFile): Map<string, number> {
+  const isType = (node: ts.Node) =>
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeAliasDeclaration(node) ||
+    (ts.isExportSpecifier(node) && (node.isTypeOnly || node.parent.parent.isTypeOnly));
+  return new Map(
+    [...exportedDeclarations(file)]
+      .filter(([, nodes]) => nodes.every(isType))
+      .map(([name, nodes]) => [name, nodes.length]),
+  );
+}
+
+/**
  * Types a file declares at the top level without exporting them (`type JsonObject = …` beside an
  * `export {}`): names its own declarations may use, which no importer can see.
  */
