@@ -146,12 +146,12 @@ describe("check", () => {
 
   it("exits 1 when a generated file was deleted or an extra file added", async () => {
     const { out } = scratch("deleted");
-    unlinkSync(join(out, "v2", "guards.d.ts"));
+    unlinkSync(join(out, "v2", "methods.d.ts"));
     writeFileSync(join(out, "v2", "stray.js"), "export {};\n");
     const run = await cli("check", "--schema-dir", SCHEMA_DIR, "--out", out);
     const text = run.stdout.join("\n");
     expect(run.code).toBe(1);
-    expect(text).toContain("missing: v2/guards.d.ts");
+    expect(text).toContain("missing: v2/methods.d.ts");
     expect(text).toContain("extra:   v2/stray.js");
   });
 

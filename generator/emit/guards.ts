@@ -18,7 +18,7 @@ export const EXPERIMENTAL =
 export interface FunctionDeclarations {
   /** The runtime's call signatures the lines name (`runtime/signatures.js`). */
   signatures: readonly string[];
-  /** Every exported name the lines declare, in order: what the function module's own `.d.ts` re-exports. */
+  /** Every exported name the lines declare, in order: what the function module exports. */
   exported: readonly string[];
   /** Whether the lines name received types, as `<locals.received>.<Name>` (received.d.ts). */
   readsReceived: boolean;
@@ -27,11 +27,12 @@ export interface FunctionDeclarations {
 }
 
 /**
- * `guards.js` / `guards.d.ts`: for every definition a strict type guard `is<Name>`, a
- * `validate<Name>` that returns the issues, and an `assert<Name>` that throws them.
- * Each is a one-liner over its own compiled validator, so a bundler keeps only what is used.
- * They are declared in `types.d.ts` (`guardDeclarations`); `guards.d.ts` only re-exports them
- * from there, for a deep import of `guards.js`, and the entry point does not read it.
+ * `guards.js`: for every definition a strict type guard `is<Name>`, a `validate<Name>` that
+ * returns the issues, and an `assert<Name>` that throws them. Each is a one-liner over its own
+ * compiled validator, so a bundler keeps only what is used. They are declared in `types.d.ts`
+ * (`guardDeclarations`), which the entry point's declarations re-export. The module has no
+ * `.d.ts` of its own, like every module but the entry points: the package's `exports` map
+ * lets no one import it directly.
  *
  * The guards of the definitions a stable and an unstable surface share (shared-code.ts) are
  * written once, into the stable folder's `shared-guards.js` over its shared validators, and
@@ -68,13 +69,7 @@ export function emitGuards(context: EmitContext): OutputFile[] {
     "",
     ...guardFunctions(own.map((d) => names.definition(d.key))),
   ];
-  const files: OutputFile[] = [
-    { path: `${surface.id}/guards.js`, content: `${js.join("\n")}\n` },
-    {
-      path: `${surface.id}/guards.d.ts`,
-      content: reexportFromTypes(head, guardDeclarations(context).exported),
-    },
-  ];
+  const files: OutputFile[] = [{ path: `${surface.id}/guards.js`, content: `${js.join("\n")}\n` }];
   if (!stable && sharedDefs.length) {
     const defs = sharedDefs.map((d) => names.definition(d.key));
     const lines = [
@@ -120,11 +115,4 @@ export function guardDeclarations({ surface, names }: EmitContext): FunctionDecl
     }
   }
   return { signatures: [Assert, Guard, Validate], exported, readsReceived: false, lines };
-}
-
-/** The `.d.ts` of a function module whose functions `types.d.ts` declares. */
-export function reexportFromTypes(head: string, exported: readonly string[]): string {
-  return exported.length === 0
-    ? `${head}\nexport {};\n`
-    : `${head}\nexport { ${exported.join(", ")} } from "./types.js";\n`;
 }

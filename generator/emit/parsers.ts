@@ -21,7 +21,7 @@ import { runtimeSpecifier } from "../symbols/exports.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
 import type { EmitContext } from "./context.js";
-import { EXPERIMENTAL, type FunctionDeclarations, reexportFromTypes } from "./guards.js";
+import { EXPERIMENTAL, type FunctionDeclarations } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
@@ -49,9 +49,9 @@ const PLAN = {
 } as const satisfies Record<string, keyof Runtime.ParsePlan>;
 
 /**
- * `parsers.js` / `parsers.d.ts`: `parse<Name>` for every definition, and for every tagged
- * union definition `is<Name>Of(value, tag)` (plus `isCustom<Name>` for open unions).
- * They are declared in `types.d.ts` (`parserDeclarations`); `parsers.d.ts` re-exports them.
+ * `parsers.js`: `parse<Name>` for every definition, and for every tagged union definition
+ * `is<Name>Of(value, tag)` (plus `isCustom<Name>` for open unions). They are declared in
+ * `types.d.ts` (`parserDeclarations`); as for guards.js, there is no `parsers.d.ts`.
  * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
  * holds the few ref-free subschema checks the definitions' validators cannot answer.
  *
@@ -69,13 +69,6 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
     {
       path: `${surface.id}/parsers.js`,
       content: parsersJs(context, layout, locals),
-    },
-    {
-      path: `${surface.id}/parsers.d.ts`,
-      content: reexportFromTypes(
-        banner(surface.schemaFile.name),
-        parserDeclarations(context).exported,
-      ),
     },
     {
       path: `${surface.id}/parsers-validators.js`,

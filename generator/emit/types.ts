@@ -118,18 +118,16 @@ export function takeShared(
     taken.filter((d) => d.kind === kind).map((d) => d.name as string);
   const types = names("type");
   const values = names("value");
+  const local = types.filter((n) => used.has(n));
   return {
     lines: [
       ...own.imports.flatMap((i) => {
         const needed = i.names.filter((n) => used.has(n));
         return needed.length ? [i.line(needed)] : [];
       }),
-      ...(types.length
-        ? [
-            `import type { ${types.join(", ")} } from "${from}";`,
-            `export type { ${types.join(", ")} };`,
-          ]
-        : []),
+      // Re-exported by name; bound here only where a declaration left here uses one.
+      ...(local.length ? [`import type { ${local.join(", ")} } from "${from}";`] : []),
+      ...(types.length ? [`export type { ${types.join(", ")} } from "${from}";`] : []),
       ...(values.length ? [`export { ${values.join(", ")} } from "${from}";`] : []),
       "",
       ...body.map((d) => d.text),

@@ -188,9 +188,7 @@ describe("the emitter on every release we hold", () => {
           ? ["shared-parsers.js", "shared-parsers-validators.js"]
           : [];
         expect(first.map((f) => f.path)).toEqual(
-          ["parsers.js", "parsers.d.ts", "parsers-validators.js", ...shared].map(
-            (file) => `${surface.id}/${file}`,
-          ),
+          ["parsers.js", "parsers-validators.js", ...shared].map((file) => `${surface.id}/${file}`),
         );
         const folder = join(work.path, "syntax", label.replace(/\W+/g, "-"), surface.id);
         mkdirSync(folder, { recursive: true });

@@ -195,7 +195,7 @@ describe("symbol table against a generated package", () => {
     );
   });
 
-  it("types.d.ts declares exactly what guards.js and parsers.js export, and their .d.ts re-export it", async () => {
+  it("types.d.ts declares exactly what guards.js and parsers.js export, and nothing declares them twice", async () => {
     const file = join(RELEASES_DIR, "2.4.0", "v1", "schema.unstable.json");
     const model = buildModel(loadSurfaces([surfaceOfFile(file, file)], new Diagnostics()));
     const symbols = buildSymbols(model);
@@ -210,7 +210,6 @@ describe("symbol table against a generated package", () => {
       const functions = ["guards", "parsers"].flatMap((m) => {
         const js = names(`${m}.js`);
         expect(js.length, m).toBeGreaterThan(0);
-        expect(names(`${m}.d.ts`), `${surface.id}/${m}.d.ts`).toEqual(js);
         return js;
       });
       expect(
@@ -218,6 +217,10 @@ describe("symbol table against a generated package", () => {
         `${surface.id}/types.d.ts`,
       ).toEqual([]);
       expect(types.size).toBe(functions.length + symbols.of(surface).definitions.length);
+      // The function modules carry no declarations of their own: the package exports no path
+      // to them, and types.d.ts is where the entry point finds them.
+      for (const m of ["guards", "parsers"])
+        expect(files.map((f) => f.path)).not.toContain(`${surface.id}/${m}.d.ts`);
     }
   });
 
