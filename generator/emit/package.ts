@@ -135,11 +135,12 @@ export function emitPackageJson(
     ...(root ? { types: `./${root.id}/index.d.ts`, main: `./${root.id}/index.js` } : {}),
     exports: exportsMap(model, symbols),
     ...typesVersionsOf(model, symbols),
+    // What a consumer installs. The manifest (acp-codegen.json) stays out: it is how
+    // `generate` and `check` know the folder, and nothing that imports the package reads it.
     files: [
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
       symbols.node.entry.folder,
       "runtime",
-      "acp-codegen.json",
       ...(migrationRows(model.surfaces) ? [MIGRATION_FILE] : []),
     ].sort(),
     engines: { node: ">=18" },
