@@ -5,56 +5,10 @@
  * can hold a closed tagged union, with the variants this package does not know admitted.
  * @packageDocumentation
  */
-import type { AgentCapabilities, AudioContent, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseNesRequest, CloseNesResponse, CloseSessionRequest, CloseSessionResponse, CompactionId, CompactionStatus, CompleteElicitationNotification, ConnectMcpRequest, ConnectMcpResponse, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, Diff, DisableProviderRequest, DisableProviderResponse, DisconnectMcpRequest, DisconnectMcpResponse, EmbeddedResource, Error, ExtNotification, ExtRequest, ExtResponse, ImageContent, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListProvidersRequest, ListProvidersResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerAcp, McpServerHttp, McpServerSse, McpServerStdio, MessageId, MessageMcpNotification, MessageMcpRequest, MessageMcpResponse, NesEditSuggestion, NesJumpSuggestion, NesRenameSuggestion, NesSearchAndReplaceSuggestion, Notice, PermissionOption, Plan, PlanFile, PlanItems, PlanMarkdown, PlanRemoved, PromptResponse, ProtocolVersion, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, ResourceLink, SelectedPermissionOutcome, SessionConfigBoolean, SessionConfigId, SessionConfigOptionCategory, SessionConfigSelect, SessionConfigValueId, SessionId, SessionInfoUpdate, SessionModeState, SetProviderRequest, SetProviderResponse, SetSessionModeRequest, SetSessionModeResponse, StartNesRequest, StartNesResponse, SuggestNesRequest, Terminal, TerminalOutputRequest, TerminalOutputResponse, TextContent, ToolCallId, ToolCallLocation, ToolCallStatus, ToolKind, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
+import type { AgentCapabilities, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseNesRequest, CloseNesResponse, CloseSessionRequest, CloseSessionResponse, CompactionId, CompactionStatus, CompleteElicitationNotification, ConnectMcpRequest, ConnectMcpResponse, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, DisableProviderRequest, DisableProviderResponse, DisconnectMcpRequest, DisconnectMcpResponse, Error, ExtNotification, ExtRequest, ExtResponse, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListProvidersRequest, ListProvidersResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerAcp, McpServerHttp, McpServerSse, McpServerStdio, MessageMcpNotification, MessageMcpRequest, MessageMcpResponse, NesEditSuggestion, NesJumpSuggestion, NesRenameSuggestion, NesSearchAndReplaceSuggestion, Notice, PermissionOption, Plan, PlanFile, PlanItems, PlanMarkdown, PlanRemoved, PromptResponse, ProtocolVersion, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, SessionId, SessionInfoUpdate, SessionModeState, SetProviderRequest, SetProviderResponse, SetSessionModeRequest, SetSessionModeResponse, StartNesRequest, StartNesResponse, SuggestNesRequest, TerminalOutputRequest, TerminalOutputResponse, ToolCallId, ToolCallLocation, ToolCallStatus, ToolKind, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
+import type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ConfigOptionUpdate, PromptRequest, RequestPermissionResponse } from "../received.js";
+export type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, RequestPermissionOutcome, Content, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ConfigOptionUpdate, PromptRequest, RequestPermissionResponse } from "../received.js";
 
-/**
- * Content produced by a tool call.
- *
- * Tool calls can produce different types of content including
- * standard content blocks (text, images) or file diffs.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
- */
-export type ToolCallContent = ((Content & {
-type: "content"
-}) | (Diff & {
-type: "diff"
-}) | (Terminal & {
-type: "terminal"
-}) | {
-type: string
-[k: string]: unknown
-})
-/**
- * Content blocks represent displayable information in the Agent Client Protocol.
- *
- * They provide a structured way to handle various types of user-facing content—whether
- * it's text from language models, images for analysis, or embedded resources for context.
- *
- * Content blocks appear in:
- * - User prompts sent via `session/prompt`
- * - Language model output streamed through `session/update` notifications
- * - Progress updates and results from tool calls
- *
- * This structure is compatible with the Model Context Protocol (MCP), enabling
- * agents to seamlessly forward content from MCP tool outputs without transformation.
- *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/content)
- */
-export type ContentBlock = ((TextContent & {
-type: "text"
-}) | (ImageContent & {
-type: "image"
-}) | (AudioContent & {
-type: "audio"
-}) | (ResourceLink & {
-type: "resource_link"
-}) | (EmbeddedResource & {
-type: "resource"
-}) | {
-type: string
-[k: string]: unknown
-})
 /**
  * A JSON-RPC response object.
  */
@@ -77,58 +31,6 @@ id: RequestId
  */
 error: Error
 }
-/**
- * Describes an available authentication method.
- *
- * The `type` field acts as the discriminator in the serialized JSON form.
- * When no `type` is present, the method is treated as `agent`.
- */
-export type AuthMethod = ((AuthMethodTerminal & {
-type: "terminal"
-}) | (AuthMethodAgent & {
-type?: never
-}) | {
-type: string
-[k: string]: unknown
-})
-/**
- * A session configuration option selector and its current state.
- */
-export type SessionConfigOption = (((SessionConfigSelect & {
-type: "select"
-}) | (SessionConfigBoolean & {
-type: "boolean"
-}) | {
-type: string
-[k: string]: unknown
-}) & {
-/**
- * Unique identifier for the configuration option.
- */
-id: SessionConfigId
-/**
- * Human-readable label for the option.
- */
-name: string
-/**
- * Optional description for the Client to display to the user.
- */
-description?: (string | null)
-/**
- * Optional semantic category for this option (UX only).
- */
-category?: (SessionConfigOptionCategory | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-})
 /**
  * A suggestion returned by the agent.
  *
@@ -229,44 +131,6 @@ type: string
 [k: string]: unknown
 })
 /**
- * Request parameters for setting a session configuration option.
- */
-export type SetSessionConfigOptionRequest = (({
-/**
- * The boolean value.
- */
-value: boolean
-type: "boolean"
-} | {
-/**
- * The value ID.
- */
-value: SessionConfigValueId
-type?: never
-} | {
-type: string
-[k: string]: unknown
-}) & {
-/**
- * The ID of the session to set the configuration option for.
- */
-sessionId: SessionId
-/**
- * The ID of the configuration option to set.
- */
-configId: SessionConfigId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-})
-/**
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
@@ -288,18 +152,6 @@ id: RequestId
  */
 error: Error
 }
-/**
- * The outcome of a permission request.
- */
-export type RequestPermissionOutcome = {
-outcome: "cancelled"
-} | (SelectedPermissionOutcome & {
-outcome: "selected"
-}) | {
-outcome: string
-[k: string]: unknown
-}
-
 /**
  * A JSON-RPC request object.
  */
@@ -418,25 +270,6 @@ _meta?: {
 } | null
 }
 /**
- * Standard content block (text, images, resources).
- */
-export interface Content {
-/**
- * The actual content block.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
  * Response to the `initialize` method.
  *
  * Contains the negotiated protocol version and agent capabilities.
@@ -477,64 +310,6 @@ _meta?: {
 } | null
 }
 /**
- * Response from creating a new session.
- *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
- */
-export interface NewSessionResponse {
-/**
- * Unique identifier for the created session.
- *
- * Used in all subsequent requests for this conversation.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Response from loading an existing session.
- */
-export interface LoadSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
  * **UNSTABLE**
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -558,50 +333,6 @@ modes?: (SessionModeState | null)
  * Initial session configuration options if supported by the Agent.
  */
 configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Response from resuming an existing session.
- */
-export interface ResumeSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Response to `session/set_config_option` method.
- */
-export interface SetSessionConfigOptionResponse {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -663,32 +394,6 @@ sessionId: SessionId
  * The actual update content.
  */
 update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * A streamed item of content
- */
-export interface ContentChunk {
-/**
- * A single item of content
- */
-content: ContentBlock
-/**
- * A unique identifier for the message this chunk belongs to.
- *
- * All chunks belonging to the same message share the same `messageId`.
- * A change in `messageId` indicates a new message has started.
- */
-messageId?: (MessageId | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -785,25 +490,6 @@ export interface PlanUpdate {
  * The updated plan content.
  */
 plan: PlanUpdateContent
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Session configuration options have been updated.
- */
-export interface ConfigOptionUpdate {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1050,64 +736,6 @@ additionalDirectories?: string[]
  * List of MCP servers to connect to for this session.
  */
 mcpServers?: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Request parameters for sending a user prompt to the agent.
- *
- * Contains the user's message and any additional context.
- *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/prompt-turn#1-user-message)
- */
-export interface PromptRequest {
-/**
- * The ID of the session to send this user message to
- */
-sessionId: SessionId
-/**
- * The blocks of content that compose the user's message.
- *
- * As a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],
- * while other variants are optionally enabled via [`PromptCapabilities`].
- *
- * The Client MUST adapt its interface according to [`PromptCapabilities`].
- *
- * The client MAY include referenced pieces of context as either
- * [`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].
- *
- * When available, [`ContentBlock::Resource`] is preferred
- * as it avoids extra round-trips and allows the message to include
- * pieces of context from sources the agent may not have access to.
- */
-prompt: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Response to a permission request.
- */
-export interface RequestPermissionResponse {
-/**
- * The user's decision on the permission request.
- */
-outcome: RequestPermissionOutcome
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
