@@ -111,8 +111,19 @@ export function takeShared(
   const isShared = (d: Declaration) => d.exported && d.name !== undefined && shared.has(d.name);
   const taken = own.file.declarations.filter(isShared);
   const kept = own.file.declarations.filter((d) => !isShared(d));
-  // A local (the open-object alias) stays where a declaration left here still uses it.
-  const used = new Set(kept.filter((d) => d.exported).flatMap((d) => [...d.references]));
+  // A local (the open-object alias) stays where a declaration left here uses it, directly or
+  // through another local.
+  const used = new Set<string>();
+  const locals = new Map(kept.flatMap((d) => (d.exported || !d.name ? [] : [[d.name, d]])));
+  const use = (d: Declaration) => {
+    for (const r of d.references) {
+      if (used.has(r)) continue;
+      used.add(r);
+      const local = locals.get(r);
+      if (local) use(local);
+    }
+  };
+  for (const d of kept) if (d.exported || !d.name) use(d);
   const body = kept.filter((d) => d.exported || d.name === undefined || used.has(d.name));
   const names = (kind: Declaration["kind"]) =>
     taken.filter((d) => d.kind === kind).map((d) => d.name as string);

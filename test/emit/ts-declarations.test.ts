@@ -1,0 +1,91 @@
+import ts from "typescript-5.9";
+import { describe, expect, it } from "vitest";
+import { splitDeclarations } from "../../generator/emit/ts-declarations.js";
+import { parse } from "../support/declarations.js";
+
+/**
+ * The scanner that cuts types.d.ts into declarations, against the TypeScript parser, on the
+ * text json-schema-to-typescript and the generator write, with what could mislead a scanner:
+ * braces and keywords in doc comments and string literal types, members' doc comments at the
+ * start of a line, unions across lines.
+ */
+const TEXT = `/**
+ * Says { and \`export type Fake = {\` in prose.
+ */
+export type A = ("x" | "}" | "/*" | 'it\\'s')
+/**
+ * An interface.
+ */
+export interface B {
+/**
+ * A member's doc, at the start of a line.
+ * export interface NotOne {
+ */
+a: A
+"quoted-key}"?: JsonObject | null
+nested: {
+deep: (A | {
+x: "export type"
+})
+}
+}
+export type C = ((B & {
+kind: "b"
+}) | {
+kind: string
+[k: string]: unknown
+})
+/** @experimental Only in the unstable schema: may change or be removed. */
+export declare const isA: Guard<A>;
+export declare const parseB: Parse<B>;
+/**
+ * A local.
+ * @inline
+ */
+type JsonObject = {
+[k: string]: unknown
+}
+export {};`;
+
+describe("splitDeclarations", () => {
+  const pieces = splitDeclarations(TEXT);
+  const file = parse("t.d.ts", TEXT);
+
+  it("cuts where the TypeScript parser sees a top-level statement begin", () => {
+    expect(pieces.map((p) => p.name)).toEqual(
+      file.statements.map((s) =>
+        ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)
+          ? s.name.text
+          : ts.isVariableStatement(s)
+            ? (s.declarationList.declarations.map((d) => d.name)[0] as ts.Identifier).text
+            : undefined,
+      ),
+    );
+    // Each piece is its statement with its doc comment: the whole text, cut and joined.
+    file.statements.forEach((s, i) => {
+      expect(pieces[i]?.text).toBe(s.getFullText(file).replace(/^\n/, "").replace(/\n+$/, ""));
+    });
+    expect(pieces.map((p) => p.text).join("\n")).toBe(TEXT);
+  });
+
+  it("tells types from values and exported from local", () => {
+    expect(pieces.map((p) => [p.name, p.kind, p.exported])).toEqual([
+      ["A", "type", true],
+      ["B", "type", true],
+      ["C", "type", true],
+      ["isA", "value", true],
+      ["parseB", "value", true],
+      ["JsonObject", "type", false],
+      [undefined, "value", false],
+    ]);
+  });
+
+  it("reads the names the code uses, not those in comments or strings", () => {
+    const refs = (name: string) => pieces.find((p) => p.name === name)?.references ?? new Set();
+    expect([...refs("B")]).toEqual(expect.arrayContaining(["A", "JsonObject"]));
+    for (const word of ["Fake", "NotOne", "B"]) expect(refs("B").has(word), word).toBe(false);
+    expect(refs("C").has("B")).toBe(true);
+    expect(refs("isA").has("Guard")).toBe(true);
+    for (const word of ["x", "it", "s"]) expect(refs("A").has(word), word).toBe(false);
+  });
+});
