@@ -71,7 +71,8 @@ describe("union narrowing helpers and tag dispatch", () => {
   it("the helpers' declarations narrow as documented (tsc, strict, lib es2020)", () => {
     const consumers: Record<string, string[]> = {
       "consumer-v1.ts": [
-        'import { isContentBlockOf, isSessionUpdateOf, parseSessionNotification } from "./v1/parsers.js";',
+        // types.d.ts is where the functions of parsers.js are declared (the entry point reads it).
+        'import { isContentBlockOf, isSessionUpdateOf, parseSessionNotification } from "./v1/types.js";',
         'import type { SessionNotification } from "./v1/types.js";',
         "declare const x: unknown;",
         'if (isSessionUpdateOf(x, "tool_call")) { const id: string = x.toolCallId; void id; }',
@@ -82,7 +83,7 @@ describe("union narrowing helpers and tag dispatch", () => {
         "void n;",
       ],
       "consumer-v2.ts": [
-        'import { isContentBlockOf, isCustomContentBlock } from "./v2/parsers.js";',
+        'import { isContentBlockOf, isCustomContentBlock } from "./v2/types.js";',
         "declare const x: unknown;",
         'if (isContentBlockOf(x, "text")) { const text: string = x.text; void text; }',
         'if (isContentBlockOf(x, "_vendor_block")) { const tag: string = x.type; void tag; }',
