@@ -5,14 +5,8 @@ import { forEachJson } from "../schema/walk.js";
 import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 import { sharedModuleFrom } from "./shared-code.js";
-import {
-  compileDeclarations,
-  type DeclarationSource,
-  declarationSource,
-  takeShared,
-  typesTaken,
-  withExperimentalTags,
-} from "./types.js";
+import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
+import { compileDeclarations, typesTaken, withExperimentalTags } from "./types.js";
 
 /**
  * `received.d.ts`: each definition a value of which can hold a closed tagged union (v1 has

@@ -12,8 +12,8 @@ import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { parserDeclarations } from "./parsers.js";
-import { type DeclarationFile, sharedDeclarations, sharedModuleFrom } from "./shared-code.js";
-import { type Declaration, splitDeclarations } from "./ts-declarations.js";
+import { sharedModuleFrom } from "./shared-code.js";
+import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -24,8 +24,8 @@ const ROOT_NAME = "AcpCodegenRoot";
  * name, they cost a consumer's compiler one identifier per type reference and no import.
  *
  * An unstable surface's file imports and re-exports, from the stable one's, every declaration
- * the stable file already holds word for word and that means the same there (shared-code.ts
- * `sharedDeclarations`): most of the protocol, which the unstable schema repeats.
+ * the stable file already holds word for word and that means the same there
+ * (shared-declarations.ts): most of the protocol, which the unstable schema repeats.
  */
 export async function emitTypes(context: EmitContext): Promise<OutputFile> {
   return {
@@ -63,88 +63,6 @@ async function layOutTypes(context: EmitContext) {
   // every top-level declaration. (With no definitions the file must still be a module, or
   // importing it fails to compile.)
   return { content: [head, ...lines, "export {};", ""].join("\n"), taken };
-}
-
-/** A declaration file before any sharing: its imports, and its declarations' text. */
-export interface DeclarationSource {
-  imports: Array<{
-    names: readonly string[];
-    /** The package-relative module the names' declarations are in. */
-    module: string | ((name: string) => string);
-    /** The import statement for those of the names a file uses. */
-    line: (names: readonly string[]) => string;
-  }>;
-  text: string;
-  file: DeclarationFile;
-}
-
-/** `imports` and declarations together, as `sharedDeclarations` reads a file. */
-export function declarationSource(
-  imports: DeclarationSource["imports"],
-  text: string,
-): DeclarationSource {
-  return {
-    imports,
-    text,
-    file: {
-      declarations: splitDeclarations(text),
-      imports: new Map(
-        imports.flatMap(({ names, module }) =>
-          names.map((n) => [n, typeof module === "string" ? module : module(n)] as const),
-        ),
-      ),
-    },
-  };
-}
-
-/**
- * An unstable surface's file with what the stable surface's file `from` already declares
- * taken from there (`sharedDeclarations`): the lines after its banner, and the names taken.
- * The rest is written as the file alone would write it, with the imports it still uses.
- */
-export function takeShared(
-  own: DeclarationSource,
-  theirs: DeclarationSource,
-  from: string,
-): { lines: string[]; taken: Set<string> } {
-  const shared = sharedDeclarations(theirs.file, own.file);
-  const isShared = (d: Declaration) => d.exported && d.name !== undefined && shared.has(d.name);
-  const taken = own.file.declarations.filter(isShared);
-  const kept = own.file.declarations.filter((d) => !isShared(d));
-  // A local (the open-object alias) stays where a declaration left here uses it, directly or
-  // through another local.
-  const used = new Set<string>();
-  const locals = new Map(kept.flatMap((d) => (d.exported || !d.name ? [] : [[d.name, d]])));
-  const use = (d: Declaration) => {
-    for (const r of d.references) {
-      if (used.has(r)) continue;
-      used.add(r);
-      const local = locals.get(r);
-      if (local) use(local);
-    }
-  };
-  for (const d of kept) if (d.exported || !d.name) use(d);
-  const body = kept.filter((d) => d.exported || d.name === undefined || used.has(d.name));
-  const names = (kind: Declaration["kind"]) =>
-    taken.filter((d) => d.kind === kind).map((d) => d.name as string);
-  const types = names("type");
-  const values = names("value");
-  const local = types.filter((n) => used.has(n));
-  return {
-    lines: [
-      ...own.imports.flatMap((i) => {
-        const needed = i.names.filter((n) => used.has(n));
-        return needed.length ? [i.line(needed)] : [];
-      }),
-      // Re-exported by name; bound here only where a declaration left here uses one.
-      ...(local.length ? [`import type { ${local.join(", ")} } from "${from}";`] : []),
-      ...(types.length ? [`export type { ${types.join(", ")} } from "${from}";`] : []),
-      ...(values.length ? [`export { ${values.join(", ")} } from "${from}";`] : []),
-      "",
-      ...body.map((d) => d.text),
-    ],
-    taken: new Set([...types, ...values]),
-  };
 }
 
 /** Built once: the unstable surface's emitter reads the stable one's too. */
