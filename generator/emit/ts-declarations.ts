@@ -31,33 +31,36 @@ export function splitDeclarations(text: string): Declaration[] {
     start = at;
     code = "";
   };
+  // Code is copied a run at a time: from `run` to where a comment or string begins.
+  let run = 0;
   for (let i = 0; i < text.length; ) {
     // A new declaration begins at a line start outside any bracket, once the one before it has
     // code of its own (its doc comment belongs to it).
-    if ((i === 0 || text[i - 1] === "\n") && depth === 0 && code.trim() !== "") {
-      if (STARTS.test(text.slice(i, i + 12))) close(i);
+    if ((i === 0 || text[i - 1] === "\n") && depth === 0) {
+      code += text.slice(run, i);
+      run = i;
+      if (code.trim() !== "" && STARTS.test(text.slice(i, i + 12))) close(i);
     }
     const c = text[i] as string;
-    if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? text.length : end + 2;
-      code += " ";
-    } else if (c === "/" && text[i + 1] === "/") {
-      const end = text.indexOf("\n", i);
-      i = end < 0 ? text.length : end;
-      code += " ";
+    if (c === "/" && (text[i + 1] === "*" || text[i + 1] === "/")) {
+      const block = text[i + 1] === "*";
+      const end = block ? text.indexOf("*/", i + 2) : text.indexOf("\n", i);
+      code += `${text.slice(run, i)} `;
+      i = end < 0 ? text.length : block ? end + 2 : end;
+      run = i;
     } else if (c === '"' || c === "'" || c === "`") {
       let j = i + 1;
       while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
+      code += `${text.slice(run, i)} "" `;
       i = j + 1;
-      code += ' "" ';
+      run = i;
     } else {
       if (c === "{" || c === "(" || c === "[") depth++;
       else if (c === "}" || c === ")" || c === "]") depth--;
-      code += c;
       i++;
     }
   }
+  code += text.slice(run);
   close(text.length);
   return pieces.map(({ start: from, code }, n): Declaration => {
     const to = pieces[n + 1] ? (pieces[n + 1] as { start: number }).start : text.length;

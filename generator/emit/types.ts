@@ -276,8 +276,12 @@ function withoutObjectParens(text: string): string {
     }
   }
   let out = "";
-  for (let i = 0; i < text.length; i++) if (!drop.has(i)) out += text[i];
-  return out;
+  let from = 0;
+  for (const at of [...drop].sort((a, b) => a - b)) {
+    out += text.slice(from, at);
+    from = at + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** A position found by `indexOf`, or the end of the text when there is none. */
