@@ -1,5 +1,4 @@
-import { readdirSync } from "node:fs";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
@@ -10,7 +9,7 @@ import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import { buildSymbols } from "../../generator/symbols/table.js";
 import { parse } from "../support/declarations.js";
-import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
+import { heldReleases } from "../support/run.js";
 
 /**
  * An unstable surface's types.d.ts and received.d.ts take from the stable surface's files what
@@ -21,13 +20,7 @@ import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
  * prose the unstable schema words differently for an unchanged definition), and so must every
  * declaration each of them refers to, followed the same way. Read through the TypeScript parser.
  */
-const releases: Array<[string, string]> = [
-  ["vendored", SCHEMA_DIR],
-  ...readdirSync(HISTORY_DIR).map((v): [string, string] => [`history ${v}`, join(HISTORY_DIR, v)]),
-  ...readdirSync(RELEASES_DIR, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
-];
+const releases = heldReleases();
 
 /** The releases with an unstable surface beside a stable one, each loaded once. */
 const paired = releases.flatMap(([label, dir]) => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
@@ -9,7 +9,7 @@ import { buildModel } from "../../generator/model/build.js";
 import { CAPABILITY_RULES, STALE_PROSE } from "../../generator/model/capability-rules.js";
 import type { CapabilityGate, SurfaceModel } from "../../generator/model/protocol.js";
 import { V1_CAPABILITY_GATES } from "../support/protocol.js";
-import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
+import { heldReleases, SCHEMA_DIR } from "../support/run.js";
 
 /**
  * The capability model against the schema it was read from, on the vendored schema and on
@@ -22,13 +22,7 @@ import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
 type Node = Record<string, unknown>;
 type Defs = Record<string, Node>;
 
-const RELEASES: Array<[string, string]> = [
-  ["vendored", SCHEMA_DIR],
-  ...readdirSync(HISTORY_DIR).map((v): [string, string] => [`history ${v}`, join(HISTORY_DIR, v)]),
-  ...readdirSync(RELEASES_DIR, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
-];
+const RELEASES = heldReleases();
 
 const surfacesOf = (dir: string): SurfaceModel[] =>
   buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;

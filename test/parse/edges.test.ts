@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
@@ -8,7 +8,7 @@ import { emitParsers } from "../../generator/emit/parsers.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import { buildSymbols } from "../../generator/symbols/table.js";
-import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "../support/run.js";
+import { heldReleases, tempDir } from "../support/run.js";
 import { attempt, buildParsePackage, clone, deepFreeze } from "./support.js";
 
 /**
@@ -161,16 +161,7 @@ describe("prototype safety and the hot path", () => {
 });
 
 describe("the emitter on every release we hold", () => {
-  const releases: Array<[string, string]> = [
-    ["vendored", SCHEMA_DIR],
-    ...readdirSync(HISTORY_DIR).map((v): [string, string] => [
-      `history ${v}`,
-      join(HISTORY_DIR, v),
-    ]),
-    ...readdirSync(RELEASES_DIR, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
-  ];
+  const releases = heldReleases();
 
   it.each(releases)(
     "%s: emits parsers as valid ES modules, deterministically",

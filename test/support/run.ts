@@ -1,17 +1,33 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { main } from "../../generator/cli.js";
 import { ROOT } from "../../generator/paths.js";
 
-export { SCHEMA_DIR } from "./surfaces.js";
+import { SCHEMA_DIR } from "./surfaces.js";
+
+export { SCHEMA_DIR };
 /** Copies of the three releases in shared/schema-history, so the suite needs nothing outside the repo. */
 export const HISTORY_DIR = join(ROOT, "test", "fixtures", "history");
 export const RELEASES_DIR = join(ROOT, "test", "fixtures", "releases");
 /** The oldest npm releases and the upstream tags with gaps of their own (see its README). */
 export const ERAS_DIR = join(ROOT, "test", "fixtures", "eras");
+
+/** Every release the suite holds, as `[label, folder]`: the vendored schema, the history, the SDK's. */
+export function heldReleases(): Array<[string, string]> {
+  return [
+    ["vendored", SCHEMA_DIR],
+    ...readdirSync(HISTORY_DIR).map((v): [string, string] => [
+      `history ${v}`,
+      join(HISTORY_DIR, v),
+    ]),
+    ...readdirSync(RELEASES_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e): [string, string] => [`sdk ${e.name}`, join(RELEASES_DIR, e.name)]),
+  ];
+}
 
 export interface CliRun {
   code: number;
