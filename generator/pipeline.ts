@@ -14,6 +14,7 @@ import {
   emitRuntime,
   emitSurfaceIndex,
   type PackageOptions,
+  withReachableRuntime,
 } from "./emit/package.js";
 import { emitParsers } from "./emit/parsers.js";
 import { emitReceived } from "./emit/received.js";
@@ -57,7 +58,11 @@ export async function render(
   ];
   for (const context of surfaceContexts(model, symbols, diagnostics))
     emitted.push(...(await emitSurface(context)));
-  return { model, files: plan(model, options, emitted), diagnostics };
+  return {
+    model,
+    files: plan(model, options, withReachableRuntime(emitted, model, symbols)),
+    diagnostics,
+  };
 }
 
 /** Every file of one surface's folder (one entry point). */

@@ -279,3 +279,53 @@ describe("the runtime's JavaScript", () => {
     expect(classes(node).filter((c) => web.has(c))).toEqual([]);
   });
 });
+
+describe("the package's declarations", () => {
+  /** Every relative module a declaration file names, through the TypeScript parser. */
+  const specifiers = (path: string): string[] => {
+    const file = parse(path, readFileSync(join(TEST_PACKAGE, path), "utf8"));
+    const out: string[] = [];
+    const visit = (n: ts.Node) => {
+      if (
+        (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) &&
+        n.moduleSpecifier &&
+        ts.isStringLiteral(n.moduleSpecifier)
+      )
+        out.push(n.moduleSpecifier.text);
+      if (
+        ts.isImportTypeNode(n) &&
+        ts.isLiteralTypeNode(n.argument) &&
+        ts.isStringLiteral(n.argument.literal)
+      )
+        out.push(n.argument.literal.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(file);
+    return out.filter((s) => s.startsWith("."));
+  };
+  const declarationFiles = readdirSync(TEST_PACKAGE, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".d.ts"))
+    .map((f) => f.split("\\").join("/"));
+
+  it("are each reached from an entry point, and name no module the package lacks", () => {
+    const pkg = JSON.parse(readFileSync(join(TEST_PACKAGE, "package.json"), "utf8")) as {
+      exports: Record<string, { types?: string } | string>;
+    };
+    const work = Object.values(pkg.exports).flatMap((e) =>
+      typeof e === "object" && e.types ? [e.types.replace(/^\.\//, "")] : [],
+    );
+    expect(work.length).toBeGreaterThan(4);
+    const reached = new Set<string>();
+    while (work.length > 0) {
+      const path = work.pop() as string;
+      if (reached.has(path)) continue;
+      expect(declarationFiles, `named by a declaration: ${path}`).toContain(path);
+      reached.add(path);
+      for (const s of specifiers(path))
+        work.push(join(path, "..", s).split("\\").join("/").replace(/\.js$/, ".d.ts"));
+    }
+    // Nothing shipped that a consumer's compiler never reads (the exports map lets no one
+    // import the rest).
+    expect(declarationFiles.filter((f) => !reached.has(f)).sort()).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_BUNDLE_DIR, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
 import { RUNTIME_MODULE, RUNTIME_NODE_MODULE, reexportLines } from "../symbols/exports.js";
@@ -66,6 +66,41 @@ export function emitRuntime(): OutputFile[] {
     file(RUNTIME_BUNDLE_DIR, RUNTIME_NODE_MODULE),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/**
+ * The package's files without the runtime declarations no entry point reaches. A consumer's
+ * compiler reads declarations from an entry point's `index.d.ts` on, through relative imports
+ * and re-exports; the runtime modules the generated code alone uses (the line framing, the
+ * arrival queue, `runtime/index.d.ts` itself, …) exist in the package only inside the bundled
+ * `runtime/index.js`, which the `exports` map lets no one import, so their declarations would
+ * describe nothing anyone can reach. Only `runtime/` is pruned: a surface's own declaration
+ * file that nothing reached would be a bug to see, not to hide.
+ */
+export function withReachableRuntime(
+  files: readonly OutputFile[],
+  model: ProtocolModel,
+  symbols: Symbols,
+): OutputFile[] {
+  const declarations = new Map(
+    files.filter((f) => f.path.endsWith(".d.ts")).map((f) => [f.path, f.content]),
+  );
+  const reached = new Set<string>();
+  const work = entryPoints(model, symbols).map(({ folder }) => `${folder}/index.d.ts`);
+  while (work.length > 0) {
+    const path = work.pop() as string;
+    const content = declarations.get(path);
+    if (reached.has(path) || content === undefined) continue;
+    reached.add(path);
+    for (const [, specifier] of content.matchAll(RELATIVE_SPECIFIER))
+      work.push(posix.join(posix.dirname(path), specifier as string).replace(/\.js$/, ".d.ts"));
+  }
+  return files.filter(
+    (f) => !(f.path.startsWith("runtime/") && f.path.endsWith(".d.ts") && !reached.has(f.path)),
+  );
+}
+
+/** A relative module specifier in declarations: `from "./x.js"`, `import("../x.js")`. */
+const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"]*)"/g;
 
 /** Surfaces in the order package.json lists them: by protocol version, stable first. */
 function orderedSurfaces(model: ProtocolModel): SurfaceModel[] {

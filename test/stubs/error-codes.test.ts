@@ -79,7 +79,10 @@ describe("RequestError helpers from the schema's ErrorCode", () => {
   it("instanceof holds for any RequestError: from the connection's runtime or another entry point", async () => {
     const v1 = await import("../../.test-package/package/v1/index.js");
     const v2 = await import("../../.test-package/package/v2/index.js");
-    const runtime = await import("../../.test-package/package/runtime/index.js");
+    // The bundled runtime module itself, as the connection code imports it (no declarations:
+    // nothing outside the package can import it).
+    const runtimePath = "../../.test-package/package/runtime/index.js";
+    const runtime = (await import(runtimePath)) as { RequestError: typeof v1.RequestError };
     expect(new runtime.RequestError(-1, "x")).toBeInstanceOf(v1.RequestError);
     expect(v2.RequestError.internalError()).toBeInstanceOf(v1.RequestError);
     expect(new Error("x")).not.toBeInstanceOf(v1.RequestError);
