@@ -97,12 +97,12 @@ export interface DeclarationFile {
 }
 
 /**
- * The declarations of an unstable surface's types.d.ts that the stable one's can stand for:
- * the same text, doc comments included (an editor shows the stable file's), up to the draft
- * docs links (`sameButDraftLinks`), and every name the code uses bound alike in both files: to a declaration shared the same way, to an import of
- * the same module, or to nothing (a global). So a shared declaration means in the stable file
- * what it would mean in the unstable one, down to everything it reaches. Names declared twice
- * in a file are never shared.
+ * The declarations of an unstable surface's file that the stable one's can stand for: the
+ * same text, doc comments included (an editor shows the stable file's), up to the docs' draft
+ * links (`sameButDraftLinks`), and every name the code uses bound alike in both files: to a
+ * declaration shared the same way, to an import of the same module, or to nothing (a global).
+ * So a shared declaration means in the stable file what it would mean in the unstable one,
+ * down to everything it reaches. Names declared twice in a file are never shared.
  */
 export function sharedDeclarations(
   stable: DeclarationFile,
