@@ -29,7 +29,7 @@ export class RequestError extends RuntimeRequestError {
   static invalidParams(data, detail) {
     return new RequestError(-32602, withDetail("Invalid params", detail), data);
   }
-  /** -32603 Internal error: Internal JSON-RPC error. Reserved for implementation-defined server errors. */
+  /** -32603 Internal error: Internal JSON-RPC error. */
   static internalError(data, detail) {
     return new RequestError(-32603, withDetail("Internal error", detail), data);
   }
@@ -41,7 +41,7 @@ export class RequestError extends RuntimeRequestError {
   static authenticationRequired(data, detail) {
     return new RequestError(-32000, withDetail("Authentication required", detail), data);
   }
-  /** -32002 Resource not found: A given resource, such as a file, was not found. */
+  /** -32002 Resource not found: A given resource, such as a session or file, was not found. */
   static resourceNotFound(data, detail) {
     return new RequestError(-32002, withDetail("Resource not found", detail), data);
   }

@@ -2,7 +2,7 @@
 /**
  * Agent Client Protocol v1.
  *
- * Protocol version 1: 170 definition types, 25 methods.
+ * Protocol version 1: 178 definition types, 25 methods.
  * @packageDocumentation
  */
 export * from "./types.js";

@@ -2,29 +2,50 @@
 import { fail as __fail } from "../runtime/index.js";
 
 export const k0 = validate25;
-const __schemaValue0 = ["string","null"];
-const __schemaValue1 = ["object","null"];
+const __schemaValue0 = ["object","null"];
 const func0 = Object.prototype.hasOwnProperty;
 
 function validate25(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
-let data0 = data.title;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate25, instancePath+"/title","type",{type: __schemaValue0});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(typeof data.cwd !== "string"){
+return __fail(validate25, instancePath+"/cwd","type",{type: "string"});
+}
+}
+{
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+{
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data1[i0] !== "string"){
+return __fail(validate25, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = true;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate25, instancePath+"/additionalDirectories","type",{type: "array"});
+}
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate25, instancePath+"/_meta","type",{type: __schemaValue1});
+let data3 = data._meta;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate25, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -44,20 +65,43 @@ function validate26(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate26, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
-if(typeof data.title !== "string"){
-return __fail(validate26, instancePath+"/title","type",{type: "string"});
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(typeof data.cwd !== "string"){
+return __fail(validate26, instancePath+"/cwd","type",{type: "string"});
+}
+}
+{
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+{
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data1[i0] !== "string"){
+return __fail(validate26, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = true;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate26, instancePath+"/additionalDirectories","type",{type: "array"});
+}
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate26, instancePath+"/_meta","type",{type: __schemaValue1});
+let data3 = data._meta;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate26, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -68,6 +112,62 @@ return __fail(validate26, instancePath,"type",{type: "object"});
 }
 }
 validate26.errors = null;
+return true;
+}
+
+export const k2 = validate27;
+
+function validate27(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+return __fail(validate27, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(typeof data.cwd !== "string"){
+return __fail(validate27, instancePath+"/cwd","type",{type: "string"});
+}
+}
+{
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data1 = data.additionalDirectories;
+{
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data1[i0] !== "string"){
+return __fail(validate27, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid1 = true;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate27, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate27, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate27, instancePath,"type",{type: "object"});
+}
+}
+validate27.errors = null;
 return true;
 }
 

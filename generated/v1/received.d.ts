@@ -5,7 +5,7 @@
  * can hold a closed tagged union, with the variants this package does not know admitted.
  * @packageDocumentation
  */
-import type { AgentCapabilities, AudioContent, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseSessionRequest, CloseSessionResponse, CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, Diff, EmbeddedResource, Error, ExtNotification, ExtRequest, ExtResponse, ImageContent, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerHttp, McpServerSse, McpServerStdio, MessageId, PermissionOption, Plan, PromptResponse, ProtocolVersion, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, ResourceLink, SelectedPermissionOutcome, SessionConfigBoolean, SessionConfigId, SessionConfigOptionCategory, SessionConfigSelect, SessionConfigValueId, SessionId, SessionInfoUpdate, SessionModeState, SetSessionModeRequest, SetSessionModeResponse, Terminal, TerminalOutputRequest, TerminalOutputResponse, TextContent, ToolCallId, ToolCallLocation, ToolCallStatus, ToolKind, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
+import type { AgentCapabilities, AudioContent, AuthMethodAgent, AuthMethodTerminal, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseSessionRequest, CloseSessionResponse, CompactionId, CompactionStatus, CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, Diff, EmbeddedResource, Error, ExtNotification, ExtRequest, ExtResponse, ImageContent, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerHttp, McpServerSse, McpServerStdio, MessageId, Notice, PermissionOption, Plan, PromptResponse, ProtocolVersion, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, ResourceLink, SelectedPermissionOutcome, SessionConfigBoolean, SessionConfigId, SessionConfigOptionCategory, SessionConfigSelect, SessionConfigValueId, SessionId, SessionInfoUpdate, SessionModeState, SetSessionModeRequest, SetSessionModeResponse, Terminal, TerminalOutputRequest, TerminalOutputResponse, TextContent, ToolCallId, ToolCallLocation, ToolCallStatus, ToolKind, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
 
 /**
  * Content produced by a tool call.
@@ -13,7 +13,7 @@ import type { AgentCapabilities, AudioContent, AuthMethodAgent, AuthMethodTermin
  * Tool calls can produce different types of content including
  * standard content blocks (text, images) or file diffs.
  *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
+ * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export type ToolCallContent = ((Content & {
 type: "content"
@@ -28,18 +28,15 @@ type: string
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
  *
- * They provide a structured way to handle various types of user-facing content—whether
- * it's text from language models, images for analysis, or embedded resources for context.
- *
  * Content blocks appear in:
  * - User prompts sent via `session/prompt`
  * - Language model output streamed through `session/update` notifications
  * - Progress updates and results from tool calls
  *
- * This structure is compatible with the Model Context Protocol (MCP), enabling
- * agents to seamlessly forward content from MCP tool outputs without transformation.
+ * This structure is compatible with the Model Context Protocol (MCP), so agents can
+ * forward content from MCP tool outputs without transformation.
  *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/content)
+ * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
  */
 export type ContentBlock = ((TextContent & {
 type: "text"
@@ -123,7 +120,7 @@ category?: (SessionConfigOptionCategory | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -134,7 +131,7 @@ _meta?: {
  *
  * These updates provide real-time feedback about the agent's progress.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
 sessionUpdate: "user_message_chunk"
@@ -158,6 +155,12 @@ sessionUpdate: "config_option_update"
 sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
 sessionUpdate: "usage_update"
+}) | (Notice & {
+sessionUpdate: "notice"
+}) | (CompactionUpdate & {
+sessionUpdate: "compaction_update"
+}) | (CompactionSummaryChunk & {
+sessionUpdate: "compaction_summary_chunk"
 }) | {
 sessionUpdate: string
 [k: string]: unknown
@@ -168,7 +171,7 @@ sessionUpdate: string
  * MCP servers provide tools and context that the agent can use when
  * processing prompts.
  *
- * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/session-setup#mcp-servers)
+ * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
 type: "http"
@@ -184,11 +187,11 @@ type: string
  * Request parameters for setting a session configuration option.
  */
 export type SetSessionConfigOptionRequest = (({
+type: "boolean"
 /**
  * The boolean value.
  */
 value: boolean
-type: "boolean"
 } | {
 /**
  * The value ID.
@@ -212,7 +215,7 @@ configId: SessionConfigId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -274,7 +277,7 @@ params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest
  *
  * Sent when the agent needs authorization before performing a sensitive operation.
  *
- * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/tool-calls#requesting-permission)
+ * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
 export interface RequestPermissionRequest {
 /**
@@ -294,7 +297,7 @@ options: PermissionOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -306,7 +309,7 @@ _meta?: {
  * Used to report progress and results as tools execute. All fields except
  * the tool call ID are optional - only changed fields need to be included.
  *
- * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/tool-calls#updating)
+ * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
 export interface ToolCallUpdate {
 /**
@@ -325,6 +328,13 @@ status?: (ToolCallStatus | null)
  * Update the human-readable title.
  */
 title?: (string | null)
+/**
+ * Update the programmatic name of the tool being invoked.
+ *
+ * This field is optional. Omitting it or sending `null` both mean that
+ * the existing name is left unchanged.
+ */
+name?: (string | null)
 /**
  * Replace the content collection.
  */
@@ -350,7 +360,7 @@ rawOutput?: {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -369,7 +379,7 @@ content: ContentBlock
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -380,7 +390,7 @@ _meta?: {
  *
  * Contains the negotiated protocol version and agent capabilities.
  *
- * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
+ * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeResponse {
 /**
@@ -409,7 +419,7 @@ agentInfo?: (Implementation | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -418,7 +428,7 @@ _meta?: {
 /**
  * Response from creating a new session.
  *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
+ * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionResponse {
 /**
@@ -430,7 +440,7 @@ sessionId: SessionId
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -442,7 +452,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -455,7 +465,7 @@ export interface LoadSessionResponse {
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -467,7 +477,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -480,7 +490,7 @@ export interface ResumeSessionResponse {
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -492,7 +502,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -511,7 +521,7 @@ configOptions: SessionConfigOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -535,7 +545,7 @@ params?: ((SessionNotification | CompleteElicitationNotification | ExtNotificati
  *
  * Used to stream real-time progress and results during prompt processing.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
 /**
@@ -551,7 +561,7 @@ update: SessionUpdate
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -577,7 +587,7 @@ messageId?: (MessageId | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -589,7 +599,7 @@ _meta?: {
  * Tool calls are actions that the agent executes on behalf of the language model,
  * such as reading files, executing code, or fetching data from external sources.
  *
- * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/tool-calls)
+ * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
 export interface ToolCall {
 /**
@@ -600,6 +610,13 @@ toolCallId: ToolCallId
  * Human-readable title describing what the tool is doing.
  */
 title: string
+/**
+ * Programmatic name of the tool being invoked.
+ *
+ * This field is optional. Omitting it or sending `null` both mean that no
+ * tool name is available.
+ */
+name?: (string | null)
 /**
  * The category of tool being invoked.
  * Helps clients choose appropriate icons and UI treatment.
@@ -635,7 +652,7 @@ rawOutput?: {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -654,7 +671,63 @@ configOptions: SessionConfigOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+ */
+_meta?: {
+[k: string]: unknown
+} | null
+}
+/**
+ * A context compaction upsert. The first notification fixes the compaction's
+ * timeline position. Later updates with the same ID patch that entity in place.
+ * Agents MUST only send this update when the Client advertised
+ * the `session.compaction` Client capability.
+ *
+ * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+ * stored value unchanged, `null` clears it, and a concrete value replaces it.
+ * `summary: []` also clears the summary.
+ */
+export interface CompactionUpdate {
+/**
+ * The Agent-owned ID of this compaction, unique within the session.
+ */
+compactionId: CompactionId
+/**
+ * Current lifecycle status.
+ */
+status: CompactionStatus
+/**
+ * Complete replacement user-displayable summary content for the compaction.
+ */
+summary?: (ContentBlock[] | null)
+/**
+ * Human-readable error details for the compaction.
+ */
+error?: (string | null)
+/**
+ * Extensible metadata patch for this compaction.
+ */
+_meta?: {
+[k: string]: unknown
+} | null
+}
+/**
+ * A content block appended to a compaction's summary. A first-seen ID creates
+ * an in-progress compaction. Chunks append in receive order.
+ * Agents MUST only send this update when the Client advertised
+ * the `session.compaction` Client capability.
+ */
+export interface CompactionSummaryChunk {
+/**
+ * ID of the compaction whose summary receives this content.
+ */
+compactionId: CompactionId
+/**
+ * One content block to append.
+ */
+content: ContentBlock
+/**
+ * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
 _meta?: {
 [k: string]: unknown
@@ -680,7 +753,7 @@ params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionR
 /**
  * Request parameters for creating a new session.
  *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
+ * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
 /**
@@ -704,7 +777,7 @@ mcpServers: McpServer[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -715,7 +788,7 @@ _meta?: {
  *
  * Only available if the Agent supports the `loadSession` capability.
  *
- * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/session-setup#loading-sessions)
+ * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
 /**
@@ -744,7 +817,7 @@ sessionId: SessionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -785,7 +858,7 @@ mcpServers?: McpServer[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -796,7 +869,7 @@ _meta?: {
  *
  * Contains the user's message and any additional context.
  *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/prompt-turn#1-user-message)
+ * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
 export interface PromptRequest {
 /**
@@ -806,15 +879,15 @@ sessionId: SessionId
 /**
  * The blocks of content that compose the user's message.
  *
- * As a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],
- * while other variants are optionally enabled via [`PromptCapabilities`].
+ * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+ * while other variants are optionally enabled via `PromptCapabilities`.
  *
- * The Client MUST adapt its interface according to [`PromptCapabilities`].
+ * The Client MUST adapt its interface according to `PromptCapabilities`.
  *
  * The client MAY include referenced pieces of context as either
- * [`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].
+ * `resource` or `resource_link` content blocks.
  *
- * When available, [`ContentBlock::Resource`] is preferred
+ * When available, `resource` is preferred
  * as it avoids extra round-trips and allows the message to include
  * pieces of context from sources the agent may not have access to.
  */
@@ -824,7 +897,7 @@ prompt: ContentBlock[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -843,7 +916,7 @@ outcome: RequestPermissionOutcome
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: {
 [k: string]: unknown

@@ -3,10 +3,10 @@ import { pushIssue as __pushIssue, truncateIssues as __truncateIssues, fail as _
 
 export const k0 = validate25;
 const __schemaValue0 = ["object","null"];
-const __schemaValue1 = ["integer","null"];
-const __schemaValue2 = ["string","null"];
-const __schemaValue3 = ["array","null"];
-const __schemaValue4 = ["number","null"];
+const __schemaValue1 = ["string","null"];
+const __schemaValue2 = ["array","null"];
+const __schemaValue3 = ["number","null"];
+const __schemaValue4 = ["integer","null"];
 const __schemaValue5 = ["boolean","null"];
 
 function validate25(data, instancePath=""){
@@ -18,23 +18,10 @@ return true;
 }
 
 export const k1 = validate26;
-const formats0 = __formats.uint32;
 
 function validate26(data, instancePath=""){
-if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
-return __fail(validate26, instancePath,"type",{type: __schemaValue1});
-}
-{
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-return __fail(validate26, instancePath,"minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats0.validate(data))){
-return __fail(validate26, instancePath,"format",{format: "uint32"});
-}
-}
-}
+if(data !== null){
+return __fail(validate26, instancePath,"type",{type: "null"});
 }
 validate26.errors = null;
 return true;
@@ -43,8 +30,8 @@ return true;
 export const k2 = validate27;
 
 function validate27(data, instancePath=""){
-if(data !== null){
-return __fail(validate27, instancePath,"type",{type: "null"});
+if((typeof data !== "string") && (data !== null)){
+return __fail(validate27, instancePath,"type",{type: __schemaValue1});
 }
 validate27.errors = null;
 return true;
@@ -53,7 +40,7 @@ return true;
 export const k3 = validate28;
 
 function validate28(data, instancePath=""){
-if((typeof data !== "string") && (data !== null)){
+if((!(Array.isArray(data))) && (data !== null)){
 return __fail(validate28, instancePath,"type",{type: __schemaValue2});
 }
 validate28.errors = null;
@@ -63,7 +50,7 @@ return true;
 export const k4 = validate29;
 
 function validate29(data, instancePath=""){
-if((!(Array.isArray(data))) && (data !== null)){
+if((!((typeof data == "number") && (isFinite(data)))) && (data !== null)){
 return __fail(validate29, instancePath,"type",{type: __schemaValue3});
 }
 validate29.errors = null;
@@ -71,26 +58,39 @@ return true;
 }
 
 export const k5 = validate30;
+const formats0 = __formats.int64;
 
 function validate30(data, instancePath=""){
-if((!((typeof data == "number") && (isFinite(data)))) && (data !== null)){
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
 return __fail(validate30, instancePath,"type",{type: __schemaValue4});
+}
+{
+if((typeof data == "number") && (isFinite(data))){
+if(!(formats0.validate(data))){
+return __fail(validate30, instancePath,"format",{format: "int64"});
+}
+}
 }
 validate30.errors = null;
 return true;
 }
 
 export const k6 = validate31;
-const formats2 = __formats.int64;
+const formats2 = __formats.uint32;
 
 function validate31(data, instancePath=""){
 if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
-return __fail(validate31, instancePath,"type",{type: __schemaValue1});
+return __fail(validate31, instancePath,"type",{type: __schemaValue4});
 }
 {
 if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+return __fail(validate31, instancePath,"minimum",{comparison: ">=", limit: 0});
+}
+else {
 if(!(formats2.validate(data))){
-return __fail(validate31, instancePath,"format",{format: "int64"});
+return __fail(validate31, instancePath,"format",{format: "uint32"});
+}
 }
 }
 }
@@ -101,85 +101,17 @@ return true;
 export const k7 = validate32;
 
 function validate32(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate32, instancePath,"type",{type: "string"});
+if((typeof data !== "boolean") && (data !== null)){
+return __fail(validate32, instancePath,"type",{type: __schemaValue5});
 }
 validate32.errors = null;
 return true;
 }
 
 export const k8 = validate33;
-
-function validate33(data, instancePath=""){
-{
-if(Array.isArray(data)){
-var valid0 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data[i0] !== "string"){
-return __fail(validate33, instancePath+"/" + i0,"type",{type: "string"});
-}
-var valid0 = true;
-if(!valid0){
-break;
-}
-}
-}
-else {
-return __fail(validate33, instancePath,"type",{type: "array"});
-}
-}
-validate33.errors = null;
-return true;
-}
-
-export const k9 = validate34;
-
-function validate34(data, instancePath=""){
-if(!(Array.isArray(data))){
-return __fail(validate34, instancePath,"type",{type: "array"});
-}
-validate34.errors = null;
-return true;
-}
-
-export const k10 = validate35;
-const formats4 = __formats.uint64;
-
-function validate35(data, instancePath=""){
-if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
-return __fail(validate35, instancePath,"type",{type: __schemaValue1});
-}
-{
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-return __fail(validate35, instancePath,"minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats4.validate(data))){
-return __fail(validate35, instancePath,"format",{format: "uint64"});
-}
-}
-}
-}
-validate35.errors = null;
-return true;
-}
-
-export const k11 = validate36;
-
-function validate36(data, instancePath=""){
-if((typeof data !== "boolean") && (data !== null)){
-return __fail(validate36, instancePath,"type",{type: __schemaValue5});
-}
-validate36.errors = null;
-return true;
-}
-
-export const k12 = validate37;
 const func0 = Object.prototype.hasOwnProperty;
 
-function validate37(data, instancePath=""){
+function validate33(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -225,7 +157,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate37, instancePath,"not",{});
+return __fail(validate33, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -235,30 +167,82 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate37, instancePath,"required",{missingProperty: missing1});
+return __fail(validate33, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate37, instancePath+"/type","type",{type: "string"});
+return __fail(validate33, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate37, instancePath,"type",{type: "object"});
+return __fail(validate33, instancePath,"type",{type: "object"});
 }
 }
-validate37.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
+}
+
+export const k9 = validate34;
+
+function validate34(data, instancePath=""){
+if(typeof data !== "string"){
+return __fail(validate34, instancePath,"type",{type: "string"});
+}
+validate34.errors = null;
+return true;
+}
+
+export const k10 = validate35;
+
+function validate35(data, instancePath=""){
+if((!(Array.isArray(data))) && (data !== null)){
+return __fail(validate35, instancePath,"type",{type: __schemaValue2});
+}
+{
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data[i0] !== "string"){
+return __fail(validate35, instancePath+"/" + i0,"type",{type: "string"});
+}
+var valid0 = true;
+if(!valid0){
+break;
+}
+}
+}
+}
+validate35.errors = null;
+return true;
+}
+
+export const k11 = validate36;
+
+function validate36(data, instancePath=""){
+if(typeof data !== "boolean"){
+return __fail(validate36, instancePath,"type",{type: "boolean"});
+}
+validate36.errors = null;
+return true;
+}
+
+export const k12 = validate37;
+
+function validate37(data, instancePath=""){
+if(!(Array.isArray(data))){
+return __fail(validate37, instancePath,"type",{type: "array"});
+}
+validate37.errors = null;
+return true;
 }
 
 export const k13 = validate38;
 
 function validate38(data, instancePath=""){
-if((!(Array.isArray(data))) && (data !== null)){
-return __fail(validate38, instancePath,"type",{type: __schemaValue3});
-}
 {
 if(Array.isArray(data)){
 var valid0 = true;
@@ -273,6 +257,9 @@ break;
 }
 }
 }
+else {
+return __fail(validate38, instancePath,"type",{type: "array"});
+}
 }
 validate38.errors = null;
 return true;
@@ -281,8 +268,16 @@ return true;
 export const k14 = validate39;
 
 function validate39(data, instancePath=""){
-if(typeof data !== "boolean"){
-return __fail(validate39, instancePath,"type",{type: "boolean"});
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+return __fail(validate39, instancePath,"required",{missingProperty: missing0});
+}
+}
+else {
+return __fail(validate39, instancePath,"type",{type: "object"});
+}
 }
 validate39.errors = null;
 return true;
@@ -293,14 +288,9 @@ export const k15 = validate40;
 function validate40(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 of Object.keys(data)){
-if(typeof data[key0] !== "string"){
-return __fail(validate40, instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
-}
-var valid0 = true;
-if(!valid0){
-break;
-}
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
+return __fail(validate40, instancePath,"required",{missingProperty: missing0});
 }
 }
 else {
@@ -317,8 +307,16 @@ function validate41(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate41, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate41, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 else {
@@ -335,8 +333,32 @@ function validate42(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing0 = "error"))){
+if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
 return __fail(validate42, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.title !== undefined && func0.call(data, "title")){
+let data0 = data.title;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate42, instancePath+"/title","type",{type: __schemaValue1});
+}
+}
+{
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate42, instancePath+"/name","type",{type: __schemaValue1});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate42, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
 }
 }
 else {
@@ -353,7 +375,7 @@ function validate43(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
 return __fail(validate43, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -379,7 +401,7 @@ function validate44(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate44, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -405,14 +427,29 @@ function validate45(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
 return __fail(validate45, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.name !== undefined && func0.call(data, "name")){
+if(typeof data.name !== "string"){
+return __fail(validate45, instancePath+"/name","type",{type: "string"});
+}
+}
+{
+if(data.description !== undefined && func0.call(data, "description")){
+let data1 = data.description;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate45, instancePath+"/description","type",{type: __schemaValue1});
+}
+}
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate45, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 }
@@ -431,29 +468,14 @@ function validate46(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate46, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-return __fail(validate46, instancePath+"/name","type",{type: "string"});
-}
-}
-{
-if(data.description !== undefined && func0.call(data, "description")){
-let data1 = data.description;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate46, instancePath+"/description","type",{type: __schemaValue2});
-}
-}
-{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate46, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
 }
 }
 }
@@ -471,16 +493,10 @@ export const k22 = validate47;
 function validate47(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate47, instancePath,"required",{missingProperty: missing0});
-}
-else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate47, instancePath+"/_meta","type",{type: __schemaValue0});
-}
 }
 }
 }
@@ -497,10 +513,16 @@ export const k23 = validate48;
 function validate48(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+return __fail(validate48, instancePath,"required",{missingProperty: missing0});
+}
+else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate48, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -518,7 +540,7 @@ function validate49(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.configOptions === undefined) || (!(func0.call(data, "configOptions")))) && (missing0 = "configOptions")){
+if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
 return __fail(validate49, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -544,14 +566,29 @@ function validate50(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content")){
+if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate50, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.title !== undefined && func0.call(data, "title")){
+if(typeof data.title !== "string"){
+return __fail(validate50, instancePath+"/title","type",{type: "string"});
+}
+}
+{
+if(data.name !== undefined && func0.call(data, "name")){
+let data1 = data.name;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate50, instancePath+"/name","type",{type: __schemaValue1});
+}
+}
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data2 = data._meta;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
 return __fail(validate50, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 }
@@ -570,14 +607,22 @@ function validate51(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
 return __fail(validate51, instancePath,"required",{missingProperty: missing0});
 }
 else {
+if(data.error !== undefined && func0.call(data, "error")){
+let data0 = data.error;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate51, instancePath+"/error","type",{type: __schemaValue1});
+}
+}
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
 return __fail(validate51, instancePath+"/_meta","type",{type: __schemaValue0});
+}
 }
 }
 }
@@ -596,24 +641,14 @@ function validate52(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
+if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate52, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.value !== undefined && func0.call(data, "value")){
-if(typeof data.value !== "boolean"){
-return __fail(validate52, instancePath+"/value","type",{type: "boolean"});
-}
-}
-{
-if(data.type !== undefined && func0.call(data, "type")){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-return __fail(validate52, instancePath+"/type","type",{type: "string"});
-}
-if("boolean" !== data1){
-return __fail(validate52, instancePath+"/type","const",{allowedValue: "boolean"});
-}
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate52, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -632,8 +667,16 @@ function validate53(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate53, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate53, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
 }
 }
 else {
@@ -650,43 +693,23 @@ function validate54(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")) || (((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value"))){
 return __fail(validate54, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-if(typeof data.cwd !== "string"){
-return __fail(validate54, instancePath+"/cwd","type",{type: "string"});
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+return __fail(validate54, instancePath+"/type","type",{type: "string"});
+}
+if("boolean" !== data0){
+return __fail(validate54, instancePath+"/type","const",{allowedValue: "boolean"});
 }
 }
 {
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-{
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
-return __fail(validate54, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = true;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate54, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate54, instancePath+"/_meta","type",{type: __schemaValue0});
-}
+if(data.value !== undefined && func0.call(data, "value")){
+if(typeof data.value !== "boolean"){
+return __fail(validate54, instancePath+"/value","type",{type: "boolean"});
 }
 }
 }
@@ -706,46 +729,8 @@ function validate55(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
+if(((data.value === undefined) || (!(func0.call(data, "value")))) && (missing0 = "value")){
 return __fail(validate55, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-if(typeof data.cwd !== "string"){
-return __fail(validate55, instancePath+"/cwd","type",{type: "string"});
-}
-}
-{
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-{
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
-return __fail(validate55, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = true;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate55, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate55, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
 }
 }
 else {
@@ -762,44 +747,14 @@ function validate56(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
 return __fail(validate56, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-if(typeof data.cwd !== "string"){
-return __fail(validate56, instancePath+"/cwd","type",{type: "string"});
-}
-}
-{
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data1 = data.additionalDirectories;
-{
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data1[i0] !== "string"){
-return __fail(validate56, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid1 = true;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate56, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-}
-{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
 return __fail(validate56, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
 }
 }
 }
@@ -818,7 +773,7 @@ function validate57(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.configId === undefined) || (!(func0.call(data, "configId")))) && (missing0 = "configId"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
 return __fail(validate57, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -844,7 +799,7 @@ function validate58(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.prompt === undefined) || (!(func0.call(data, "prompt")))) && (missing0 = "prompt"))){
+if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
 return __fail(validate58, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -870,14 +825,13 @@ function validate59(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.outcome === undefined) || (!(func0.call(data, "outcome")))) && (missing0 = "outcome")){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate59, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate59, instancePath+"/_meta","type",{type: __schemaValue0});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate59, instancePath+"/method","type",{type: "string"});
 }
 }
 }
@@ -896,7 +850,7 @@ function validate60(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate60, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -918,31 +872,6 @@ return true;
 export const k36 = validate61;
 
 function validate61(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate61, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate61, instancePath+"/method","type",{type: "string"});
-}
-}
-}
-}
-else {
-return __fail(validate61, instancePath,"type",{type: "object"});
-}
-}
-validate61.errors = null;
-return true;
-}
-
-export const k37 = validate62;
-
-function validate62(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1019,7 +948,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate62, instancePath,"not",{});
+return __fail(validate61, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1029,27 +958,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing2 = "mode")){
-return __fail(validate62, instancePath,"required",{missingProperty: missing2});
+return __fail(validate61, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 if(typeof data.mode !== "string"){
-return __fail(validate62, instancePath+"/mode","type",{type: "string"});
+return __fail(validate61, instancePath+"/mode","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate62, instancePath,"type",{type: "object"});
+return __fail(validate61, instancePath,"type",{type: "object"});
 }
 }
-validate62.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
 
-export const k38 = validate63;
+export const k37 = validate62;
 
-function validate63(data, instancePath=""){
+function validate62(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1219,7 +1148,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate63, instancePath,"not",{});
+return __fail(validate62, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1229,27 +1158,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
-return __fail(validate63, instancePath,"required",{missingProperty: missing5});
+return __fail(validate62, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate63, instancePath+"/type","type",{type: "string"});
+return __fail(validate62, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate63, instancePath,"type",{type: "object"});
+return __fail(validate62, instancePath,"type",{type: "object"});
 }
 }
-validate63.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
 
-export const k39 = validate64;
+export const k38 = validate63;
 
-function validate64(data, instancePath=""){
+function validate63(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -1357,7 +1286,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate64, instancePath,"not",{});
+return __fail(validate63, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -1367,21 +1296,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.action === undefined) || (!(func0.call(data, "action")))) && (missing3 = "action")){
-return __fail(validate64, instancePath,"required",{missingProperty: missing3});
+return __fail(validate63, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.action !== undefined && func0.call(data, "action")){
 if(typeof data.action !== "string"){
-return __fail(validate64, instancePath+"/action","type",{type: "string"});
+return __fail(validate63, instancePath+"/action","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate64, instancePath,"type",{type: "object"});
+return __fail(validate63, instancePath,"type",{type: "object"});
 }
 }
-validate64.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 

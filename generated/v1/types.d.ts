@@ -18,10 +18,10 @@ export type RequestId = (null | number | string)
 /**
  * A unique identifier for a conversation session between a client and agent.
  *
- * Sessions maintain their own context, conversation history, and state,
- * allowing multiple independent interactions with the same agent.
+ * Each session has its own context, conversation history, and state, so one
+ * agent can run several independent sessions.
  *
- * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/session-setup#session-id)
+ * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
  */
 export type SessionId = string
 /**
@@ -34,7 +34,7 @@ export type ToolCallId = string
  * Tool kinds help clients choose appropriate icons and optimize how they
  * display tool execution progress.
  *
- * See protocol docs: [Creating](https://agentclientprotocol.com/protocol/tool-calls#creating)
+ * See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
  */
 export type ToolKind = ("read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other")
 /**
@@ -42,7 +42,7 @@ export type ToolKind = ("read" | "edit" | "delete" | "move" | "search" | "execut
  *
  * Tool calls progress through different statuses during their lifecycle.
  *
- * See protocol docs: [Status](https://agentclientprotocol.com/protocol/tool-calls#status)
+ * See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
  */
 export type ToolCallStatus = ("pending" | "in_progress" | "completed" | "failed")
 /**
@@ -51,7 +51,7 @@ export type ToolCallStatus = ("pending" | "in_progress" | "completed" | "failed"
  * Tool calls can produce different types of content including
  * standard content blocks (text, images) or file diffs.
  *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
+ * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export type ToolCallContent = ((Content & {
 type: "content"
@@ -63,18 +63,15 @@ type: "terminal"
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
  *
- * They provide a structured way to handle various types of user-facing content—whether
- * it's text from language models, images for analysis, or embedded resources for context.
- *
  * Content blocks appear in:
  * - User prompts sent via `session/prompt`
  * - Language model output streamed through `session/update` notifications
  * - Progress updates and results from tool calls
  *
- * This structure is compatible with the Model Context Protocol (MCP), enabling
- * agents to seamlessly forward content from MCP tool outputs without transformation.
+ * This structure is compatible with the Model Context Protocol (MCP), so agents can
+ * forward content from MCP tool outputs without transformation.
  *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/content)
+ * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
  */
 export type ContentBlock = ((TextContent & {
 type: "text"
@@ -141,7 +138,7 @@ message: string
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 })
@@ -162,8 +159,8 @@ export type ElicitationSchemaType = "object"
  * Property schema for elicitation form fields.
  *
  * Each variant corresponds to a JSON Schema `"type"` value.
- * Single-select enums use the `String` variant with `enum` or `oneOf` set.
- * Multi-select enums use the `Array` variant.
+ * Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+ * Multi-select enums use `type: "array"`.
  */
 export type ElicitationPropertySchema = ((StringPropertySchema & {
 type: "string"
@@ -302,7 +299,7 @@ category?: (SessionConfigOptionCategory | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 })
@@ -337,14 +334,15 @@ export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "
 /**
  * Reasons why an agent stops processing a prompt turn.
  *
- * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/prompt-turn#stop-reasons)
+ * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
  */
 export type StopReason = ("end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled")
 /**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
- * These codes follow the JSON-RPC 2.0 specification for standard errors
- * and use the reserved range (-32000 to -32099) for protocol-specific errors.
+ * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
+ * server-error range (-32000 to -32099), and request cancellation uses -32800 from the
+ * range LSP reserves (-32899 to -32800).
  */
 export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | number)
 /**
@@ -352,7 +350,7 @@ export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -
  *
  * These updates provide real-time feedback about the agent's progress.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
 sessionUpdate: "user_message_chunk"
@@ -376,6 +374,12 @@ sessionUpdate: "config_option_update"
 sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
 sessionUpdate: "usage_update"
+}) | (Notice & {
+sessionUpdate: "notice"
+}) | (CompactionUpdate & {
+sessionUpdate: "compaction_update"
+}) | (CompactionSummaryChunk & {
+sessionUpdate: "compaction_summary_chunk"
 }))
 /**
  * Unique identifier for a message within a session.
@@ -386,14 +390,14 @@ export type MessageId = string
  *
  * Used to indicate the relative importance or urgency of different
  * tasks in the execution plan.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
+ * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
 export type PlanEntryPriority = ("high" | "medium" | "low")
 /**
  * Status of a plan entry in the execution flow.
  *
  * Tracks the lifecycle of each task from planning through completion.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
+ * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
 export type PlanEntryStatus = ("pending" | "in_progress" | "completed")
 /**
@@ -401,12 +405,24 @@ export type PlanEntryStatus = ("pending" | "in_progress" | "completed")
  */
 export type AvailableCommandInput = UnstructuredCommandInput
 /**
+ * Severity hint for a session notice.
+ */
+export type NoticeSeverity = ("info" | "warning" | "error" | string)
+/**
+ * Unique identifier for a context compaction within a session.
+ */
+export type CompactionId = string
+/**
+ * Lifecycle state of a context compaction.
+ */
+export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
+/**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
  * MCP servers provide tools and context that the agent can use when
  * processing prompts.
  *
- * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/session-setup#mcp-servers)
+ * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
 type: "http"
@@ -419,11 +435,11 @@ type?: never
  * Request parameters for setting a session configuration option.
  */
 export type SetSessionConfigOptionRequest = (({
+type: "boolean"
 /**
  * The boolean value.
  */
 value: boolean
-type: "boolean"
 } | {
 /**
  * The value ID.
@@ -444,7 +460,7 @@ configId: SessionConfigId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 })
@@ -505,12 +521,12 @@ action: string
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 })
 /**
- * Allowed wire representations for [`ElicitationContentValue`].
+ * Allowed wire representations for `ElicitationContentValue`.
  */
 export type ElicitationContentValue = (string | number | boolean | string[])
 
@@ -554,7 +570,7 @@ content: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -585,7 +601,7 @@ limit?: (number | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -594,7 +610,7 @@ _meta?: JsonObject | null
  *
  * Sent when the agent needs authorization before performing a sensitive operation.
  *
- * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/tool-calls#requesting-permission)
+ * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
 export interface RequestPermissionRequest {
 /**
@@ -614,7 +630,7 @@ options: PermissionOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -624,7 +640,7 @@ _meta?: JsonObject | null
  * Used to report progress and results as tools execute. All fields except
  * the tool call ID are optional - only changed fields need to be included.
  *
- * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/tool-calls#updating)
+ * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
 export interface ToolCallUpdate {
 /**
@@ -643,6 +659,13 @@ status?: (ToolCallStatus | null)
  * Update the human-readable title.
  */
 title?: (string | null)
+/**
+ * Update the programmatic name of the tool being invoked.
+ *
+ * This field is optional. Omitting it or sending `null` both mean that
+ * the existing name is left unchanged.
+ */
+name?: (string | null)
 /**
  * Replace the content collection.
  */
@@ -664,7 +687,7 @@ rawOutput?: JsonObject
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -681,7 +704,7 @@ content: ContentBlock
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -702,7 +725,7 @@ text: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -727,7 +750,7 @@ priority?: (number | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -756,7 +779,7 @@ uri?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -781,7 +804,7 @@ mimeType: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -822,7 +845,7 @@ uri: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -843,7 +866,7 @@ resource: EmbeddedResourceResource
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -868,7 +891,7 @@ uri: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -893,7 +916,7 @@ uri: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -902,7 +925,7 @@ _meta?: JsonObject | null
  *
  * Shows changes to files in a format suitable for display in the client UI.
  *
- * See protocol docs: [Content](https://agentclientprotocol.com/protocol/tool-calls#content)
+ * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export interface Diff {
 /**
@@ -910,7 +933,7 @@ export interface Diff {
  */
 path: string
 /**
- * The original content (None for new files).
+ * The original content (omitted or `null` for new files).
  */
 oldText?: (string | null)
 /**
@@ -922,7 +945,7 @@ newText: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -931,7 +954,7 @@ _meta?: JsonObject | null
  *
  * The terminal must be added before calling `terminal/release`.
  *
- * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/terminals)
+ * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
  */
 export interface Terminal {
 /**
@@ -943,7 +966,7 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -953,7 +976,7 @@ _meta?: JsonObject | null
  * Enables clients to implement "follow-along" features that track
  * which files the agent is working with in real-time.
  *
- * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/tool-calls#following-the-agent)
+ * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
  */
 export interface ToolCallLocation {
 /**
@@ -961,7 +984,7 @@ export interface ToolCallLocation {
  */
 path: string
 /**
- * Optional line number within the file.
+ * Optional 1-based line number within the file.
  */
 line?: (number | null)
 /**
@@ -969,7 +992,7 @@ line?: (number | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -994,7 +1017,7 @@ kind: PermissionOptionKind
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1038,7 +1061,7 @@ outputByteLimit?: (number | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1059,7 +1082,7 @@ value: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1080,7 +1103,7 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1101,7 +1124,7 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1122,7 +1145,7 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1143,14 +1166,14 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
  *
- * When `tool_call_id` is set, the elicitation is tied to a specific tool call.
+ * When `toolCallId` is set, the elicitation is tied to a specific tool call.
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
@@ -1219,7 +1242,7 @@ description?: (string | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1291,7 +1314,7 @@ oneOf?: (EnumOption[] | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1320,7 +1343,7 @@ description?: (string | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1365,7 +1388,7 @@ default?: (number | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1410,7 +1433,7 @@ default?: (number | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1443,7 +1466,7 @@ default?: (boolean | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1492,7 +1515,7 @@ default?: (string[] | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1511,7 +1534,7 @@ enum: string[]
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1530,7 +1553,7 @@ anyOf: EnumOption[]
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1539,7 +1562,7 @@ _meta?: JsonObject | null
  * Extension methods provide a way to add custom functionality while maintaining
  * protocol compatibility.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 export interface ExtRequest {
 [k: string]: unknown
@@ -1549,7 +1572,7 @@ export interface ExtRequest {
  *
  * Contains the negotiated protocol version and agent capabilities.
  *
- * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
+ * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeResponse {
 /**
@@ -1578,7 +1601,7 @@ agentInfo?: (Implementation | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1588,7 +1611,7 @@ _meta?: JsonObject | null
  * Advertised during initialization to inform the client about
  * available features and content types.
  *
- * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/initialization#agent-capabilities)
+ * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
  */
 export interface AgentCapabilities {
 /**
@@ -1616,15 +1639,15 @@ auth?: AgentAuthCapabilities
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
  *
- * Baseline agent functionality requires support for [`ContentBlock::Text`]
- * and [`ContentBlock::ResourceLink`] in prompt requests.
+ * Baseline agent functionality requires support for `text`
+ * and `resource_link` content blocks in prompt requests.
  *
  * Other variants must be explicitly opted in to.
  * Capabilities for different types of content in prompt requests.
@@ -1632,21 +1655,21 @@ _meta?: JsonObject | null
  * Indicates which content types beyond the baseline (text and resource links)
  * the agent can process.
  *
- * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/initialization#prompt-capabilities)
+ * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
  */
 export interface PromptCapabilities {
 /**
- * Agent supports [`ContentBlock::Image`].
+ * Agent supports `image` content blocks.
  */
 image?: boolean
 /**
- * Agent supports [`ContentBlock::Audio`].
+ * Agent supports `audio` content blocks.
  */
 audio?: boolean
 /**
  * Agent supports embedded context in `session/prompt` requests.
  *
- * When enabled, the Client is allowed to include [`ContentBlock::Resource`]
+ * When enabled, the Client is allowed to include `resource` content blocks
  * in prompt requests for pieces of context that are referenced in the message.
  */
 embeddedContext?: boolean
@@ -1655,7 +1678,7 @@ embeddedContext?: boolean
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1664,11 +1687,11 @@ _meta?: JsonObject | null
  */
 export interface McpCapabilities {
 /**
- * Agent supports [`McpServer::Http`].
+ * Agent supports `http` MCP servers.
  */
 http?: boolean
 /**
- * Agent supports [`McpServer::Sse`].
+ * Agent supports `sse` MCP servers.
  */
 sse?: boolean
 /**
@@ -1676,7 +1699,7 @@ sse?: boolean
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1687,9 +1710,9 @@ _meta?: JsonObject | null
  *
  * Optionally, they **MAY** support other session methods and notifications by specifying additional capabilities.
  *
- * Note: `session/load` is still handled by the top-level `load_session` capability. This will be unified in future versions of the protocol.
+ * Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
  *
- * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/initialization#session-capabilities)
+ * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
  */
 export interface SessionCapabilities {
 /**
@@ -1737,7 +1760,7 @@ close?: (SessionCloseCapabilities | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1752,7 +1775,7 @@ export interface SessionListCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1767,7 +1790,7 @@ export interface SessionDeleteCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1785,7 +1808,7 @@ export interface SessionAdditionalDirectoriesCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1800,7 +1823,7 @@ export interface SessionResumeCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1815,7 +1838,7 @@ export interface SessionCloseCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1835,7 +1858,7 @@ logout?: (LogoutCapabilities | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1850,7 +1873,7 @@ export interface LogoutCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1860,7 +1883,7 @@ _meta?: JsonObject | null
  * The client runs the configured agent program as a separate interactive
  * process for the user to authenticate via a TUI. Agents MUST advertise this
  * method only when the client enabled its terminal authentication capability.
- * A zero exit status signals success; any other termination signals failure.
+ * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `authenticate`.
  */
 export interface AuthMethodTerminal {
@@ -1873,7 +1896,7 @@ id: AuthMethodId
  */
 name: string
 /**
- * Optional description providing more details about this authentication method.
+ * Optional human-readable description of this authentication method.
  */
 description?: (string | null)
 /**
@@ -1892,7 +1915,7 @@ env?: {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1911,7 +1934,7 @@ id: AuthMethodId
  */
 name: string
 /**
- * Optional description providing more details about this authentication method.
+ * Optional human-readable description of this authentication method.
  */
 description?: (string | null)
 /**
@@ -1919,7 +1942,7 @@ description?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1931,11 +1954,11 @@ _meta?: JsonObject | null
 export interface Implementation {
 /**
  * Intended for programmatic or logical use, but can be used as a display
- * name fallback if title isn’t present.
+ * name fallback if title isn't present.
  */
 name: string
 /**
- * Intended for UI and end-user contexts — optimized to be human-readable
+ * Intended for UI and end-user contexts and optimized to be human-readable
  * and easily understood.
  *
  * If not provided, the name should be used for display.
@@ -1951,7 +1974,7 @@ version: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1964,7 +1987,7 @@ export interface AuthenticateResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -1977,14 +2000,14 @@ export interface LogoutResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Response from creating a new session.
  *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
+ * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionResponse {
 /**
@@ -1996,7 +2019,7 @@ sessionId: SessionId
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -2008,7 +2031,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2029,14 +2052,14 @@ availableModes: SessionMode[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * A mode the agent can operate in.
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 export interface SessionMode {
 /**
@@ -2056,7 +2079,7 @@ description?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2094,7 +2117,7 @@ description?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2119,7 +2142,7 @@ options: SessionConfigSelectOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2139,7 +2162,7 @@ export interface LoadSessionResponse {
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -2151,7 +2174,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2173,7 +2196,7 @@ nextCursor?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2210,7 +2233,7 @@ updatedAt?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2223,7 +2246,7 @@ export interface DeleteSessionResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2234,7 +2257,7 @@ export interface ResumeSessionResponse {
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -2246,7 +2269,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2259,7 +2282,7 @@ export interface CloseSessionResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2272,7 +2295,7 @@ export interface SetSessionModeResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2289,14 +2312,14 @@ configOptions: SessionConfigOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Response from processing a user prompt.
  *
- * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/prompt-turn#4-check-for-completion)
+ * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
  */
 export interface PromptResponse {
 /**
@@ -2308,16 +2331,16 @@ stopReason: StopReason
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
  * Extension methods provide a way to add custom functionality while maintaining
  * protocol compatibility.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 export interface ExtResponse {
 [k: string]: unknown
@@ -2365,7 +2388,7 @@ params?: ((SessionNotification | CompleteElicitationNotification | ExtNotificati
  *
  * Used to stream real-time progress and results during prompt processing.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
 /**
@@ -2381,7 +2404,7 @@ update: SessionUpdate
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2405,7 +2428,7 @@ messageId?: (MessageId | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2415,7 +2438,7 @@ _meta?: JsonObject | null
  * Tool calls are actions that the agent executes on behalf of the language model,
  * such as reading files, executing code, or fetching data from external sources.
  *
- * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/tool-calls)
+ * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
 export interface ToolCall {
 /**
@@ -2426,6 +2449,13 @@ toolCallId: ToolCallId
  * Human-readable title describing what the tool is doing.
  */
 title: string
+/**
+ * Programmatic name of the tool being invoked.
+ *
+ * This field is optional. Omitting it or sending `null` both mean that no
+ * tool name is available.
+ */
+name?: (string | null)
 /**
  * The category of tool being invoked.
  * Helps clients choose appropriate icons and UI treatment.
@@ -2457,7 +2487,7 @@ rawOutput?: JsonObject
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2468,7 +2498,7 @@ _meta?: JsonObject | null
  * Agents report plans to clients to provide visibility into their execution strategy.
  * Plans can evolve during execution as the agent discovers new requirements or completes tasks.
  *
- * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/agent-plan)
+ * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
  */
 export interface Plan {
 /**
@@ -2483,7 +2513,7 @@ entries: PlanEntry[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2492,7 +2522,7 @@ _meta?: JsonObject | null
  *
  * Represents a task or goal that the assistant intends to accomplish
  * as part of fulfilling the user's request.
- * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/agent-plan#plan-entries)
+ * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
 export interface PlanEntry {
 /**
@@ -2513,7 +2543,7 @@ status: PlanEntryStatus
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2530,7 +2560,7 @@ availableCommands: AvailableCommand[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2555,7 +2585,7 @@ input?: (AvailableCommandInput | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2572,14 +2602,14 @@ hint: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * The current mode of the session has changed
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 export interface CurrentModeUpdate {
 /**
@@ -2591,7 +2621,7 @@ currentModeId: SessionModeId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2608,7 +2638,7 @@ configOptions: SessionConfigOption[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2616,7 +2646,7 @@ _meta?: JsonObject | null
  * Update to session metadata. All fields are optional to support partial updates.
  *
  * Agents send this notification to update session information like title or custom metadata.
- * This allows clients to display dynamic session names and track session state changes.
+ * Clients can use it to keep session titles and state current.
  */
 export interface SessionInfoUpdate {
 /**
@@ -2632,7 +2662,7 @@ updatedAt?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2657,7 +2687,7 @@ cost?: (Cost | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2670,7 +2700,8 @@ export interface Cost {
  */
 amount: number
 /**
- * ISO 4217 currency code (e.g., "USD", "EUR").
+ * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+ * unit such as "credits".
  */
 currency: string
 /**
@@ -2678,7 +2709,92 @@ currency: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Fire-and-forget information for the user.
+ *
+ * Notices are live events rather than session history. Agents must not rely on
+ * a notice being received, displayed, or seen by the user.
+ * Agents MUST only send notices when the Client advertised
+ * the `session.notices` Client capability. Otherwise, Agents may use an agent
+ * message when the information should still be surfaced to the user.
+ *
+ * See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
+ */
+export interface Notice {
+/**
+ * Presentation severity hint.
+ */
+severity: NoticeSeverity
+/**
+ * Required non-empty plain-text title that can stand alone.
+ */
+title: string
+/**
+ * Optional plain-text detail or guidance.
+ *
+ * Omitted and `null` are equivalent and mean no description was supplied.
+ */
+description?: (string | null)
+/**
+ * Metadata scoped to this notice.
+ *
+ * Omitted and `null` are equivalent and mean no metadata was supplied.
+ */
+_meta?: JsonObject | null
+}
+/**
+ * A context compaction upsert. The first notification fixes the compaction's
+ * timeline position. Later updates with the same ID patch that entity in place.
+ * Agents MUST only send this update when the Client advertised
+ * the `session.compaction` Client capability.
+ *
+ * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+ * stored value unchanged, `null` clears it, and a concrete value replaces it.
+ * `summary: []` also clears the summary.
+ */
+export interface CompactionUpdate {
+/**
+ * The Agent-owned ID of this compaction, unique within the session.
+ */
+compactionId: CompactionId
+/**
+ * Current lifecycle status.
+ */
+status: CompactionStatus
+/**
+ * Complete replacement user-displayable summary content for the compaction.
+ */
+summary?: (ContentBlock[] | null)
+/**
+ * Human-readable error details for the compaction.
+ */
+error?: (string | null)
+/**
+ * Extensible metadata patch for this compaction.
+ */
+_meta?: JsonObject | null
+}
+/**
+ * A content block appended to a compaction's summary. A first-seen ID creates
+ * an in-progress compaction. Chunks append in receive order.
+ * Agents MUST only send this update when the Client advertised
+ * the `session.compaction` Client capability.
+ */
+export interface CompactionSummaryChunk {
+/**
+ * ID of the compaction whose summary receives this content.
+ */
+compactionId: CompactionId
+/**
+ * One content block to append.
+ */
+content: ContentBlock
+/**
+ * Metadata scoped to this chunk. Omission and `null` both mean absent.
  */
 _meta?: JsonObject | null
 }
@@ -2697,16 +2813,16 @@ elicitationId: ElicitationId
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
  * Extension notifications provide a way to send one-way messages for custom functionality
  * while maintaining protocol compatibility.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 export interface ExtNotification {
 [k: string]: unknown
@@ -2733,7 +2849,7 @@ params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionR
  *
  * Sent by the client to establish connection and negotiate capabilities.
  *
- * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
+ * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeRequest {
 /**
@@ -2755,7 +2871,7 @@ clientInfo?: (Implementation | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2765,7 +2881,7 @@ _meta?: JsonObject | null
  * Advertised during initialization to inform the agent about
  * available features and methods.
  *
- * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/initialization#client-capabilities)
+ * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
  */
 export interface ClientCapabilities {
 /**
@@ -2803,14 +2919,14 @@ elicitation?: (ElicitationCapabilities | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * File system capabilities that a client may support.
  *
- * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/initialization#filesystem)
+ * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
  */
 export interface FileSystemCapabilities {
 /**
@@ -2826,7 +2942,7 @@ writeTextFile?: boolean
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2835,6 +2951,11 @@ _meta?: JsonObject | null
  */
 export interface ClientSessionCapabilities {
 /**
+ * Support for ID-addressed context compaction updates. Omitted or `null`
+ * means unsupported. `{}` advertises the complete compaction contract.
+ */
+compaction?: (CompactionCapabilities | null)
+/**
  * Config option capabilities supported by the client.
  *
  * Omitted or `null` both mean the client does not advertise support for any
@@ -2842,13 +2963,26 @@ export interface ClientSessionCapabilities {
  */
 configOptions?: (SessionConfigOptionsCapabilities | null)
 /**
+ * Support for live user-facing `notice` session updates.
+ *
+ * Optional. Omitted or `null` both mean the client does not advertise support.
+ * Supplying `{}` means the client can present notices to the user.
+ */
+notices?: (NoticeCapabilities | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
+}
+/**
+ * Client support for ID-addressed context compaction updates.
+ */
+export interface CompactionCapabilities {
+
 }
 /**
  * Session configuration option capabilities supported by the client.
@@ -2868,7 +3002,7 @@ boolean?: (BooleanConfigOptionCapabilities | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2883,9 +3017,15 @@ export interface BooleanConfigOptionCapabilities {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
+}
+/**
+ * Client support for presenting live notices to the user.
+ */
+export interface NoticeCapabilities {
+
 }
 /**
  * Authentication capabilities supported by the client.
@@ -2908,7 +3048,7 @@ terminal?: boolean
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2937,7 +3077,7 @@ url?: (ElicitationUrlCapabilities | null)
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2954,7 +3094,7 @@ export interface ElicitationFormCapabilities {
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2971,7 +3111,7 @@ export interface ElicitationUrlCapabilities {
  *
  * Optional. Omitted and `null` are equivalent and mean no metadata.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -2991,7 +3131,7 @@ methodId: AuthMethodId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3006,14 +3146,14 @@ export interface LogoutRequest {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Request parameters for creating a new session.
  *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
+ * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
 /**
@@ -3037,7 +3177,7 @@ mcpServers: McpServer[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3062,7 +3202,7 @@ headers: HttpHeader[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3083,7 +3223,7 @@ value: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3108,7 +3248,7 @@ headers: HttpHeader[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3137,7 +3277,7 @@ env: EnvVariable[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3146,7 +3286,7 @@ _meta?: JsonObject | null
  *
  * Only available if the Agent supports the `loadSession` capability.
  *
- * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/session-setup#loading-sessions)
+ * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
 /**
@@ -3175,7 +3315,7 @@ sessionId: SessionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3198,7 +3338,7 @@ cursor?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3217,7 +3357,7 @@ sessionId: SessionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3256,7 +3396,7 @@ mcpServers?: McpServer[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3279,7 +3419,7 @@ sessionId: SessionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3300,7 +3440,7 @@ modeId: SessionModeId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3309,7 +3449,7 @@ _meta?: JsonObject | null
  *
  * Contains the user's message and any additional context.
  *
- * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/prompt-turn#1-user-message)
+ * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
 export interface PromptRequest {
 /**
@@ -3319,15 +3459,15 @@ sessionId: SessionId
 /**
  * The blocks of content that compose the user's message.
  *
- * As a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],
- * while other variants are optionally enabled via [`PromptCapabilities`].
+ * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+ * while other variants are optionally enabled via `PromptCapabilities`.
  *
- * The Client MUST adapt its interface according to [`PromptCapabilities`].
+ * The Client MUST adapt its interface according to `PromptCapabilities`.
  *
  * The client MAY include referenced pieces of context as either
- * [`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].
+ * `resource` or `resource_link` content blocks.
  *
- * When available, [`ContentBlock::Resource`] is preferred
+ * When available, `resource` is preferred
  * as it avoids extra round-trips and allows the message to include
  * pieces of context from sources the agent may not have access to.
  */
@@ -3337,7 +3477,7 @@ prompt: ContentBlock[]
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3350,7 +3490,7 @@ export interface WriteTextFileResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3367,7 +3507,7 @@ content: string
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3384,7 +3524,7 @@ outcome: RequestPermissionOutcome
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3401,7 +3541,7 @@ optionId: PermissionOptionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3418,7 +3558,7 @@ terminalId: TerminalId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3443,7 +3583,7 @@ exitStatus?: (TerminalExitStatus | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3464,7 +3604,7 @@ signal?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3477,7 +3617,7 @@ export interface ReleaseTerminalResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3498,7 +3638,7 @@ signal?: (string | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3511,7 +3651,7 @@ export interface KillTerminalResponse {
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3542,7 +3682,7 @@ params?: ((CancelNotification | ExtNotification) | null)
 /**
  * Notification to cancel ongoing operations for a session.
  *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/prompt-turn#cancellation)
+ * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
  */
 export interface CancelNotification {
 /**
@@ -3554,14 +3694,14 @@ sessionId: SessionId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
  * Notification to cancel an ongoing request.
  *
- * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/cancellation)
+ * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
  */
 export interface CancelRequestNotification {
 /**
@@ -3573,7 +3713,7 @@ requestId: RequestId
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
 _meta?: JsonObject | null
 }
@@ -3955,6 +4095,24 @@ export declare const assertCost: Assert<Cost>;
 export declare const isUsageUpdate: Guard<UsageUpdate>;
 export declare const validateUsageUpdate: Validate<UsageUpdate>;
 export declare const assertUsageUpdate: Assert<UsageUpdate>;
+export declare const isNoticeSeverity: Guard<NoticeSeverity>;
+export declare const validateNoticeSeverity: Validate<NoticeSeverity>;
+export declare const assertNoticeSeverity: Assert<NoticeSeverity>;
+export declare const isNotice: Guard<Notice>;
+export declare const validateNotice: Validate<Notice>;
+export declare const assertNotice: Assert<Notice>;
+export declare const isCompactionId: Guard<CompactionId>;
+export declare const validateCompactionId: Validate<CompactionId>;
+export declare const assertCompactionId: Assert<CompactionId>;
+export declare const isCompactionStatus: Guard<CompactionStatus>;
+export declare const validateCompactionStatus: Validate<CompactionStatus>;
+export declare const assertCompactionStatus: Assert<CompactionStatus>;
+export declare const isCompactionUpdate: Guard<CompactionUpdate>;
+export declare const validateCompactionUpdate: Validate<CompactionUpdate>;
+export declare const assertCompactionUpdate: Assert<CompactionUpdate>;
+export declare const isCompactionSummaryChunk: Guard<CompactionSummaryChunk>;
+export declare const validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>;
+export declare const assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>;
 export declare const isCompleteElicitationNotification: Guard<CompleteElicitationNotification>;
 export declare const validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>;
 export declare const assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>;
@@ -3976,12 +4134,18 @@ export declare const assertFileSystemCapabilities: Assert<FileSystemCapabilities
 export declare const isClientSessionCapabilities: Guard<ClientSessionCapabilities>;
 export declare const validateClientSessionCapabilities: Validate<ClientSessionCapabilities>;
 export declare const assertClientSessionCapabilities: Assert<ClientSessionCapabilities>;
+export declare const isCompactionCapabilities: Guard<CompactionCapabilities>;
+export declare const validateCompactionCapabilities: Validate<CompactionCapabilities>;
+export declare const assertCompactionCapabilities: Assert<CompactionCapabilities>;
 export declare const isSessionConfigOptionsCapabilities: Guard<SessionConfigOptionsCapabilities>;
 export declare const validateSessionConfigOptionsCapabilities: Validate<SessionConfigOptionsCapabilities>;
 export declare const assertSessionConfigOptionsCapabilities: Assert<SessionConfigOptionsCapabilities>;
 export declare const isBooleanConfigOptionCapabilities: Guard<BooleanConfigOptionCapabilities>;
 export declare const validateBooleanConfigOptionCapabilities: Validate<BooleanConfigOptionCapabilities>;
 export declare const assertBooleanConfigOptionCapabilities: Assert<BooleanConfigOptionCapabilities>;
+export declare const isNoticeCapabilities: Guard<NoticeCapabilities>;
+export declare const validateNoticeCapabilities: Validate<NoticeCapabilities>;
+export declare const assertNoticeCapabilities: Assert<NoticeCapabilities>;
 export declare const isAuthCapabilities: Guard<AuthCapabilities>;
 export declare const validateAuthCapabilities: Validate<AuthCapabilities>;
 export declare const assertAuthCapabilities: Assert<AuthCapabilities>;
@@ -4219,6 +4383,12 @@ export declare const parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.Co
 export declare const parseSessionInfoUpdate: Parse<SessionInfoUpdate>;
 export declare const parseCost: Parse<Cost>;
 export declare const parseUsageUpdate: Parse<UsageUpdate>;
+export declare const parseNoticeSeverity: Parse<NoticeSeverity>;
+export declare const parseNotice: Parse<Notice>;
+export declare const parseCompactionId: Parse<CompactionId>;
+export declare const parseCompactionStatus: Parse<CompactionStatus>;
+export declare const parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>;
+export declare const parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>;
 export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
 export declare const parseExtNotification: Parse<ExtNotification>;
 export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
@@ -4226,8 +4396,10 @@ export declare const parseInitializeRequest: Parse<InitializeRequest>;
 export declare const parseClientCapabilities: Parse<ClientCapabilities>;
 export declare const parseFileSystemCapabilities: Parse<FileSystemCapabilities>;
 export declare const parseClientSessionCapabilities: Parse<ClientSessionCapabilities>;
+export declare const parseCompactionCapabilities: Parse<CompactionCapabilities>;
 export declare const parseSessionConfigOptionsCapabilities: Parse<SessionConfigOptionsCapabilities>;
 export declare const parseBooleanConfigOptionCapabilities: Parse<BooleanConfigOptionCapabilities>;
+export declare const parseNoticeCapabilities: Parse<NoticeCapabilities>;
 export declare const parseAuthCapabilities: Parse<AuthCapabilities>;
 export declare const parseElicitationCapabilities: Parse<ElicitationCapabilities>;
 export declare const parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>;
@@ -4278,7 +4450,7 @@ export declare const isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems,
 export declare const isAuthMethodOf: VariantGuard<AuthMethod, "type", "terminal">;
 export declare const isUntaggedAuthMethod: UntaggedGuard<AuthMethod, "type">;
 export declare const isSessionConfigOptionOf: VariantGuard<SessionConfigOption, "type", "select" | "boolean">;
-export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update">;
+export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
 export declare const isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse">;
 export declare const isUntaggedMcpServer: UntaggedGuard<McpServer, "type">;
 export declare const isSetSessionConfigOptionRequestOf: VariantGuard<SetSessionConfigOptionRequest, "type", "boolean">;

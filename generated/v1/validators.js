@@ -4,6 +4,8 @@ export {
   vWriteTextFileRequest,
   vSessionId,
   vReadTextFileRequest,
+  vRequestPermissionRequest,
+  vToolCallUpdate,
   vToolCallId,
   vToolKind,
   vToolCallStatus,
@@ -60,7 +62,6 @@ export {
   vSessionAdditionalDirectoriesCapabilities,
   vSessionResumeCapabilities,
   vSessionCloseCapabilities,
-  vAgentAuthCapabilities,
   vLogoutCapabilities,
   vAuthMethod,
   vAuthMethodId,
@@ -84,8 +85,6 @@ export {
   vSessionConfigSelect,
   vSessionConfigBoolean,
   vLoadSessionResponse,
-  vListSessionsResponse,
-  vSessionInfo,
   vDeleteSessionResponse,
   vResumeSessionResponse,
   vCloseSessionResponse,
@@ -97,6 +96,7 @@ export {
   vErrorCode,
   vMessageId,
   vContentChunk,
+  vToolCall,
   vPlanEntry,
   vPlanEntryPriority,
   vPlanEntryStatus,
@@ -110,11 +110,20 @@ export {
   vSessionInfoUpdate,
   vCost,
   vUsageUpdate,
+  vNoticeSeverity,
+  vNotice,
+  vCompactionId,
+  vCompactionStatus,
+  vCompactionUpdate,
+  vCompactionSummaryChunk,
   vCompleteElicitationNotification,
   vExtNotification,
   vFileSystemCapabilities,
+  vClientSessionCapabilities,
+  vCompactionCapabilities,
   vSessionConfigOptionsCapabilities,
   vBooleanConfigOptionCapabilities,
+  vNoticeCapabilities,
   vAuthCapabilities,
   vElicitationCapabilities,
   vElicitationFormCapabilities,
@@ -125,7 +134,6 @@ export {
   vMcpServerHttp,
   vMcpServerSse,
   vMcpServerStdio,
-  vListSessionsRequest,
   vDeleteSessionRequest,
   vCloseSessionRequest,
   vSetSessionModeRequest,
@@ -148,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -168,7 +176,9 @@ import {
   vTerminal as validate63,
   vToolCallContent as validate34,
   vToolCallLocation as validate66,
+  vToolCallUpdate as validate33,
   vPermissionOption as validate69,
+  vRequestPermissionRequest as validate32,
   vEnvVariable as validate73,
   vCreateTerminalRequest as validate72,
   vTerminalOutputRequest as validate76,
@@ -200,7 +210,6 @@ import {
   vSessionResumeCapabilities as validate141,
   vSessionCloseCapabilities as validate143,
   vLogoutCapabilities as validate147,
-  vAgentAuthCapabilities as validate146,
   vAuthMethodTerminal as validate152,
   vAuthMethodAgent as validate154,
   vAuthMethod as validate151,
@@ -217,8 +226,6 @@ import {
   vSessionConfigOption as validate169,
   vNewSessionResponse as validate164,
   vLoadSessionResponse as validate183,
-  vSessionInfo as validate188,
-  vListSessionsResponse as validate187,
   vDeleteSessionResponse as validate191,
   vResumeSessionResponse as validate193,
   vCloseSessionResponse as validate197,
@@ -227,6 +234,7 @@ import {
   vErrorCode as validate208,
   vError as validate207,
   vContentChunk as validate214,
+  vToolCall as validate219,
   vPlanEntry as validate225,
   vPlan as validate224,
   vUnstructuredCommandInput as validate231,
@@ -238,50 +246,50 @@ import {
   vSessionInfoUpdate as validate241,
   vCost as validate244,
   vUsageUpdate as validate243,
-  vCompleteElicitationNotification as validate249,
-  vFileSystemCapabilities as validate256,
-  vBooleanConfigOptionCapabilities as validate260,
-  vSessionConfigOptionsCapabilities as validate259,
-  vAuthCapabilities as validate264,
-  vElicitationFormCapabilities as validate267,
-  vElicitationUrlCapabilities as validate269,
-  vElicitationCapabilities as validate266,
-  vAuthenticateRequest as validate275,
-  vLogoutRequest as validate277,
-  vHttpHeader as validate282,
-  vMcpServerHttp as validate281,
-  vMcpServerSse as validate285,
-  vMcpServerStdio as validate288,
-  vListSessionsRequest as validate296,
-  vDeleteSessionRequest as validate298,
-  vCloseSessionRequest as validate303,
-  vSetSessionModeRequest as validate305,
-  vSetSessionConfigOptionRequest as validate307,
-  vPromptRequest as validate309,
-  vWriteTextFileResponse as validate314,
-  vReadTextFileResponse as validate316,
-  vSelectedPermissionOutcome as validate320,
-  vRequestPermissionOutcome as validate319,
-  vRequestPermissionResponse as validate318,
-  vCreateTerminalResponse as validate324,
-  vTerminalExitStatus as validate327,
-  vTerminalOutputResponse as validate326,
-  vReleaseTerminalResponse as validate330,
-  vWaitForTerminalExitResponse as validate332,
-  vKillTerminalResponse as validate334,
-  vElicitationContentValue as validate338,
-  vElicitationAcceptAction as validate337,
-  vCreateElicitationResponse as validate336,
-  vCancelNotification as validate345,
+  vNotice as validate247,
+  vCompactionUpdate as validate249,
+  vCompactionSummaryChunk as validate252,
+  vCompleteElicitationNotification as validate257,
+  vFileSystemCapabilities as validate264,
+  vBooleanConfigOptionCapabilities as validate268,
+  vSessionConfigOptionsCapabilities as validate267,
+  vClientSessionCapabilities as validate266,
+  vAuthCapabilities as validate272,
+  vElicitationFormCapabilities as validate275,
+  vElicitationUrlCapabilities as validate277,
+  vElicitationCapabilities as validate274,
+  vAuthenticateRequest as validate283,
+  vLogoutRequest as validate285,
+  vHttpHeader as validate290,
+  vMcpServerHttp as validate289,
+  vMcpServerSse as validate293,
+  vMcpServerStdio as validate296,
+  vDeleteSessionRequest as validate306,
+  vCloseSessionRequest as validate311,
+  vSetSessionModeRequest as validate313,
+  vSetSessionConfigOptionRequest as validate315,
+  vPromptRequest as validate317,
+  vWriteTextFileResponse as validate322,
+  vReadTextFileResponse as validate324,
+  vSelectedPermissionOutcome as validate328,
+  vRequestPermissionOutcome as validate327,
+  vRequestPermissionResponse as validate326,
+  vCreateTerminalResponse as validate332,
+  vTerminalExitStatus as validate335,
+  vTerminalOutputResponse as validate334,
+  vReleaseTerminalResponse as validate338,
+  vWaitForTerminalExitResponse as validate340,
+  vKillTerminalResponse as validate342,
+  vElicitationContentValue as validate346,
+  vElicitationAcceptAction as validate345,
+  vCreateElicitationResponse as validate344,
+  vCancelNotification as validate353,
 } from "./shared-validators.js";
 
 export const vAgentRequest = validate25;
-const __schemaValue0 = ["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"];
-const __schemaValue1 = ["pending","in_progress","completed","failed"];
-const __schemaValue2 = ["string","null"];
-const __schemaValue3 = ["array","null"];
-const __schemaValue4 = ["object","null"];
-const __schemaValue5 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
+const __schemaValue0 = ["object","null"];
+const __schemaValue1 = ["string","null"];
+const __schemaValue2 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
 const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
@@ -322,282 +330,10 @@ const formats2 = __formats.uint32;
 
 
 
-function validate33(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
-return __fail(validate33, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
-const _errs1 = errors;
-if(typeof data.toolCallId !== "string"){
-return __fail(validate33, instancePath+"/toolCallId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data1 = data.kind;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid3 = false;
-const _errs7 = errors;
-if(!((((((((((data1 === "read") || (data1 === "edit")) || (data1 === "delete")) || (data1 === "move")) || (data1 === "search")) || (data1 === "execute")) || (data1 === "think")) || (data1 === "fetch")) || (data1 === "switch_mode")) || (data1 === "other"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","enum",{allowedValues: __schemaValue0}));
-errors++;
-}
-var _valid0 = _errs7 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs9 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","anyOf",{}));
-errors++;
-validate33.errors = vErrors;
-return false;
-}
-else {
-errors = _errs6;
-vErrors = __truncateIssues(vErrors, _errs6);
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
-let data2 = data.status;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid5 = false;
-const _errs13 = errors;
-if(!((((data2 === "pending") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "failed"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","enum",{allowedValues: __schemaValue1}));
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid5 = valid5 || _valid1;
-if(!valid5){
-const _errs15 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid5 = valid5 || _valid1;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","anyOf",{}));
-errors++;
-validate33.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
-let data3 = data.title;
-const _errs17 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate33, instancePath+"/title","type",{type: __schemaValue2});
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
-let data4 = data.content;
-const _errs19 = errors;
-if((!(Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate33, instancePath+"/content","type",{type: __schemaValue3});
-}
-if(errors === _errs19){
-if(Array.isArray(data4)){
-var valid7 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-const _errs21 = errors;
-if(!(validate34(data4[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
-}
-var valid7 = _errs21 === errors;
-if(!valid7){
-break;
-}
-}
-}
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.locations !== undefined && func0.call(data, "locations")){
-let data6 = data.locations;
-const _errs22 = errors;
-if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate33, instancePath+"/locations","type",{type: __schemaValue3});
-}
-if(errors === _errs22){
-if(Array.isArray(data6)){
-var valid8 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-const _errs24 = errors;
-if(!(validate66(data6[i1], instancePath+"/locations/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
-}
-var valid8 = _errs24 === errors;
-if(!valid8){
-break;
-}
-}
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs25 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate33, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs25 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate33, instancePath,"type",{type: "object"});
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
 
 
 
 
-function validate32(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
-return __fail(validate32, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate32, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.toolCall !== undefined && func0.call(data, "toolCall")){
-const _errs5 = errors;
-if(!(validate33(data.toolCall, instancePath+"/toolCall"))){
-errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.options !== undefined && func0.call(data, "options")){
-let data2 = data.options;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid4 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(!(validate69(data2[i0], instancePath+"/options/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate69.errors)).length;
-}
-var valid4 = _errs9 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-return __fail(validate32, instancePath+"/options","type",{type: "array"});
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs10 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate32, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate32, instancePath,"type",{type: "object"});
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -808,10 +544,6 @@ validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const vRequestPermissionRequest = validate32;
-
-export const vToolCallUpdate = validate33;
-
 export const vAgentResponse = validate124;
 const formats26 = __formats.uint16;
 
@@ -837,7 +569,7 @@ return __fail(validate132, instancePath+"/sse","type",{type: "boolean"});
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate132, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate132, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1051,7 +783,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs26 === errors;
 }
@@ -1075,6 +807,67 @@ return errors === 0;
 
 
 
+function validate146(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.logout !== undefined && func0.call(data, "logout")){
+let data0 = data.logout;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate147(data0, instancePath+"/logout"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/logout","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/logout","anyOf",{}));
+errors++;
+validate146.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+vErrors = __truncateIssues(vErrors, _errs2);
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs6 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate146, instancePath,"type",{type: "object"});
+}
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
 
 
 function validate129(data, instancePath=""){
@@ -1141,7 +934,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate129, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate129, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs11 === errors;
 }
@@ -1271,7 +1064,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs13 === errors;
 }
@@ -1317,8 +1110,156 @@ return errors === 0;
 
 
 
+function validate188(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+return __fail(validate188, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate188, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(typeof data.cwd !== "string"){
+return __fail(validate188, instancePath+"/cwd","type",{type: "string"});
+}
+}
+{
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data2 = data.additionalDirectories;
+{
+if(Array.isArray(data2)){
+var valid3 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data2[i0] !== "string"){
+return __fail(validate188, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid3 = true;
+if(!valid3){
+break;
+}
+}
+}
+else {
+return __fail(validate188, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+}
+{
+if(data.title !== undefined && func0.call(data, "title")){
+let data4 = data.title;
+if((typeof data4 !== "string") && (data4 !== null)){
+return __fail(validate188, instancePath+"/title","type",{type: __schemaValue1});
+}
+}
+{
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+let data5 = data.updatedAt;
+if((typeof data5 !== "string") && (data5 !== null)){
+return __fail(validate188, instancePath+"/updatedAt","type",{type: __schemaValue1});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data6 = data._meta;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate188, instancePath,"type",{type: "object"});
+}
+}
+validate188.errors = null;
+return true;
+}
 
 
+function validate187(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+return __fail(validate187, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessions !== undefined && func0.call(data, "sessions")){
+let data0 = data.sessions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate188(data0[i0], instancePath+"/sessions/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate188.errors)).length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate187, instancePath+"/sessions","type",{type: "array"});
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+let data2 = data.nextCursor;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+return __fail(validate187, instancePath+"/nextCursor","type",{type: __schemaValue1});
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs6 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate187, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate187, instancePath,"type",{type: "object"});
+}
+}
+validate187.errors = vErrors;
+return errors === 0;
+}
 
 
 
@@ -1342,14 +1283,14 @@ else {
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
-return __fail(validate204, instancePath+"/stopReason","enum",{allowedValues: __schemaValue5});
+return __fail(validate204, instancePath+"/stopReason","enum",{allowedValues: __schemaValue2});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1585,150 +1526,18 @@ export const vMcpCapabilities = validate132;
 
 export const vSessionCapabilities = validate134;
 
+export const vAgentAuthCapabilities = validate146;
+
+export const vListSessionsResponse = validate187;
+
+export const vSessionInfo = validate188;
+
 export const vPromptResponse = validate204;
 
 export const vAgentNotification = validate211;
 
 
 
-function validate219(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-return __fail(validate219, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
-const _errs1 = errors;
-if(typeof data.toolCallId !== "string"){
-return __fail(validate219, instancePath+"/toolCallId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
-const _errs5 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate219, instancePath+"/title","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data2 = data.kind;
-const _errs7 = errors;
-if(!((((((((((data2 === "read") || (data2 === "edit")) || (data2 === "delete")) || (data2 === "move")) || (data2 === "search")) || (data2 === "execute")) || (data2 === "think")) || (data2 === "fetch")) || (data2 === "switch_mode")) || (data2 === "other"))){
-return __fail(validate219, instancePath+"/kind","enum",{allowedValues: __schemaValue0});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
-let data3 = data.status;
-const _errs10 = errors;
-if(!((((data3 === "pending") || (data3 === "in_progress")) || (data3 === "completed")) || (data3 === "failed"))){
-return __fail(validate219, instancePath+"/status","enum",{allowedValues: __schemaValue1});
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
-let data4 = data.content;
-const _errs13 = errors;
-if(errors === _errs13){
-if(Array.isArray(data4)){
-var valid7 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-const _errs15 = errors;
-if(!(validate34(data4[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
-}
-var valid7 = _errs15 === errors;
-if(!valid7){
-break;
-}
-}
-}
-else {
-return __fail(validate219, instancePath+"/content","type",{type: "array"});
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.locations !== undefined && func0.call(data, "locations")){
-let data6 = data.locations;
-const _errs16 = errors;
-if(errors === _errs16){
-if(Array.isArray(data6)){
-var valid8 = true;
-const len1 = data6.length;
-for(let i1=0; i1<len1; i1++){
-const _errs18 = errors;
-if(!(validate66(data6[i1], instancePath+"/locations/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
-}
-var valid8 = _errs18 === errors;
-if(!valid8){
-break;
-}
-}
-}
-else {
-return __fail(validate219, instancePath+"/locations","type",{type: "array"});
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs19 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate219, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate219, instancePath,"type",{type: "object"});
-}
-}
-validate219.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -1746,6 +1555,13 @@ return errors === 0;
 
 
 
+
+
+
+
+
+
+const func550 = __ucs2length;
 
 
 
@@ -2068,6 +1884,90 @@ return __fail(validate213, instancePath,"type",{type: "object"});
 }
 }
 }
+else if(tag0 === "notice"){
+const _errs57 = errors;
+if(!(validate247(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
+}
+if(errors === _errs57){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing11;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
+return __fail(validate213, instancePath,"required",{missingProperty: missing11});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data11 = data.sessionUpdate;
+if(typeof data11 !== "string"){
+return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("notice" !== data11){
+return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
+}
+}
+}
+}
+else {
+return __fail(validate213, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "compaction_update"){
+const _errs62 = errors;
+if(!(validate249(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
+}
+if(errors === _errs62){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+return __fail(validate213, instancePath,"required",{missingProperty: missing12});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data12 = data.sessionUpdate;
+if(typeof data12 !== "string"){
+return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("compaction_update" !== data12){
+return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
+}
+}
+}
+}
+else {
+return __fail(validate213, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "compaction_summary_chunk"){
+const _errs67 = errors;
+if(!(validate252(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate252.errors)).length;
+}
+if(errors === _errs67){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing13;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+return __fail(validate213, instancePath,"required",{missingProperty: missing13});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data13 = data.sessionUpdate;
+if(typeof data13 !== "string"){
+return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("compaction_summary_chunk" !== data13){
+return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
+}
+}
+}
+}
+else {
+return __fail(validate213, instancePath,"type",{type: "object"});
+}
+}
+}
 else {
 return __fail(validate213, instancePath,"discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0});
 }
@@ -2121,7 +2021,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs7 === errors;
 }
@@ -2180,8 +2080,8 @@ var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate249(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
+if(!(validate257(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
@@ -2240,77 +2140,7 @@ export const vSessionNotification = validate212;
 
 export const vSessionUpdate = validate213;
 
-export const vToolCall = validate219;
-
-export const vClientRequest = validate251;
-
-
-
-
-
-
-
-function validate258(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.configOptions !== undefined && func0.call(data, "configOptions")){
-let data0 = data.configOptions;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate259(data0, instancePath+"/configOptions"))){
-errors = (vErrors = __concatIssues(vErrors, validate259.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","anyOf",{}));
-errors++;
-validate258.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate258, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __fail(validate258, instancePath,"type",{type: "object"});
-}
-}
-validate258.errors = vErrors;
-return errors === 0;
-}
+export const vClientRequest = validate259;
 
 
 
@@ -2321,15 +2151,22 @@ return errors === 0;
 
 
 
-function validate255(data, instancePath=""){
+
+
+
+
+
+
+
+function validate263(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
-if(!(validate256(data.fs, instancePath+"/fs"))){
-errors = (vErrors = __concatIssues(vErrors, validate256.errors)).length;
+if(!(validate264(data.fs, instancePath+"/fs"))){
+errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -2340,7 +2177,7 @@ if(valid0){
 if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate255, instancePath+"/terminal","type",{type: "boolean"});
+return __fail(validate263, instancePath+"/terminal","type",{type: "boolean"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -2354,8 +2191,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate258(data2, instancePath+"/session"))){
-errors = (vErrors = __concatIssues(vErrors, validate258.errors)).length;
+if(!(validate266(data2, instancePath+"/session"))){
+errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
@@ -2371,7 +2208,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/session","anyOf",{}));
 errors++;
-validate255.errors = vErrors;
+validate263.errors = vErrors;
 return false;
 }
 else {
@@ -2386,8 +2223,8 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs10 = errors;
-if(!(validate264(data.auth, instancePath+"/auth"))){
-errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
+if(!(validate272(data.auth, instancePath+"/auth"))){
+errors = (vErrors = __concatIssues(vErrors, validate272.errors)).length;
 }
 var valid0 = _errs10 === errors;
 }
@@ -2401,8 +2238,8 @@ const _errs12 = errors;
 const _errs13 = errors;
 let valid4 = false;
 const _errs14 = errors;
-if(!(validate266(data4, instancePath+"/elicitation"))){
-errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
+if(!(validate274(data4, instancePath+"/elicitation"))){
+errors = (vErrors = __concatIssues(vErrors, validate274.errors)).length;
 }
 var _valid1 = _errs14 === errors;
 valid4 = valid4 || _valid1;
@@ -2418,7 +2255,7 @@ valid4 = valid4 || _valid1;
 if(!valid4){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","anyOf",{}));
 errors++;
-validate255.errors = vErrors;
+validate263.errors = vErrors;
 return false;
 }
 else {
@@ -2435,7 +2272,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate255, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate263, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs17 === errors;
 }
@@ -2449,22 +2286,22 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate255, instancePath,"type",{type: "object"});
+return __fail(validate263, instancePath,"type",{type: "object"});
 }
 }
-validate255.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate253(data, instancePath=""){
+function validate261(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-return __fail(validate253, instancePath,"required",{missingProperty: missing0});
+return __fail(validate261, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
@@ -2480,8 +2317,8 @@ var valid0 = true;
 if(valid0){
 if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
-if(!(validate255(data.clientCapabilities, instancePath+"/clientCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
+if(!(validate263(data.clientCapabilities, instancePath+"/clientCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -2512,7 +2349,7 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/clientInfo","anyOf",{}));
 errors++;
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 return false;
 }
 else {
@@ -2529,7 +2366,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs10 === errors;
 }
@@ -2542,10 +2379,10 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate253, instancePath,"type",{type: "object"});
+return __fail(validate261, instancePath,"type",{type: "object"});
 }
 }
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
@@ -2562,14 +2399,14 @@ return errors === 0;
 
 
 
-function validate280(data, instancePath=""){
+function validate288(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate281(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
+if(!(validate289(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2601,8 +2438,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
-if(!(validate285(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate285.errors)).length;
+if(!(validate293(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -2634,8 +2471,8 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate288(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
+if(!(validate296(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate296.errors)).length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
@@ -2644,32 +2481,32 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate280.errors = vErrors;
+validate288.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
 vErrors = __truncateIssues(vErrors, _errs0);
 }
-validate280.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate279(data, instancePath=""){
+function validate287(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-return __fail(validate279, instancePath,"required",{missingProperty: missing0});
+return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate279, instancePath+"/cwd","type",{type: "string"});
+return __fail(validate287, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -2687,7 +2524,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate279, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __fail(validate287, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -2696,7 +2533,7 @@ break;
 }
 }
 else {
-return __fail(validate279, instancePath+"/additionalDirectories","type",{type: "array"});
+return __fail(validate287, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs3 === errors;
@@ -2714,8 +2551,8 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate280(data3[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
+if(!(validate288(data3[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
 }
 var valid2 = _errs9 === errors;
 if(!valid2){
@@ -2724,7 +2561,7 @@ break;
 }
 }
 else {
-return __fail(validate279, instancePath+"/mcpServers","type",{type: "array"});
+return __fail(validate287, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -2737,7 +2574,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate279, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs10 === errors;
 }
@@ -2750,22 +2587,22 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate279, instancePath,"type",{type: "object"});
+return __fail(validate287, instancePath,"type",{type: "object"});
 }
 }
-validate279.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate293(data, instancePath=""){
+function validate301(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-return __fail(validate293, instancePath,"required",{missingProperty: missing0});
+return __fail(validate301, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
@@ -2777,8 +2614,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate280(data0[i0], instancePath+"/mcpServers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
+if(!(validate288(data0[i0], instancePath+"/mcpServers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -2787,7 +2624,7 @@ break;
 }
 }
 else {
-return __fail(validate293, instancePath+"/mcpServers","type",{type: "array"});
+return __fail(validate301, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -2799,7 +2636,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate293, instancePath+"/cwd","type",{type: "string"});
+return __fail(validate301, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs4 === errors;
 }
@@ -2817,7 +2654,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate293, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __fail(validate301, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -2826,7 +2663,7 @@ break;
 }
 }
 else {
-return __fail(validate293, instancePath+"/additionalDirectories","type",{type: "array"});
+return __fail(validate301, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs6 === errors;
@@ -2838,7 +2675,7 @@ if(valid0){
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate293, instancePath+"/sessionId","type",{type: "string"});
+return __fail(validate301, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs10 === errors;
 }
@@ -2850,7 +2687,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate293, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate301, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs14 === errors;
 }
@@ -2864,32 +2701,65 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate293, instancePath,"type",{type: "object"});
+return __fail(validate301, instancePath,"type",{type: "object"});
 }
 }
-validate293.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
 
+function validate304(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+let data0 = data.cwd;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate304, instancePath+"/cwd","type",{type: __schemaValue1});
+}
+}
+{
+if(data.cursor !== undefined && func0.call(data, "cursor")){
+let data1 = data.cursor;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate304, instancePath+"/cursor","type",{type: __schemaValue1});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate304, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate304, instancePath,"type",{type: "object"});
+}
+}
+validate304.errors = null;
+return true;
+}
 
 
 
 
-function validate300(data, instancePath=""){
+function validate308(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate300, instancePath,"required",{missingProperty: missing0});
+return __fail(validate308, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate300, instancePath+"/sessionId","type",{type: "string"});
+return __fail(validate308, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -2900,7 +2770,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate300, instancePath+"/cwd","type",{type: "string"});
+return __fail(validate308, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs5 === errors;
 }
@@ -2918,7 +2788,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate300, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __fail(validate308, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -2927,7 +2797,7 @@ break;
 }
 }
 else {
-return __fail(validate300, instancePath+"/additionalDirectories","type",{type: "array"});
+return __fail(validate308, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -2945,8 +2815,8 @@ var valid4 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs13 = errors;
-if(!(validate280(data4[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
+if(!(validate288(data4[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
@@ -2955,7 +2825,7 @@ break;
 }
 }
 else {
-return __fail(validate300, instancePath+"/mcpServers","type",{type: "array"});
+return __fail(validate308, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs11 === errors;
@@ -2968,7 +2838,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate300, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate308, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs14 === errors;
 }
@@ -2982,10 +2852,10 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate300, instancePath,"type",{type: "object"});
+return __fail(validate308, instancePath,"type",{type: "object"});
 }
 }
-validate300.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
 
@@ -2998,14 +2868,14 @@ return errors === 0;
 
 
 
-function validate251(data, instancePath=""){
+function validate259(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate251, instancePath,"required",{missingProperty: missing0});
+return __fail(validate259, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
@@ -3022,7 +2892,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate251, instancePath+"/method","type",{type: "string"});
+return __fail(validate259, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -3039,85 +2909,85 @@ const _errs7 = errors;
 const _errs8 = errors;
 let valid3 = false;
 const _errs9 = errors;
-if(!(validate253(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
+if(!(validate261(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate261.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
-if(!(validate275(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate275.errors)).length;
+if(!(validate283(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate277(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate277.errors)).length;
+if(!(validate285(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate285.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate279(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate279.errors)).length;
+if(!(validate287(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate287.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs17 = errors;
-if(!(validate293(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
+if(!(validate301(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate301.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs19 = errors;
-if(!(validate296(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate296.errors)).length;
+if(!(validate304(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate298(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate298.errors)).length;
+if(!(validate306(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate306.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs23 = errors;
-if(!(validate300(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate300.errors)).length;
+if(!(validate308(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate308.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs25 = errors;
-if(!(validate303(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
+if(!(validate311(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate311.errors)).length;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs27 = errors;
-if(!(validate305(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate305.errors)).length;
+if(!(validate313(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate313.errors)).length;
 }
 var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate307(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate307.errors)).length;
+if(!(validate315(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate315.errors)).length;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate309(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate309.errors)).length;
+if(!(validate317(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate317.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
@@ -3159,7 +3029,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate251.errors = vErrors;
+validate259.errors = vErrors;
 return false;
 }
 else {
@@ -3176,30 +3046,28 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate251, instancePath,"type",{type: "object"});
+return __fail(validate259, instancePath,"type",{type: "object"});
 }
 }
-validate251.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
 
-export const vInitializeRequest = validate253;
+export const vInitializeRequest = validate261;
 
-export const vClientCapabilities = validate255;
+export const vClientCapabilities = validate263;
 
-export const vClientSessionCapabilities = validate258;
+export const vNewSessionRequest = validate287;
 
-export const vNewSessionRequest = validate279;
+export const vMcpServer = validate288;
 
-export const vMcpServer = validate280;
+export const vLoadSessionRequest = validate301;
 
-export const vLoadSessionRequest = validate293;
+export const vListSessionsRequest = validate304;
 
-export const vResumeSessionRequest = validate300;
+export const vResumeSessionRequest = validate308;
 
-export const vClientResponse = validate312;
-
-
+export const vClientResponse = validate320;
 
 
 
@@ -3227,7 +3095,9 @@ export const vClientResponse = validate312;
 
 
 
-function validate312(data, instancePath=""){
+
+
+function validate320(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -3258,64 +3128,64 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate314(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
+if(!(validate322(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate322.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs9 = errors;
-if(!(validate316(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate316.errors)).length;
+if(!(validate324(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate324.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
-if(!(validate318(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate318.errors)).length;
+if(!(validate326(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate326.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate324(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate324.errors)).length;
+if(!(validate332(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate332.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate326(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate326.errors)).length;
+if(!(validate334(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate334.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs17 = errors;
-if(!(validate330(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate330.errors)).length;
+if(!(validate338(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate338.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs19 = errors;
-if(!(validate332(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate332.errors)).length;
+if(!(validate340(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate340.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate334(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate334.errors)).length;
+if(!(validate342(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate342.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs23 = errors;
-if(!(validate336(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate336.errors)).length;
+if(!(validate344(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate344.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
@@ -3400,35 +3270,35 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate312.errors = vErrors;
+validate320.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
 vErrors = __truncateIssues(vErrors, _errs0);
 }
-validate312.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
-export const vClientNotification = validate344;
+export const vClientNotification = validate352;
 
 
 
-function validate344(data, instancePath=""){
+function validate352(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate344, instancePath,"required",{missingProperty: missing0});
+return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate344, instancePath+"/method","type",{type: "string"});
+return __fail(validate352, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -3445,8 +3315,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate345(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
+if(!(validate353(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate353.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
@@ -3477,7 +3347,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate344.errors = vErrors;
+validate352.errors = vErrors;
 return false;
 }
 else {
@@ -3493,10 +3363,10 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate344, instancePath,"type",{type: "object"});
+return __fail(validate352, instancePath,"type",{type: "object"});
 }
 }
-validate344.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 

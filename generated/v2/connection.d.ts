@@ -38,7 +38,7 @@ export interface Agent extends ExtensionHandlers {
   authLogout?(params: T.LogoutAuthRequest, context: RequestContext): T.LogoutAuthResponse | Promise<T.LogoutAuthResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
   initialize(params: T.InitializeRequest, context: RequestContext): T.InitializeResponse | Promise<T.InitializeResponse>;
-  /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
+  /** `session/cancel` (notification). Notification to cancel a session's foreground work and its prompts not yet inserted. */
   sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): void | Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
   sessionClose?(params: T.CloseSessionRequest, context: RequestContext): T.CloseSessionResponse | Promise<T.CloseSessionResponse>;
@@ -54,6 +54,10 @@ export interface Agent extends ExtensionHandlers {
   sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): T.ResumeSessionResponse | Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
   sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): T.SetSessionConfigOptionResponse | Promise<T.SetSessionConfigOptionResponse>;
+  /** `terminal/cancel` (request). Request parameters for cancelling one terminal. */
+  terminalCancel?(params: T.CancelTerminalRequest, context: RequestContext): T.CancelTerminalResponse | Promise<T.CancelTerminalResponse>;
+  /** `tool_call/cancel` (request). Request parameters for cancelling one tool call. */
+  toolCallCancel?(params: T.CancelToolCallRequest, context: RequestContext): T.CancelToolCallResponse | Promise<T.CancelToolCallResponse>;
 }
 
 /**
@@ -83,7 +87,7 @@ export interface RemoteAgent {
   authLogout(params: T.LogoutAuthRequest, options?: CallOptions): Promise<T.LogoutAuthResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
   initialize(params: T.InitializeRequest, options?: CallOptions): Promise<T.InitializeResponse>;
-  /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
+  /** `session/cancel` (notification). Notification to cancel a session's foreground work and its prompts not yet inserted. */
   sessionCancel(params: T.CancelSessionNotification): Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
   sessionClose(params: T.CloseSessionRequest, options?: CallOptions): Promise<T.CloseSessionResponse>;
@@ -99,6 +103,10 @@ export interface RemoteAgent {
   sessionResume(params: T.ResumeSessionRequest, options?: CallOptions): Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
   sessionSetConfigOption(params: T.SetSessionConfigOptionRequest, options?: CallOptions): Promise<T.SetSessionConfigOptionResponse>;
+  /** `terminal/cancel` (request). Request parameters for cancelling one terminal. */
+  terminalCancel(params: T.CancelTerminalRequest, options?: CallOptions): Promise<T.CancelTerminalResponse>;
+  /** `tool_call/cancel` (request). Request parameters for cancelling one tool call. */
+  toolCallCancel(params: T.CancelToolCallRequest, options?: CallOptions): Promise<T.CancelToolCallResponse>;
 }
 
 /** The client as its peer sees it: one function per client method, sending it over the connection. */

@@ -2,7 +2,7 @@
 /**
  * Agent Client Protocol v2.
  *
- * Protocol version 2: 175 definition types, 16 methods.
+ * Protocol version 2: 197 definition types, 18 methods.
  * @packageDocumentation
  */
 export * from "./types.js";

@@ -17,6 +17,8 @@ export declare const AGENT_METHODS: {
   readonly session_prompt: "session/prompt";
   readonly session_resume: "session/resume";
   readonly session_set_config_option: "session/set_config_option";
+  readonly terminal_cancel: "terminal/cancel";
+  readonly tool_call_cancel: "tool_call/cancel";
 };
 
 /** Methods served by the client side (meta.json `clientMethods`): key → wire name. */
@@ -44,6 +46,8 @@ export interface AgentRequestMap {
   "session/prompt": { kind: "request"; params: T.PromptRequest; result: T.PromptResponse; };
   "session/resume": { kind: "request"; params: T.ResumeSessionRequest; result: T.ResumeSessionResponse; };
   "session/set_config_option": { kind: "request"; params: T.SetSessionConfigOptionRequest; result: T.SetSessionConfigOptionResponse; };
+  "terminal/cancel": { kind: "request"; params: T.CancelTerminalRequest; result: T.CancelTerminalResponse; };
+  "tool_call/cancel": { kind: "request"; params: T.CancelToolCallRequest; result: T.CancelToolCallResponse; };
 }
 
 /** Notifications the agent side serves, by wire name. */

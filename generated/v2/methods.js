@@ -15,6 +15,8 @@ export const AGENT_METHODS = Object.freeze({
   session_prompt: "session/prompt",
   session_resume: "session/resume",
   session_set_config_option: "session/set_config_option",
+  terminal_cancel: "terminal/cancel",
+  tool_call_cancel: "tool_call/cancel",
 });
 
 /** Methods served by the client side (meta.json `clientMethods`): key → wire name. */
@@ -43,6 +45,8 @@ export const METHODS = Object.freeze([
   { method: "session/prompt", side: "agent", kind: "request", key: "session_prompt", handler: "sessionPrompt", params: "PromptRequest", result: "PromptResponse" },
   { method: "session/resume", side: "agent", kind: "request", key: "session_resume", handler: "sessionResume", params: "ResumeSessionRequest", result: "ResumeSessionResponse" },
   { method: "session/set_config_option", side: "agent", kind: "request", key: "session_set_config_option", handler: "sessionSetConfigOption", params: "SetSessionConfigOptionRequest", result: "SetSessionConfigOptionResponse" },
+  { method: "terminal/cancel", side: "agent", kind: "request", key: "terminal_cancel", handler: "terminalCancel", params: "CancelTerminalRequest", result: "CancelTerminalResponse" },
+  { method: "tool_call/cancel", side: "agent", kind: "request", key: "tool_call_cancel", handler: "toolCallCancel", params: "CancelToolCallRequest", result: "CancelToolCallResponse" },
   { method: "elicitation/complete", side: "client", kind: "notification", key: "elicitation_complete", handler: "elicitationComplete", params: "CompleteElicitationNotification" },
   { method: "elicitation/create", side: "client", kind: "request", key: "elicitation_create", handler: "elicitationCreate", params: "CreateElicitationRequest", result: "CreateElicitationResponse" },
   { method: "session/request_permission", side: "client", kind: "request", key: "session_request_permission", handler: "sessionRequestPermission", params: "RequestPermissionRequest", result: "RequestPermissionResponse" },

@@ -490,6 +490,99 @@ errors++;
 }
 var _valid0 = _errs64 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs68 = errors;
+if(errors === _errs68){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing16;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data16 = data.sessionUpdate;
+if(typeof data16 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("notice" !== data16){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs68 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs72 = errors;
+if(errors === _errs72){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing17;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data17 = data.sessionUpdate;
+if(typeof data17 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("compaction_update" !== data17){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs72 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs76 = errors;
+if(errors === _errs76){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing18;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data18 = data.sessionUpdate;
+if(typeof data18 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("compaction_summary_chunk" !== data18){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs76 === errors;
+valid1 = valid1 || _valid0;
+}
+}
+}
 }
 }
 }
@@ -523,9 +616,9 @@ vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing16;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
-return __fail(validate25, instancePath,"required",{missingProperty: missing16});
+let missing19;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
+return __fail(validate25, instancePath,"required",{missingProperty: missing19});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
@@ -546,6 +639,327 @@ return errors === 0;
 export const k1 = validate26;
 
 function validate26(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("terminal" !== data0){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(errors === _errs8){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("tool_call" !== data1){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+errors = _errs3;
+vErrors = __truncateIssues(vErrors, _errs3);
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+return __fail(validate26, instancePath,"not",{});
+}
+else {
+errors = _errs1;
+vErrors = __truncateIssues(vErrors, _errs1);
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+return __fail(validate26, instancePath,"required",{missingProperty: missing2});
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+if(typeof data.type !== "string"){
+return __fail(validate26, instancePath+"/type","type",{type: "string"});
+}
+}
+}
+}
+else {
+return __fail(validate26, instancePath,"type",{type: "object"});
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+
+export const k2 = validate27;
+
+function validate27(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data0 = data.state;
+if(typeof data0 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("running" !== data0){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(errors === _errs8){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data1 = data.state;
+if(typeof data1 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("idle" !== data1){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs12 = errors;
+if(errors === _errs12){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data2 = data.state;
+if(typeof data2 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("requires_action" !== data2){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs12 === errors;
+valid1 = valid1 || _valid0;
+}
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+errors = _errs3;
+vErrors = __truncateIssues(vErrors, _errs3);
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+return __fail(validate27, instancePath,"not",{});
+}
+else {
+errors = _errs1;
+vErrors = __truncateIssues(vErrors, _errs1);
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
+return __fail(validate27, instancePath,"required",{missingProperty: missing3});
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+if(typeof data.state !== "string"){
+return __fail(validate27, instancePath+"/state","type",{type: "string"});
+}
+}
+}
+}
+else {
+return __fail(validate27, instancePath,"type",{type: "object"});
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+
+export const k3 = validate28;
+
+function validate28(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("items" !== data0){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+errors = _errs3;
+vErrors = __truncateIssues(vErrors, _errs3);
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+return __fail(validate28, instancePath,"not",{});
+}
+else {
+errors = _errs1;
+vErrors = __truncateIssues(vErrors, _errs1);
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing1 = "planId"))){
+return __fail(validate28, instancePath,"required",{missingProperty: missing1});
+}
+else {
+if(data.type !== undefined && func0.call(data, "type")){
+if(typeof data.type !== "string"){
+return __fail(validate28, instancePath+"/type","type",{type: "string"});
+}
+}
+}
+}
+else {
+return __fail(validate28, instancePath,"type",{type: "object"});
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+export const k4 = validate29;
+
+function validate29(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -622,7 +1036,7 @@ vErrors = __truncateIssues(vErrors, _errs3);
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-return __fail(validate26, instancePath,"not",{});
+return __fail(validate29, instancePath,"not",{});
 }
 else {
 errors = _errs1;
@@ -632,21 +1046,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-return __fail(validate26, instancePath,"required",{missingProperty: missing2});
+return __fail(validate29, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
-return __fail(validate26, instancePath+"/type","type",{type: "string"});
+return __fail(validate29, instancePath+"/type","type",{type: "string"});
 }
 }
 }
 }
 else {
-return __fail(validate26, instancePath,"type",{type: "object"});
+return __fail(validate29, instancePath,"type",{type: "object"});
 }
 }
-validate26.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 

@@ -3,22 +3,18 @@
 import type { Assert, CustomGuard, Guard, OpenVariantGuard, Parse, UntaggedGuard, Validate } from "../runtime/signatures.js";
 
 /**
- * JSON RPC Request Id
+ * A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
  *
- * An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
- *
- * The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
- *
- * \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
- *
- * \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
+ * The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
+ * requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
+ * a request with it is still awaiting a response.
  */
-export type RequestId = (null | number | string)
+export type RequestId = (number | string)
 /**
  * A unique identifier for a conversation session between a client and agent.
  *
- * Sessions maintain their own context, conversation history, and state,
- * allowing multiple independent interactions with the same agent.
+ * Each session has its own context, conversation history, and state, so one
+ * agent can run several independent sessions.
  *
  * See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
  */
@@ -51,7 +47,7 @@ export type ToolCallId = string
  * Tool kinds help clients choose appropriate icons and optimize how they
  * display tool execution progress.
  *
- * See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v2/tool-calls#creating)
+ * See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
  */
 export type ToolKind = ("read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other" | string)
 /**
@@ -61,7 +57,7 @@ export type ToolKind = ("read" | "edit" | "delete" | "move" | "search" | "execut
  *
  * See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
  */
-export type ToolCallStatus = ("pending" | "in_progress" | "completed" | "failed" | "cancelled" | string)
+export type ToolCallStatus = ("pending" | "in_progress" | "paused" | "completed" | "failed" | "cancelled" | string)
 /**
  * Content produced by a tool call.
  *
@@ -90,17 +86,14 @@ type: string
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
  *
- * They provide a structured way to handle various types of user-facing content—whether
- * it's text from language models, images for analysis, or embedded resources for context.
- *
  * Content blocks appear in:
  * - User prompts sent via `session/prompt`
  * - Language model output reported through `session/update` notifications as
  *   message updates or streamed chunks
  * - Progress updates and results from tool calls
  *
- * This structure is compatible with the Model Context Protocol (MCP), enabling
- * agents to seamlessly forward content from MCP tool outputs without transformation.
+ * This structure is compatible with the Model Context Protocol (MCP), so agents can
+ * forward content from MCP tool outputs without transformation.
  *
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
  */
@@ -142,7 +135,7 @@ export type IconTheme = ("light" | "dark" | string)
  */
 export type EmbeddedResourceResource = (TextResourceContents | BlobResourceContents)
 /**
- * One file-level change described by a [`Diff`].
+ * One file-level change described by a `Diff`.
  *
  * Structured change metadata lets clients identify affected files and
  * operations without parsing the text patch.
@@ -169,21 +162,21 @@ operation: string
 [k: string]: unknown
 }) & {
 /**
- * File content kind.
+ * File content kind after the operation (for `delete`, of the deleted file).
  *
- * Omitted or `null` means the content kind is unknown.
+ * Omitted and `null` are equivalent and mean the content kind is unknown.
  */
 fileType?: (DiffFileType | null)
 /**
- * MIME type of the file contents.
+ * MIME type of the file contents after the operation (for `delete`, of the deleted file).
  *
- * Omitted or `null` means the MIME type is unknown.
+ * Omitted and `null` are equivalent and mean the MIME type is unknown.
  */
 mimeType?: (MediaType | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -191,6 +184,9 @@ _meta?: JsonObject | null
 })
 /**
  * An absolute filesystem path used by the protocol.
+ *
+ * Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
+ * `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
  */
 export type AbsolutePath = string
 /**
@@ -198,7 +194,7 @@ export type AbsolutePath = string
  */
 export type DiffFileType = ("text" | "binary" | "directory" | "symlink" | string)
 /**
- * Text patch format used by [`DiffPatch`].
+ * Text patch format used by `DiffPatch`.
  */
 export type DiffPatchFormat = ("git_patch" | string)
 /**
@@ -221,6 +217,18 @@ export type PermissionOptionKind = ("allow_once" | "allow_always" | "reject_once
  * The agent sends this to the client to request information from the user,
  * either via a form or by directing them to a URL.
  * Elicitations are tied to a session (optionally a tool call) or a request.
+ *
+ * A session-scoped request follows the aggregate foreground-state contract:
+ * agents SHOULD report `requires_action` when the whole foreground workflow is
+ * blocked on user action. Once reported, they MUST report `running` when progress
+ * resumes, or `idle` if work ends without resuming. Independent background requests
+ * and request-scoped elicitations do not themselves change session state.
+ * Accepting a URL does not mean the external interaction completed.
+ *
+ * Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
+ * The request's scope alone does not establish that dependency.
+ *
+ * See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
  */
 export type CreateElicitationRequest = (((ElicitationFormMode & {
 mode: "form"
@@ -242,10 +250,8 @@ mode: string
 message: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -268,8 +274,8 @@ export type ElicitationSchemaType = "object"
  * Property schema for elicitation form fields.
  *
  * Each variant corresponds to a JSON Schema `"type"` value.
- * Single-select enums use the `String` variant with `enum` or `oneOf` set.
- * Multi-select enums use the `Array` variant.
+ * Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+ * Multi-select enums use `type: "array"`.
  */
 export type ElicitationPropertySchema = ((StringPropertySchema & {
 type: "string"
@@ -342,12 +348,15 @@ id: RequestId
 /**
  * Method-specific response data.
  */
-result: (InitializeResponse | LoginAuthResponse | LogoutAuthResponse | NewSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+result: (InitializeResponse | LoginAuthResponse | LogoutAuthResponse | NewSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | CancelToolCallResponse | CancelTerminalResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
 /**
  * The id of the request this response answers.
+ *
+ * Required. `null` only when the request's id could not be determined, such as
+ * for a parse error or an invalid request.
  */
-id: RequestId
+id: (number | string | null)
 /**
  * Method-specific error data.
  */
@@ -386,18 +395,6 @@ methodId: AuthMethodId
  * Human-readable name of the authentication method.
  */
 name: string
-/**
- * Optional description providing more details about this authentication method.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
@@ -432,16 +429,20 @@ configId: SessionConfigId
 name: string
 /**
  * Optional description for the Client to display to the user.
+ *
+ * Omitted and `null` are equivalent and mean no description is provided.
  */
 description?: (string | null)
 /**
  * Optional semantic category for this option (UX only).
+ *
+ * Omitted and `null` are equivalent and mean no category is provided.
  */
 category?: (SessionConfigOptionCategory | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -476,16 +477,72 @@ export type SessionConfigId = string
  */
 export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "thought_level" | string)
 /**
+ * A command the agent advertises to the client.
+ *
+ * The `type` field acts as the discriminator in the serialized JSON form.
+ */
+export type AvailableCommand = ((Command & {
+type: "command"
+}) | {
+/**
+ * Custom or future command type.
+ *
+ * Values beginning with `_` are reserved for implementation-specific
+ * extensions. Unknown values that do not begin with `_` are reserved for
+ * future ACP variants.
+ */
+type: string
+/**
+ * Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique
+ * within the command list.
+ */
+name: string
+/**
+ * Human-readable description of what the command does.
+ */
+description: string
+[k: string]: unknown
+})
+/**
+ * The input specification for a command.
+ */
+export type AvailableCommandInput = ((TextCommandInput & {
+type: "text"
+}) | {
+/**
+ * Custom or future command input type.
+ *
+ * Values beginning with `_` are reserved for implementation-specific
+ * extensions. Unknown values that do not begin with `_` are reserved for
+ * future ACP variants.
+ */
+type: string
+[k: string]: unknown
+})
+/**
  * An opaque cursor used to paginate `session/list` results.
  */
 export type SessionListCursor = string
 /**
+ * Identifier for a message, unique among messages of the same type within a session.
+ *
+ * Each message type, such as user messages, agent messages, and agent thoughts,
+ * has its own ID space: messages of different types may share an ID and remain
+ * distinct messages.
+ */
+export type MessageId = string
+/**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
- * These codes follow the JSON-RPC 2.0 specification for standard errors
- * and use the reserved range (-32000 to -32099) for protocol-specific errors.
+ * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
+ * server-error range (-32000 to -32099), and request cancellation uses -32800 from the
+ * range LSP reserves (-32899 to -32800).
  */
-export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | number)
+export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -32000 | -32002 | -32022 | number)
+/**
+ * Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+ */
+export type ErrorData = (UnsupportedProtocolVersionErrorData | SessionNotFoundErrorData | unknown)
 /**
  * Different types of updates that can be sent while a session exists.
  *
@@ -525,6 +582,12 @@ sessionUpdate: "config_option_update"
 sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
 sessionUpdate: "usage_update"
+}) | (Notice & {
+sessionUpdate: "notice"
+}) | (CompactionUpdate & {
+sessionUpdate: "compaction_update"
+}) | (CompactionSummaryChunk & {
+sessionUpdate: "compaction_summary_chunk"
 }) | {
 /**
  * Custom or future session update type.
@@ -537,14 +600,46 @@ sessionUpdate: string
 [k: string]: unknown
 })
 /**
- * Unique identifier for a message within a session.
- */
-export type MessageId = string
-/**
- * The state of the agent's foreground work has changed.
+ * A snapshot of the session's aggregate foreground activity.
+ *
+ * Foreground work is the agent's active response or workflow in the session,
+ * including model processing, tool execution, and waiting for user action needed
+ * to continue that work. It can start with a prompt or be agent-initiated, for
+ * example to pursue an ongoing goal or follow up on a completed background task.
+ * Either way, the agent MUST report `running` when foreground work starts,
+ * or `requires_action` if it starts blocked on user action, and `idle` when it
+ * ends. The agent SHOULD include a stop reason on that idle update.
+ * Agent-initiated work does not require a prompt request or a synthetic user
+ * message.
+ *
+ * `running` may precede user-message insertion, for example during a foreground
+ * hook. It is not acknowledgment of insertion, and rejecting a prompt does not
+ * itself end foreground work.
  *
  * Background activity can continue and emit other `session/update` notifications
- * while `idle`. Those notifications do not change this state.
+ * while `idle`. Those notifications, including a detached task's progress or
+ * completion, do not by themselves change this state. A permission request only
+ * warrants `requires_action` when foreground work is blocked on user action.
+ *
+ * The agent SHOULD report `requires_action` when the foreground workflow as a
+ * whole cannot progress without user action, including permissions or elicitations.
+ * Once reported, it MUST report `running` when progress resumes, or `idle` when
+ * work ends without resuming.
+ * If other foreground work can progress, the state remains `running`. Resolving
+ * one of several requests does not itself change the state. Agents SHOULD ignore
+ * responses for work that has already ended rather than use them to resume it.
+ *
+ * A new session defaults to idle until a state update reports otherwise.
+ * Resume MUST send a current-state snapshot after any replay and before its
+ * response. The snapshot reports foreground state after resuming.
+ * The response alone does not imply idle.
+ * Repeated snapshots are idempotent, not additional work, completions, or usage.
+ * A repeated state may carry updated information without another state transition.
+ * The agent MUST report `idle` when no foreground activity remains. Completing
+ * an individual activity while other foreground work continues does not require
+ * an idle boundary. Local commands use the same lifecycle even without model work.
+ *
+ * See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
  */
 export type StateUpdate = ((RunningStateUpdate & {
 state: "running"
@@ -564,11 +659,93 @@ state: string
 [k: string]: unknown
 })
 /**
- * Reasons why an agent stops active session work.
+ * One piece of work running independently of the session's foreground work.
+ *
+ * Items reference entities the Client already tracks. The Agent MUST announce each item
+ * before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
+ * tool call's final status before the snapshot that removes it. Each piece of work is
+ * listed once: process-backed work is listed as its terminal, not also as its tool call.
+ *
+ * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+ */
+export type BackgroundWork = ((BackgroundTerminal & {
+type: "terminal"
+}) | (BackgroundToolCall & {
+type: "tool_call"
+}) | {
+/**
+ * Custom or future background work type.
+ *
+ * Values beginning with `_` are reserved for implementation-specific
+ * extensions. Unknown values that do not begin with `_` are reserved for
+ * future ACP variants.
+ */
+type: string
+[k: string]: unknown
+})
+/**
+ * No foreground work is active. Background activity may continue.
+ *
+ * Agents SHOULD include a `stopReason` when the idle transition ends foreground
+ * work. An idle update that does not end foreground work need not include one.
+ * Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
+ * reporting one.
+ * Repeated or resume snapshots may carry the last stop reason for context.
+ * They MUST NOT be counted as new completions, cancellations, or additional usage.
+ */
+export type IdleStateUpdate = (({
+stopReason: "end_turn"
+} | {
+stopReason: "max_tokens"
+} | {
+stopReason: "max_turn_requests"
+} | {
+stopReason: "refusal"
+} | {
+stopReason: "cancelled"
+} | (ErrorStopReason & {
+stopReason: "error"
+}) | {
+/**
+ * Custom or future stop reason.
+ *
+ * Values beginning with `_` are reserved for implementation-specific
+ * extensions. Unknown values that do not begin with `_` are reserved for
+ * future ACP variants.
+ */
+stopReason: string
+[k: string]: unknown
+} | {
+stopReason?: null
+}) & {
+/**
+ * Work running independently of foreground work, as a complete snapshot.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+ * background work, not that nothing is running. `[]` means no background work is
+ * running. An Agent that reports background work MUST include it on every state
+ * update for the session. A malformed list is treated as not reported.
+ *
+ * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+ */
+background?: (BackgroundWork[] | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+/**
+ * Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
  *
  * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
  */
-export type StopReason = ("end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | string)
+stopReason?: (string | null)
+})
 /**
  * Updated content for a plan.
  */
@@ -609,21 +786,17 @@ export type PlanEntryPriority = ("high" | "medium" | "low" | string)
  */
 export type PlanEntryStatus = ("pending" | "in_progress" | "completed" | "cancelled" | string)
 /**
- * The input specification for a command.
+ * Severity hint for a session notice.
  */
-export type AvailableCommandInput = ((TextCommandInput & {
-type: "text"
-}) | {
+export type NoticeSeverity = ("info" | "warning" | "error" | string)
 /**
- * Custom or future command input type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
+ * Unique identifier for a context compaction within a session.
  */
-type: string
-[k: string]: unknown
-})
+export type CompactionId = string
+/**
+ * Lifecycle state of a context compaction.
+ */
+export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
 /**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
@@ -663,31 +836,29 @@ type: "start"
  * future ACP variants.
  */
 type: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: (JsonObject | null)
 [k: string]: unknown
 })
 /**
  * Request parameters for setting a session configuration option.
+ *
+ * Agents MUST support this method for any session where they advertise config options.
+ * Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
+ * configuration unchanged.
+ *
+ * See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
  */
 export type SetSessionConfigOptionRequest = (({
+type: "id"
 /**
  * The value ID.
  */
 value: SessionConfigValueId
-type: "id"
 } | {
+type: "boolean"
 /**
  * The boolean value.
  */
 value: boolean
-type: "boolean"
 } | {
 /**
  * Custom or future session configuration option value type.
@@ -713,8 +884,8 @@ sessionId: SessionId
 configId: SessionConfigId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -735,8 +906,11 @@ result: (RequestPermissionResponse | CreateElicitationResponse | ExtResponse)
 } | {
 /**
  * The id of the request this response answers.
+ *
+ * Required. `null` only when the request's id could not be determined, such as
+ * for a parse error or an invalid request.
  */
-id: RequestId
+id: (number | string | null)
 /**
  * Method-specific error data.
  */
@@ -745,9 +919,9 @@ error: Error
 /**
  * The outcome of a permission request.
  */
-export type RequestPermissionOutcome = {
+export type RequestPermissionOutcome = ((CancelledPermissionOutcome & {
 outcome: "cancelled"
-} | (SelectedPermissionOutcome & {
+}) | (SelectedPermissionOutcome & {
 outcome: "selected"
 }) | {
 /**
@@ -759,7 +933,7 @@ outcome: "selected"
  */
 outcome: string
 [k: string]: unknown
-}
+})
 /**
  * Response from the client to an elicitation request.
  */
@@ -782,19 +956,17 @@ action: string
 }) & {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 })
 /**
- * Allowed wire representations for [`ElicitationContentValue`].
+ * Allowed wire representations for `ElicitationContentValue`.
  */
-export type ElicitationContentValue = (string | number | boolean | string[])
+export type ElicitationContentValue = (string | number | boolean | string[] | JsonObject)
 
 /**
  * A JSON-RPC request object.
@@ -836,14 +1008,14 @@ title: string
  * Optional human-readable explanation of why permission is needed.
  *
  * This text is specific to the permission prompt and does not update any
- * subject's displayed content. Omitted or `null` both mean no separate
+ * subject's displayed content. Omitted and `null` are equivalent and mean no separate
  * permission description was provided.
  */
 description?: (string | null)
 /**
  * Optional structured context about the operation requiring permission.
  *
- * Omitted or `null` both mean no structured subject was provided.
+ * Omitted and `null` are equivalent and mean no structured subject was provided.
  */
 subject?: (RequestPermissionSubject | null)
 /**
@@ -855,8 +1027,8 @@ subject?: (RequestPermissionSubject | null)
 options: PermissionOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -868,8 +1040,20 @@ _meta?: JsonObject | null
 export interface ToolCallPermissionSubject {
 /**
  * Details about the tool call requiring permission.
+ *
+ * Clients apply this to their stored tool call exactly like a `tool_call_update`
+ * notification, in the order it was received, before showing the prompt. A first-seen
+ * `toolCallId` creates the tool call.
  */
 toolCall: ToolCallUpdate
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
 }
 /**
  * Represents an upsert for a tool call that the language model has requested.
@@ -877,12 +1061,13 @@ toolCall: ToolCallUpdate
  * Tool calls are actions that the agent executes on behalf of the language model,
  * such as reading files, executing code, or fetching data from external sources.
  *
- * Only [`ToolCallUpdate::tool_call_id`] is required. Other fields have patch semantics:
+ * Only `toolCallId` is required. Other fields have patch semantics:
  * omitted fields leave the existing tool call value unchanged, `null` clears or
  * unsets the value, and concrete values replace the previous value. For
  * collection fields, concrete arrays replace the previous collection, and both
- * `null` and `[]` clear the collection. When a client receives a tool call ID it
- * has not seen before, omitted fields use client defaults.
+ * `null` and `[]` clear the collection. A concrete `_meta` object instead
+ * patches the stored metadata by top-level key. When a client receives a tool
+ * call ID it has not seen before, omitted fields start at their protocol defaults.
  *
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
  */
@@ -892,16 +1077,34 @@ export interface ToolCallUpdate {
  */
 toolCallId: ToolCallId
 /**
+ * Programmatic name of the tool being invoked.
+ *
+ * This field is optional and has patch semantics. Omission means no
+ * change, `null` clears the name, and a string replaces it. For a tool
+ * call ID the client has not seen before, omission or `null` means that no
+ * tool name is available.
+ */
+name?: (string | null)
+/**
  * Human-readable title describing what the tool is doing.
+ *
+ * Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
+ * A new tool call starts without a title.
  */
 title?: (string | null)
 /**
  * The category of tool being invoked.
  * Helps clients choose appropriate icons and UI treatment.
+ *
+ * Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
+ * A new tool call starts as `other`.
  */
 kind?: (ToolKind | null)
 /**
  * Current execution status of the tool call.
+ *
+ * Omission leaves the status unchanged, `null` resets it to `pending`, and a value
+ * replaces it. A new tool call starts as `pending`.
  */
 status?: (ToolCallStatus | null)
 /**
@@ -922,11 +1125,21 @@ rawInput?: JsonObject
  */
 rawOutput?: JsonObject
 /**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted means no metadata update; `null` is an
- * explicit clear signal. Implementations MUST NOT make assumptions about values at these keys.
+ * Client-initiated controls this tool call currently supports, such as cancellation.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+ * the whole previous value. A new tool call starts with none.
+ */
+capabilities?: (ToolCallCapabilities | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
@@ -940,8 +1153,8 @@ export interface Content {
 content: ContentBlock
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -957,12 +1170,14 @@ export interface TextContent {
 text: string
 /**
  * Optional annotations that help clients decide how to display or route this content.
+ *
+ * Omitted and `null` are equivalent and mean no annotations are provided.
  */
 annotations?: (Annotations | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -974,22 +1189,29 @@ _meta?: JsonObject | null
 export interface Annotations {
 /**
  * Intended recipients for this content, such as the user or assistant.
+ *
+ * Omitted and `null` are equivalent and mean no audience is specified.
  */
 audience?: (Role[] | null)
 /**
  * Timestamp indicating when the underlying resource was last modified.
  *
- * Must be an RFC 3339 formatted string (e.g., "2025-01-12T15:00:58Z").
+ * Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
+ *
+ * Omitted and `null` are equivalent and mean the modification time is not reported.
  */
 lastModified?: (string | null)
 /**
- * Relative importance of this content when clients choose what to surface.
+ * Relative importance of this content when clients choose what to surface, from 0 (least
+ * important) to 1 (most important).
+ *
+ * Omitted and `null` are equivalent and mean no priority is specified.
  */
 priority?: (number | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1009,16 +1231,20 @@ data: string
 mimeType: MediaType
 /**
  * URI associated with this resource or media payload.
+ *
+ * Omitted and `null` are equivalent and mean no URI is associated with the image.
  */
 uri?: (string | null)
 /**
  * Optional annotations that help clients decide how to display or route this content.
+ *
+ * Omitted and `null` are equivalent and mean no annotations are provided.
  */
 annotations?: (Annotations | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1038,19 +1264,21 @@ data: string
 mimeType: MediaType
 /**
  * Optional annotations that help clients decide how to display or route this content.
+ *
+ * Omitted and `null` are equivalent and mean no annotations are provided.
  */
 annotations?: (Annotations | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * A resource that the server is capable of reading, included in a prompt or tool call result.
+ * A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
  */
 export interface ResourceLink {
 /**
@@ -1063,32 +1291,44 @@ name: string
 uri: string
 /**
  * Optional display title for end-user UI.
+ *
+ * Omitted and `null` are equivalent and mean no title is provided.
  */
 title?: (string | null)
 /**
  * Optional human-readable details shown with this protocol object.
+ *
+ * Omitted and `null` are equivalent and mean no description is provided.
  */
 description?: (string | null)
 /**
  * Optional set of sized icons that the client can display in a user interface.
+ *
+ * Omitted and `null` are equivalent and mean no icons are provided.
  */
 icons?: (Icon[] | null)
 /**
  * MIME type describing the encoded media payload.
+ *
+ * Omitted and `null` are equivalent and mean the MIME type is not specified.
  */
 mimeType?: (MediaType | null)
 /**
  * Optional size of the linked resource in bytes, if known.
+ *
+ * Omitted and `null` are equivalent and mean the size is not known.
  */
 size?: (number | null)
 /**
  * Optional annotations that help clients decide how to display or route this content.
+ *
+ * Omitted and `null` are equivalent and mean no annotations are provided.
  */
 annotations?: (Annotations | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1099,11 +1339,15 @@ _meta?: JsonObject | null
  */
 export interface Icon {
 /**
- * A standard URI pointing to an icon resource.
+ * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
+ * Clients reject other schemes, fetch without credentials, and do not follow
+ * scheme- or origin-changing redirects.
  */
 src: string
 /**
  * Optional MIME type override if the source MIME type is missing or generic.
+ *
+ * Omitted and `null` are equivalent and mean the source MIME type is used.
  */
 mimeType?: (MediaType | null)
 /**
@@ -1112,12 +1356,24 @@ mimeType?: (MediaType | null)
  * `"any"` for scalable formats like SVG.
  *
  * If not provided, the client should assume that the icon can be used at any size.
+ *
+ * Omitted and `null` are equivalent and mean no sizes are specified.
  */
 sizes?: (string[] | null)
 /**
  * Optional theme this icon is designed for.
+ *
+ * Omitted and `null` are equivalent and mean the icon is not theme-specific.
  */
 theme?: (IconTheme | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
 }
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
@@ -1129,12 +1385,14 @@ export interface EmbeddedResource {
 resource: EmbeddedResourceResource
 /**
  * Optional annotations that help clients decide how to display or route this content.
+ *
+ * Omitted and `null` are equivalent and mean no annotations are provided.
  */
 annotations?: (Annotations | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1154,12 +1412,14 @@ text: string
 uri: string
 /**
  * MIME type describing the encoded media payload.
+ *
+ * Omitted and `null` are equivalent and mean the MIME type is not specified.
  */
 mimeType?: (MediaType | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1179,12 +1439,14 @@ blob: string
 uri: string
 /**
  * MIME type describing the encoded media payload.
+ *
+ * Omitted and `null` are equivalent and mean the MIME type is not specified.
  */
 mimeType?: (MediaType | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1210,14 +1472,14 @@ changes: DiffChange[]
 /**
  * Renderable patch text for some or all of the structured changes.
  *
- * Agents SHOULD provide patch text whenever feasible. Omitted or `null`
- * means no renderable patch text was provided.
+ * Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
+ * equivalent and mean no renderable patch text was provided.
  */
 patch?: (DiffPatch | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1257,12 +1519,20 @@ format: DiffPatchFormat
  * Patch text in the format named by `format`.
  */
 text: string
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
 }
 /**
  * A display-only reference to an agent-owned terminal.
  *
  * Terminal state and output are delivered separately through
- * [`TerminalUpdate`] and [`TerminalOutputChunk`].
+ * `terminal_update` and `terminal_output_chunk` session updates.
  */
 export interface Terminal {
 /**
@@ -1271,9 +1541,8 @@ export interface Terminal {
 terminalId: TerminalId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This metadata is scoped to the content reference. Omitted
- * and `null` are equivalent and mean no item metadata was provided.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1293,13 +1562,54 @@ export interface ToolCallLocation {
  */
 path: AbsolutePath
 /**
- * Optional line number within the file.
+ * Optional 1-based line number within the file. Omitted and `null` are equivalent and
+ * mean no specific line. `0` is invalid.
  */
 line?: (number | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Client-initiated controls a tool call currently supports.
+ *
+ * A malformed value falls back to no controls, so the Client never sends a request the
+ * Agent did not advertise.
+ *
+ * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+ */
+export interface ToolCallCapabilities {
+/**
+ * Permits the Client to cancel this tool call with `tool_call/cancel`.
+ *
+ * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+ * means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
+ */
+cancel?: (ToolCallCancelCapabilities | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Capability to cancel a tool call with `tool_call/cancel`.
+ *
+ * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+ */
+export interface ToolCallCancelCapabilities {
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1327,8 +1637,8 @@ toolCallId?: (ToolCallId | null)
 terminalId?: (TerminalId | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. Omitted and `null` are equivalent and mean no subject metadata was provided.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1339,7 +1649,7 @@ _meta?: JsonObject | null
  */
 export interface PermissionOption {
 /**
- * Unique identifier for this permission option.
+ * Identifier for this permission option. MUST be unique within the request.
  */
 optionId: PermissionOptionId
 /**
@@ -1352,8 +1662,8 @@ name: string
 kind: PermissionOptionKind
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1362,7 +1672,7 @@ _meta?: JsonObject | null
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
  *
- * When `tool_call_id` is set, the elicitation is tied to a specific tool call.
+ * When `toolCallId` is set, the elicitation is tied to a specific tool call.
  * This is useful when an agent receives an elicitation from an MCP server
  * during a tool call and needs to redirect it to the user.
  */
@@ -1385,7 +1695,7 @@ toolCallId?: (ToolCallId | null)
  */
 export interface ElicitationRequestScope {
 /**
- * The request this elicitation is tied to.
+ * The pending Client-to-Agent request this elicitation is tied to.
  */
 requestId: RequestId
 }
@@ -1397,9 +1707,9 @@ requestId: RequestId
  */
 export interface ElicitationSchema {
 /**
- * Type discriminator. Always `"object"`.
+ * Type discriminator. Always `"object"`. Any other value is rejected.
  */
-type?: (ElicitationSchemaType & string)
+type: ElicitationSchemaType
 /**
  * Optional title for the schema.
  *
@@ -1409,7 +1719,7 @@ title?: (string | null)
 /**
  * Property definitions (must be primitive types).
  */
-properties?: {
+properties: {
 [k: string]: ElicitationPropertySchema
 }
 /**
@@ -1426,10 +1736,8 @@ required?: (string[] | null)
 description?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1467,7 +1775,7 @@ minLength?: (number | null)
  */
 maxLength?: (number | null)
 /**
- * Pattern the string must match.
+ * Pattern the string must match, in ECMA-262 regular expression syntax.
  *
  * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
  */
@@ -1504,10 +1812,8 @@ enum?: (string[] | null)
 oneOf?: (EnumOption[] | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1533,10 +1839,8 @@ title: string
 description?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1578,10 +1882,8 @@ maximum?: (number | null)
 default?: (number | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1623,10 +1925,8 @@ maximum?: (number | null)
 default?: (number | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1656,10 +1956,8 @@ description?: (string | null)
 default?: (boolean | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1705,10 +2003,8 @@ items: MultiSelectItems
 default?: (string[] | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1726,10 +2022,8 @@ export interface StringMultiSelectItems {
 enum: string[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1747,10 +2041,8 @@ export interface TitledMultiSelectItems {
 anyOf: EnumOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1775,10 +2067,12 @@ export interface ExtRequest {
  */
 export interface InitializeResponse {
 /**
- * The protocol version the client specified if supported by the agent,
- * or the latest protocol version supported by the agent.
+ * The highest protocol version supported by the agent that is at or below
+ * the version requested by the client. If no such version exists,
+ * initialization fails with error code -32022.
  *
- * The client should disconnect, if it doesn't support this version.
+ * The client must check that it supports this version and should disconnect
+ * if it does not.
  */
 protocolVersion: ProtocolVersion
 /**
@@ -1793,14 +2087,14 @@ capabilities?: AgentCapabilities
  * Authentication methods supported by the agent.
  *
  * Optional. Omitted or empty means the agent does not advertise the
- * authentication method surface. Supplying one or more valid methods means
+ * `auth/login` and `auth/logout` methods. Supplying one or more methods means
  * the agent MUST support both `auth/login` and `auth/logout`.
  */
 authMethods?: AuthMethod[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1814,14 +2108,16 @@ _meta?: JsonObject | null
 export interface Implementation {
 /**
  * Intended for programmatic or logical use, but can be used as a display
- * name fallback if title isn’t present.
+ * name fallback if title isn't present.
  */
 name: string
 /**
- * Intended for UI and end-user contexts — optimized to be human-readable
+ * Intended for UI and end-user contexts and optimized to be human-readable
  * and easily understood.
  *
  * If not provided, the name should be used for display.
+ *
+ * Omitted and `null` are equivalent and mean the `name` is used for display.
  */
 title?: (string | null)
 /**
@@ -1831,8 +2127,8 @@ title?: (string | null)
 version: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1850,25 +2146,26 @@ export interface AgentCapabilities {
 /**
  * Session capabilities supported by the agent.
  *
- * Optional. Omitted or `null` both mean the agent does not support the
- * `session/*` method surface. Supplying `{}` means the agent supports the
- * baseline session methods: `session/new`, `session/prompt`,
- * `session/cancel`, and `session/update`.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not support the
+ * `session/*` methods. Supplying `{}` means the agent supports the
+ * baseline session methods: `session/new`, `session/list`,
+ * `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
+ * and `session/update`.
  */
 session?: (SessionCapabilities | null)
 /**
  * Authentication-related extension capabilities supported by the agent.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise any
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
  * authentication-related extensions. This field does not advertise support
- * for `auth/login` or `auth/logout`; those methods are advertised by a
+ * for `auth/login` or `auth/logout`. Those methods are advertised by a
  * non-empty `authMethods` list in the `initialize` response.
  */
 auth?: (AgentAuthCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1891,7 +2188,7 @@ export interface SessionCapabilities {
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise any
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
  * prompt extensions beyond the baseline text and resource-link content
  * required by `session/prompt`.
  */
@@ -1899,21 +2196,21 @@ prompt?: (PromptCapabilities | null)
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise MCP
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
  * server transport support for sessions.
  */
 mcp?: (McpCapabilities | null)
 /**
  * Whether the agent supports `session/delete`.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
 delete?: (SessionDeleteCapabilities | null)
 /**
  * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports `additionalDirectories` on
  * supported session lifecycle requests.
  *
@@ -1923,8 +2220,8 @@ delete?: (SessionDeleteCapabilities | null)
 additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1933,8 +2230,8 @@ _meta?: JsonObject | null
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
  *
- * Baseline agent functionality requires support for [`ContentBlock::Text`]
- * and [`ContentBlock::ResourceLink`] in prompt requests.
+ * Baseline agent functionality requires support for `text`
+ * and `resource_link` content blocks in prompt requests.
  *
  * Other variants must be explicitly opted in to.
  * Capabilities for different types of content in prompt requests.
@@ -1942,37 +2239,37 @@ _meta?: JsonObject | null
  * Indicates which content types beyond the baseline (text and resource links)
  * the agent can process.
  *
- * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#prompt-capabilities)
+ * See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
  */
 export interface PromptCapabilities {
 /**
- * Agent supports [`ContentBlock::Image`].
+ * Agent supports `image` content blocks.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports image content in prompts.
  */
 image?: (PromptImageCapabilities | null)
 /**
- * Agent supports [`ContentBlock::Audio`].
+ * Agent supports `audio` content blocks.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports audio content in prompts.
  */
 audio?: (PromptAudioCapabilities | null)
 /**
  * Agent supports embedded context in `session/prompt` requests.
  *
- * When enabled, the Client is allowed to include [`ContentBlock::Resource`]
+ * When enabled, the Client is allowed to include `resource` content blocks
  * in prompt requests for pieces of context that are referenced in the message.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports embedded context in prompts.
  */
 embeddedContext?: (PromptEmbeddedContextCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -1986,8 +2283,8 @@ _meta?: JsonObject | null
 export interface PromptImageCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2001,8 +2298,8 @@ _meta?: JsonObject | null
 export interface PromptAudioCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2016,8 +2313,8 @@ _meta?: JsonObject | null
 export interface PromptEmbeddedContextCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2028,23 +2325,23 @@ _meta?: JsonObject | null
  */
 export interface McpCapabilities {
 /**
- * Agent supports [`McpServer::Stdio`].
+ * Agent supports `stdio` MCP servers.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports stdio MCP server transports.
  */
 stdio?: (McpStdioCapabilities | null)
 /**
- * Agent supports [`McpServer::Http`].
+ * Agent supports `http` MCP servers.
  *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
  * Supplying `{}` means the agent supports HTTP MCP server transports.
  */
 http?: (McpHttpCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2058,8 +2355,8 @@ _meta?: JsonObject | null
 export interface McpStdioCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2073,8 +2370,8 @@ _meta?: JsonObject | null
 export interface McpHttpCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2088,8 +2385,8 @@ _meta?: JsonObject | null
 export interface SessionDeleteCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2099,15 +2396,15 @@ _meta?: JsonObject | null
  * Capabilities for additional session directories support.
  *
  * Supplying `{}` means the agent supports the `additionalDirectories` field on
- * supported session lifecycle requests. Agents that also support
- * `session/list` may return `SessionInfo.additionalDirectories` to report the
+ * supported session lifecycle requests. Agents may return
+ * `SessionInfo.additionalDirectories` in `session/list` to report the
  * complete ordered additional-root list associated with a listed session.
  */
 export interface SessionAdditionalDirectoriesCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2123,8 +2420,8 @@ _meta?: JsonObject | null
 export interface AgentAuthCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2136,7 +2433,7 @@ _meta?: JsonObject | null
  * The client runs the configured agent program as a separate interactive
  * process for the user to authenticate via a TUI. Agents MUST advertise this
  * method only when the client enabled its terminal authentication capability.
- * A zero exit status signals success; any other termination signals failure.
+ * A zero exit status signals success. Any other termination signals failure.
  * The client MUST NOT pass this method to `auth/login`.
  */
 export interface AuthMethodTerminal {
@@ -2149,7 +2446,9 @@ methodId: AuthMethodId
  */
 name: string
 /**
- * Optional description providing more details about this authentication method.
+ * Optional human-readable description of this authentication method.
+ *
+ * Omitted and `null` are equivalent and mean no description is provided.
  */
 description?: (string | null)
 /**
@@ -2164,8 +2463,8 @@ args?: string[]
 env?: EnvVariable[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2185,8 +2484,8 @@ name: string
 value: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2207,13 +2506,15 @@ methodId: AuthMethodId
  */
 name: string
 /**
- * Optional description providing more details about this authentication method.
+ * Optional human-readable description of this authentication method.
+ *
+ * Omitted and `null` are equivalent and mean no description is provided.
  */
 description?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2225,8 +2526,8 @@ _meta?: JsonObject | null
 export interface LoginAuthResponse {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2238,8 +2539,8 @@ _meta?: JsonObject | null
 export interface LogoutAuthResponse {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2247,6 +2548,10 @@ _meta?: JsonObject | null
 }
 /**
  * Response from creating a new session.
+ *
+ * New sessions default to `idle` until a state update reports otherwise.
+ * Updates may arrive before or after this response. Clients MUST NOT overwrite
+ * an already-reported state when the response arrives.
  *
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
@@ -2259,12 +2564,24 @@ export interface NewSessionResponse {
 sessionId: SessionId
 /**
  * Initial session configuration options.
+ *
+ * Optional. Omitted or empty means no config options are advertised.
+ * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+ * Later `config_option_update` notifications replace this list.
  */
 configOptions?: SessionConfigOption[]
 /**
+ * Initial commands the agent can execute in this session.
+ *
+ * Optional. Omitted or empty means no initial commands are advertised.
+ * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+ * Later `available_commands_update` notifications replace this list.
+ */
+availableCommands?: AvailableCommand[]
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2275,11 +2592,12 @@ _meta?: JsonObject | null
  */
 export interface SessionConfigSelect {
 /**
- * The currently selected value.
+ * The currently selected value. MUST be one of the `value`s in `options`.
  */
 currentValue: SessionConfigValueId
 /**
- * The set of selectable options.
+ * The set of selectable options. MUST contain at least one value, and each `value` MUST be
+ * unique within the option, including across groups.
  */
 options: SessionConfigSelectOptions
 }
@@ -2297,12 +2615,14 @@ value: SessionConfigValueId
 name: string
 /**
  * Optional description for this option value.
+ *
+ * Omitted and `null` are equivalent and mean no description is provided.
  */
 description?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2321,13 +2641,15 @@ groupId: SessionConfigGroupId
  */
 name: string
 /**
- * The set of option values in this group.
+ * The set of option values in this group. MUST contain at least one value.
+ *
+ * @minItems 1
  */
 options: SessionConfigSelectOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2343,6 +2665,54 @@ export interface SessionConfigBoolean {
 currentValue: boolean
 }
 /**
+ * A slash command the user can invoke by including it in a prompt.
+ *
+ * The `type` discriminator value is `command`.
+ */
+export interface Command {
+/**
+ * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
+ *
+ * MUST NOT contain whitespace and MUST be unique within the command list.
+ */
+name: string
+/**
+ * Human-readable description of what the command does.
+ */
+description: string
+/**
+ * Input for the command if required
+ *
+ * Omitted and `null` are equivalent and mean the command takes no input.
+ */
+input?: (AvailableCommandInput | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * All text that was typed after the command name is provided as input.
+ */
+export interface TextCommandInput {
+/**
+ * A hint to display when the input hasn't been provided yet
+ */
+hint: string
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
  * Response from listing sessions.
  */
 export interface ListSessionsResponse {
@@ -2352,13 +2722,14 @@ export interface ListSessionsResponse {
 sessions: SessionInfo[]
 /**
  * Opaque cursor token. If present, pass this in the next request's cursor parameter
- * to fetch the next page. If absent, there are no more results.
+ * to fetch the next page. Omitted and `null` are equivalent and mean there are no more
+ * results. An empty string is a valid cursor, not the end of results.
  */
 nextCursor?: (SessionListCursor | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2386,16 +2757,20 @@ cwd: AbsolutePath
 additionalDirectories?: AbsolutePath[]
 /**
  * Human-readable title for the session
+ *
+ * Omitted and `null` are equivalent and mean no title is provided.
  */
 title?: (string | null)
 /**
  * RFC 3339 timestamp of last activity.
+ *
+ * Omitted and `null` are equivalent and mean the last activity time is not reported.
  */
 updatedAt?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2407,8 +2782,8 @@ _meta?: JsonObject | null
 export interface DeleteSessionResponse {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2416,16 +2791,34 @@ _meta?: JsonObject | null
 }
 /**
  * Response from resuming an existing session.
+ *
+ * The agent MUST send a current `state_update` after any requested history
+ * replay and before this response, even without replay. The update reports
+ * foreground state after resuming. The response alone does not imply `idle`.
+ *
+ * See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
  */
 export interface ResumeSessionResponse {
 /**
  * Initial session configuration options.
+ *
+ * Optional. Omitted or empty means no config options are advertised.
+ * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+ * Later `config_option_update` notifications replace this list.
  */
 configOptions?: SessionConfigOption[]
 /**
+ * Initial commands the agent can execute in this session.
+ *
+ * Optional. Omitted or empty means no initial commands are advertised.
+ * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+ * Later `available_commands_update` notifications replace this list.
+ */
+availableCommands?: AvailableCommand[]
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2437,8 +2830,34 @@ _meta?: JsonObject | null
 export interface CloseSessionResponse {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Response from cancelling a tool call.
+ */
+export interface CancelToolCallResponse {
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Response from cancelling a terminal.
+ */
+export interface CancelTerminalResponse {
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2454,33 +2873,47 @@ export interface SetSessionConfigOptionResponse {
 configOptions: SessionConfigOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Response acknowledging that a user prompt was accepted.
+ * Response acknowledging that a user prompt was inserted into the ACP conversation.
  *
- * This response does not indicate that the agent has finished processing.
+ * This response does not indicate that the prompt was merely received or held, nor that the
+ * agent has finished processing it.
  * Processing and completion are reported through `state_update` session updates.
+ *
+ * Insertion is the logical addition of a user message with a message ID and a position
+ * relative to other messages in the ACP conversation.
  *
  * See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
  */
 export interface PromptResponse {
 /**
+ * Identifies the user message inserted into the ACP conversation.
+ *
+ * Required and non-null. Omission and explicit `null` are both invalid.
+ *
+ * The corresponding user-message session update carries this same identifier and may arrive
+ * before or after this response. Agents must echo the message during the live session, but are
+ * not required to retain it. If retained and replayed, the message keeps this identifier.
+ */
+messageId: MessageId
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary response to an [`ExtRequest`] that is not part of the ACP spec.
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
  * Extension methods provide a way to add custom functionality while maintaining
  * protocol compatibility.
  *
@@ -2508,11 +2941,50 @@ code: ErrorCode
  * The message should be limited to a concise single sentence.
  */
 message: string
+data?: unknown
+}
 /**
- * Optional primitive or structured value that contains additional information about the error.
- * This may include debugging information or context-specific details.
+ * Data for the `-32022` (Unsupported protocol version) error.
+ *
+ * See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
  */
-data?: JsonObject
+export interface UnsupportedProtocolVersionErrorData {
+/**
+ * The protocol version the Client requested.
+ */
+requested: ProtocolVersion
+/**
+ * The protocol versions the Agent supports.
+ */
+supported: ProtocolVersion[]
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Data for the `-32002` (Resource not found) error when a session-scoped request names a
+ * session that does not exist or is not active.
+ *
+ * See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
+ */
+export interface SessionNotFoundErrorData {
+/**
+ * The session ID from the request.
+ */
+sessionId: SessionId
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
 }
 /**
  * A JSON-RPC notification object.
@@ -2545,8 +3017,8 @@ sessionId: SessionId
 update: SessionUpdate
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2560,7 +3032,7 @@ export interface ContentChunk {
  * A unique identifier for the message this chunk belongs to.
  *
  * All chunks belonging to the same message share the same `messageId`.
- * A change in `messageId` indicates a new message has started.
+ * Chunks for different messages can interleave.
  */
 messageId: MessageId
 /**
@@ -2569,8 +3041,9 @@ messageId: MessageId
 content: ContentBlock
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This field is chunk-scoped.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * This metadata is scoped to the chunk and does not patch stored metadata.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2579,11 +3052,11 @@ _meta?: JsonObject | null
 /**
  * A user message upsert.
  *
- * Only [`UserMessage::message_id`] is required. `content` has patch semantics:
+ * Only `messageId` is required. `content` has patch semantics:
  * an omitted field leaves existing message content unchanged, `null` clears the
  * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted fields use client defaults. `content` is replaced as a
- * whole array; send `[]` or `null` to clear it.
+ * `messageId`, omitted `content` starts empty. `content` is replaced as a
+ * whole array. Send `[]` or `null` to clear it.
  *
  * Message updates and chunks are applied in the order they are received. When
  * a `user_message` update includes `content`, that array replaces any content
@@ -2602,21 +3075,24 @@ messageId: MessageId
 content?: (ContentBlock[] | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. Omitted means no metadata update; `null` is an explicit clear signal.
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
 /**
  * An agent message upsert.
  *
- * Only [`AgentMessage::message_id`] is required. `content` has patch semantics:
+ * Only `messageId` is required. `content` has patch semantics:
  * an omitted field leaves existing message content unchanged, `null` clears the
  * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted fields use client defaults. `content` is replaced as a
- * whole array; send `[]` or `null` to clear it.
+ * `messageId`, omitted `content` starts empty. `content` is replaced as a
+ * whole array. Send `[]` or `null` to clear it.
  *
  * Message updates and chunks are applied in the order they are received. When
  * an `agent_message` update includes `content`, that array replaces any
@@ -2635,21 +3111,24 @@ messageId: MessageId
 content?: (ContentBlock[] | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. Omitted means no metadata update; `null` is an explicit clear signal.
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
 /**
  * An agent thought or reasoning message upsert.
  *
- * Only [`AgentThought::message_id`] is required. `content` has patch semantics:
+ * Only `messageId` is required. `content` has patch semantics:
  * an omitted field leaves existing thought content unchanged, `null` clears the
  * value, and a concrete array replaces the previous value. For a new
- * `messageId`, omitted fields use client defaults. `content` is replaced as a
- * whole array; send `[]` or `null` to clear it.
+ * `messageId`, omitted `content` starts empty. `content` is replaced as a
+ * whole array. Send `[]` or `null` to clear it.
  *
  * Message updates and chunks are applied in the order they are received. When
  * an `agent_thought` update includes `content`, that array replaces any
@@ -2668,10 +3147,13 @@ messageId: MessageId
 content?: (ContentBlock[] | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. Omitted means no metadata update; `null` is an explicit clear signal.
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
@@ -2680,42 +3162,97 @@ _meta?: JsonObject | null
  */
 export interface RunningStateUpdate {
 /**
+ * Work running independently of foreground work, as a complete snapshot.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+ * background work, not that nothing is running. `[]` means no background work is
+ * running. An Agent that reports background work MUST include it on every state
+ * update for the session. A malformed list is treated as not reported.
+ *
+ * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+ */
+background?: (BackgroundWork[] | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * The agent is ready to process a new prompt.
+ * A listed terminal running in the background.
  */
-export interface IdleStateUpdate {
+export interface BackgroundTerminal {
 /**
- * Indicates why foreground work stopped.
- *
- * Optional. Omitted or `null` both mean the agent is not reporting a stop reason.
- * Agents SHOULD include this when the idle transition ends foreground work.
+ * The ID of the listed terminal.
  */
-stopReason?: (StopReason | null)
+terminalId: TerminalId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Foreground work is blocked on user action.
+ * A listed tool call whose work continues in the background.
+ */
+export interface BackgroundToolCall {
+/**
+ * The ID of the listed tool call.
+ */
+toolCallId: ToolCallId
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Details of a failure that ended active work.
+ */
+export interface ErrorStopReason {
+/**
+ * The failure, as a JSON-RPC error object.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
+ * Agents SHOULD include it.
+ */
+error?: (Error | null)
+}
+/**
+ * The foreground workflow as a whole is blocked on user action.
+ *
+ * Agents SHOULD report this state when foreground work cannot progress without
+ * user action. Pending permissions or elicitations alone do not imply this
+ * state if other foreground work can progress, or if the requests belong only
+ * to independent background activity. Once reported, agents MUST report
+ * `running` when progress resumes, or `idle` if the work ends without resuming.
+ * Responding to one request does not itself imply `running`.
  */
 export interface RequiresActionStateUpdate {
 /**
+ * Work running independently of foreground work, as a complete snapshot.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+ * background work, not that nothing is running. `[]` means no background work is
+ * running. An Agent that reports background work MUST include it on every state
+ * update for the session. A malformed list is treated as not reported.
+ *
+ * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+ */
+background?: (BackgroundWork[] | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2724,10 +3261,10 @@ _meta?: JsonObject | null
 /**
  * A streamed item of tool-call content.
  *
- * Tool-call content chunks append one [`ToolCallContent`] item to the current
- * content for the matching [`ToolCallId`]. Agents can use
- * [`ToolCallUpdate::content`] when they need to replace the whole content
- * collection instead.
+ * Tool-call content chunks append one `ToolCallContent` item to the current
+ * content for the matching `toolCallId`. Agents can send a `tool_call_update`
+ * with `content` when they need to replace the whole content collection
+ * instead.
  */
 export interface ToolCallContentChunk {
 /**
@@ -2740,8 +3277,9 @@ toolCallId: ToolCallId
 content: ToolCallContent
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This field is chunk-scoped.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * This metadata is scoped to the chunk and does not patch stored metadata.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2750,10 +3288,11 @@ _meta?: JsonObject | null
 /**
  * An upsert for the stored state of an agent-owned terminal.
  *
- * Only [`TerminalUpdate::terminal_id`] is required. Other fields have patch
+ * Only `terminalId` is required. Other fields have patch
  * semantics: omitted fields leave the stored value unchanged, `null` clears
- * it, and concrete values replace it. When the terminal ID is new, omitted
- * fields start unknown.
+ * it, and concrete values replace it. A concrete `_meta` object instead
+ * patches the stored metadata by top-level key. When the terminal ID is new,
+ * omitted fields start unknown.
  */
 export interface TerminalUpdate {
 /**
@@ -2777,11 +3316,28 @@ output?: (TerminalOutput | null)
  */
 exitStatus?: (TerminalExitStatus | null)
 /**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted means no metadata update; `null` is an
- * explicit clear signal. Implementations MUST NOT make assumptions about values at these keys.
+ * The terminal size the command runs with, when known.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * Clients can render output at this size so that column layouts, progress bars,
+ * and cursor-positioned output display as the program wrote them.
+ */
+size?: (TerminalSize | null)
+/**
+ * Client-initiated controls this terminal currently supports, such as cancellation.
+ *
+ * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+ * the whole previous value. A new terminal starts with none.
+ */
+capabilities?: (TerminalCapabilities | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
@@ -2795,9 +3351,8 @@ export interface TerminalOutput {
 data: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This metadata is scoped to the replacement snapshot. Omitted
- * and `null` are equivalent and mean no snapshot metadata was provided.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2811,7 +3366,8 @@ _meta?: JsonObject | null
  */
 export interface TerminalExitStatus {
 /**
- * Process exit code, when known. Omitted and `null` are equivalent.
+ * Process exit code as the platform reports it, when known. Negative values are
+ * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
  */
 exitCode?: (number | null)
 /**
@@ -2824,9 +3380,69 @@ exitCode?: (number | null)
 signal?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This metadata is scoped to the exit information. Omitted
- * and `null` are equivalent and mean no exit metadata was provided.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * The size of an agent-owned terminal in character cells.
+ */
+export interface TerminalSize {
+/**
+ * Number of columns.
+ */
+cols: number
+/**
+ * Number of rows.
+ */
+rows: number
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Client-initiated controls a terminal currently supports.
+ *
+ * A malformed value falls back to no controls, so the Client never sends a request the
+ * Agent did not advertise.
+ *
+ * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+ */
+export interface TerminalCapabilities {
+/**
+ * Permits the Client to cancel this terminal with `terminal/cancel`.
+ *
+ * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+ * means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
+ */
+cancel?: (TerminalCancelCapabilities | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Capability to cancel a terminal with `terminal/cancel`.
+ *
+ * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+ */
+export interface TerminalCancelCapabilities {
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2846,9 +3462,9 @@ terminalId: TerminalId
 data: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys. This field is chunk-scoped. Omitted and `null` are
- * equivalent and mean no chunk metadata was provided.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * This metadata is scoped to the chunk and does not patch stored metadata.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2864,8 +3480,8 @@ export interface PlanUpdate {
 plan: PlanUpdateContent
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2888,8 +3504,8 @@ planId: PlanId
 entries: PlanEntry[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2918,8 +3534,8 @@ priority: PlanEntryPriority
 status: PlanEntryStatus
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2935,50 +3551,8 @@ export interface AvailableCommandsUpdate {
 availableCommands: AvailableCommand[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * Information about a command.
- */
-export interface AvailableCommand {
-/**
- * Command name (e.g., `create_plan`, `research_codebase`).
- */
-name: string
-/**
- * Human-readable description of what the command does.
- */
-description: string
-/**
- * Input for the command if required
- */
-input?: (AvailableCommandInput | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
-}
-/**
- * All text that was typed after the command name is provided as input.
- */
-export interface TextCommandInput {
-/**
- * A hint to display when the input hasn't been provided yet
- */
-hint: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -2994,8 +3568,8 @@ export interface ConfigOptionUpdate {
 configOptions: SessionConfigOption[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3005,10 +3579,11 @@ _meta?: JsonObject | null
  * Update to session metadata. All fields are optional to support partial updates.
  *
  * Agents send this notification to update session information like title or custom metadata.
- * This allows clients to display dynamic session names and track session state changes.
+ * Clients can use it to keep session titles and state current.
  *
  * Omitted fields leave the existing session info unchanged. `null` clears the
- * corresponding value.
+ * corresponding value. A concrete `_meta` object patches the stored metadata by
+ * top-level key.
  */
 export interface SessionInfoUpdate {
 /**
@@ -3021,10 +3596,13 @@ title?: (string | null)
 updatedAt?: (string | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted means no metadata update; `null` is an
- * explicit clear signal. Implementations MUST NOT make assumptions about values at these keys.
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
  */
 _meta?: JsonObject | null
 }
@@ -3041,13 +3619,15 @@ used: number
  */
 size: number
 /**
- * Cumulative session cost (optional).
+ * Cumulative session cost.
+ *
+ * Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
  */
 cost?: (Cost | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3062,13 +3642,108 @@ export interface Cost {
  */
 amount: number
 /**
- * ISO 4217 currency code (e.g., "USD", "EUR").
+ * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+ * unit such as "credits".
  */
 currency: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Fire-and-forget information for the user.
+ *
+ * Notices are live events rather than session history. Agents must not rely on
+ * a notice being received, displayed, or seen by the user.
+ * No Client capability is required, and unsupported Clients may ignore notices.
+ *
+ * See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
+ */
+export interface Notice {
+/**
+ * Presentation severity hint.
+ */
+severity: NoticeSeverity
+/**
+ * Required non-empty plain-text title that can stand alone.
+ */
+title: string
+/**
+ * Optional plain-text detail or guidance.
+ *
+ * Omitted and `null` are equivalent and mean no description was supplied.
+ */
+description?: (string | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * A context compaction upsert. The first notification fixes the compaction's
+ * timeline position. Later updates with the same ID patch that entity in place.
+ *
+ * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+ * stored value unchanged, `null` clears it, and a concrete value replaces it.
+ * `summary: []` also clears the summary. A concrete `_meta` object patches the
+ * stored metadata by top-level key instead of replacing it.
+ */
+export interface CompactionUpdate {
+/**
+ * The Agent-owned ID of this compaction, unique within the session.
+ */
+compactionId: CompactionId
+/**
+ * Current lifecycle status.
+ */
+status: CompactionStatus
+/**
+ * Complete replacement user-displayable summary content for the compaction.
+ */
+summary?: (ContentBlock[] | null)
+/**
+ * Human-readable error details for the compaction.
+ */
+error?: (string | null)
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+ * clears it. An object patches the stored metadata by top-level key: keys it omits are
+ * unchanged, a key set to `null` is removed, and any other value replaces that key's
+ * stored value without merging nested objects. Beyond this patch rule, implementations
+ * MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * A content block appended to a compaction's summary. A first-seen ID creates
+ * an in-progress compaction. Chunks append in receive order.
+ */
+export interface CompactionSummaryChunk {
+/**
+ * ID of the compaction whose summary receives this content.
+ */
+compactionId: CompactionId
+/**
+ * One content block to append.
+ */
+content: ContentBlock
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * This metadata is scoped to the chunk and does not patch stored metadata.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3076,6 +3751,8 @@ _meta?: JsonObject | null
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
+ *
+ * This notification is not a foreground state update.
  */
 export interface CompleteElicitationNotification {
 /**
@@ -3084,17 +3761,15 @@ export interface CompleteElicitationNotification {
 elicitationId: ElicitationId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
  * Extension notifications provide a way to send one-way messages for custom functionality
  * while maintaining protocol compatibility.
  *
@@ -3118,7 +3793,7 @@ method: string
 /**
  * Method-specific request parameters.
  */
-params?: ((InitializeRequest | LoginAuthRequest | LogoutAuthRequest | NewSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+params?: ((InitializeRequest | LoginAuthRequest | LogoutAuthRequest | NewSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | CancelToolCallRequest | CancelTerminalRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for the initialize method.
@@ -3142,8 +3817,8 @@ info: Implementation
 capabilities?: ClientCapabilities
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3163,22 +3838,22 @@ export interface ClientCapabilities {
  * Determines which authentication method types the agent may include
  * in its `InitializeResponse`.
  *
- * Optional. Omitted or `null` both mean the client does not advertise any
+ * Optional. Omitted and `null` are equivalent and mean the client does not advertise any
  * authentication-method extensions.
  */
-auth?: (AuthCapabilities | null)
+auth?: (ClientAuthCapabilities | null)
 /**
  * Elicitation capabilities supported by the client.
  * Determines which elicitation modes the agent may use.
  *
- * Optional. Omitted or `null` both mean the client does not advertise
+ * Optional. Omitted and `null` are equivalent and mean the client does not advertise
  * elicitation support.
  */
 elicitation?: (ElicitationCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3191,11 +3866,11 @@ _meta?: JsonObject | null
  * method types the client can handle. This governs opt-in types that require
  * additional client-side support.
  */
-export interface AuthCapabilities {
+export interface ClientAuthCapabilities {
 /**
  * Whether the client supports `terminal` authentication methods.
  *
- * Optional. Omitted or `null` both mean the client does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
  * The client should supply `{}` only when it can reproduce the configured
  * agent invocation in an interactive terminal. Supplying `{}` means the
  * agent may include `terminal` entries in its authentication methods.
@@ -3203,8 +3878,8 @@ export interface AuthCapabilities {
 terminal?: (TerminalAuthCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3220,8 +3895,8 @@ _meta?: JsonObject | null
 export interface TerminalAuthCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3241,16 +3916,14 @@ form?: (ElicitationFormCapabilities | null)
 /**
  * Whether the client supports URL-based elicitation.
  *
- * Optional. Omitted or `null` both mean the client does not advertise support.
+ * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
  * Supplying `{}` means the client supports URL-based elicitation.
  */
 url?: (ElicitationUrlCapabilities | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3264,10 +3937,8 @@ _meta?: JsonObject | null
 export interface ElicitationFormCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3281,10 +3952,8 @@ _meta?: JsonObject | null
 export interface ElicitationUrlCapabilities {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3295,8 +3964,8 @@ _meta?: JsonObject | null
  *
  * Specifies which authentication method to use.
  *
- * Agents MUST support this method when their `initialize` response advertised
- * at least one valid authentication method. Clients MUST NOT call this method
+ * Agents MUST support this method when their `initialize` response included
+ * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
 export interface LoginAuthRequest {
@@ -3307,8 +3976,8 @@ export interface LoginAuthRequest {
 methodId: AuthMethodId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3319,15 +3988,15 @@ _meta?: JsonObject | null
  *
  * Terminates the current authenticated session.
  *
- * Agents MUST support this method when their `initialize` response advertised
- * at least one valid authentication method. Clients MUST NOT call this method
+ * Agents MUST support this method when their `initialize` response included
+ * a non-empty `authMethods` list. Clients MUST NOT call this method
  * when `authMethods` was omitted or empty.
  */
 export interface LogoutAuthRequest {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3357,8 +4026,8 @@ additionalDirectories?: AbsolutePath[]
 mcpServers?: McpServer[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3377,13 +4046,14 @@ name: string
  */
 url: string
 /**
- * HTTP headers to set when making requests to the MCP server.
+ * HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+ * defines are owned by the transport, and Agents use the transport's values for them.
  */
 headers?: HttpHeader[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3403,8 +4073,8 @@ name: string
 value: string
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3427,13 +4097,14 @@ command: AbsolutePath
  */
 args?: string[]
 /**
- * Environment variables to set when launching the MCP server.
+ * Environment variables to set when launching the MCP server. Names SHOULD be unique.
+ * Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
  */
 env?: EnvVariable[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3445,16 +4116,23 @@ _meta?: JsonObject | null
 export interface ListSessionsRequest {
 /**
  * Filter sessions by working directory. Must be an absolute path.
+ *
+ * Only sessions whose `cwd` is this same directory match. Subdirectories and
+ * `additionalDirectories` don't. Agents MAY normalize paths when comparing.
+ *
+ * Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
  */
 cwd?: (AbsolutePath | null)
 /**
  * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+ *
+ * Omitted and `null` are equivalent and mean the first page is requested.
  */
 cursor?: (SessionListCursor | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3472,8 +4150,8 @@ export interface DeleteSessionRequest {
 sessionId: SessionId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3482,7 +4160,7 @@ _meta?: JsonObject | null
 /**
  * Request parameters for resuming an existing session.
  *
- * Resumes an existing session and optionally replays prior conversation
+ * Resumes an existing session and optionally replays retained conversation
  * history according to `replayFrom`.
  */
 export interface ResumeSessionRequest {
@@ -3492,6 +4170,9 @@ export interface ResumeSessionRequest {
 sessionId: SessionId
 /**
  * The working directory for this session. Must be an absolute path.
+ *
+ * Clients MUST send the session's working directory. Agents MAY reject a different directory
+ * with `-32602`, and MAY normalize paths when comparing.
  */
 cwd: AbsolutePath
 /**
@@ -3505,35 +4186,42 @@ cwd: AbsolutePath
 additionalDirectories?: AbsolutePath[]
 /**
  * List of MCP servers to connect to for this session.
+ *
+ * The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
+ * NOT restore servers from earlier requests.
  */
 mcpServers?: McpServer[]
 /**
  * Inclusive cursor describing where conversation replay should begin.
  *
- * Optional. Omitted or `null` both mean the Agent should resume without
+ * Optional. Omitted and `null` are equivalent and mean the Agent should resume without
  * replaying previous conversation history. Replay cursors are inclusive:
  * replay includes the position identified by the cursor. Supplying
- * `{ "type": "start" }` means the Agent should replay the whole
- * conversation before responding.
+ * `{ "type": "start" }` means the Agent should replay all retained
+ * conversation history before responding.
+ *
+ * Agents MUST reject unsupported cursor types or malformed cursor values
+ * with `-32602` (Invalid params), rather than substituting another cursor
+ * or resuming without replay.
  */
 replayFrom?: (ReplayFrom | null)
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
 }
 /**
- * Inclusive replay cursor requesting replay from the start of the conversation.
+ * Inclusive replay cursor requesting replay from the start of retained conversation history.
  */
 export interface ReplayFromStart {
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3542,9 +4230,24 @@ _meta?: JsonObject | null
 /**
  * Request parameters for closing an active session.
  *
- * The agent **must** cancel any ongoing work related to the session (treat it
- * as if `session/cancel` was called) and then free up any resources associated
- * with the session.
+ * The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
+ * was called, then free the resources associated with the session. Unlike `session/cancel`,
+ * closing also stops the session's background work. After the close response, the Agent
+ * sends no other messages for the session on that connection.
+ *
+ * Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
+ * treat a `-32002` response as a successful close.
+ *
+ * When closing cancels active foreground work, the Agent MUST send the final
+ * updates for that work and the idle `state_update` with `stopReason: "cancelled"`
+ * before responding successfully to `session/close`. Closing an idle session
+ * does not itself require another idle update.
+ *
+ * Closing also cancels pending `session/prompt` requests whose messages have not
+ * been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
+ * Agent MUST answer that request with `-32800` (Request Cancelled). If the message
+ * has already been inserted, the Agent MUST respond successfully with its
+ * `messageId`. Prompt responses need not precede the close response.
  */
 export interface CloseSessionRequest {
 /**
@@ -3553,8 +4256,73 @@ export interface CloseSessionRequest {
 sessionId: SessionId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Request parameters for cancelling one tool call.
+ *
+ * Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
+ *
+ * The Agent responds once it has accepted the cancellation. The response does not mean
+ * the work has stopped. The Agent confirms it with a `tool_call_update` to a final
+ * status: normally `cancelled`, or `completed` or `failed` if the work finished first.
+ *
+ * The Agent responds with `-32602` if the tool call is unknown, already final, or not
+ * cancellable. Cancelling a tool call does not change the foreground state by itself.
+ *
+ * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+ */
+export interface CancelToolCallRequest {
+/**
+ * The ID of the session that owns the tool call.
+ */
+sessionId: SessionId
+/**
+ * The ID of the tool call to cancel.
+ */
+toolCallId: ToolCallId
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * Request parameters for cancelling one terminal.
+ *
+ * Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
+ *
+ * The Agent responds once it has accepted the cancellation. The response does not mean
+ * the work has stopped. The Agent confirms it with a `terminal_update` that sets
+ * `exitStatus`. Cancelling stops the process but does not release the terminal, and does
+ * not change the status of a tool call that references it.
+ *
+ * The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
+ * cancellable. Cancelling a terminal does not change the foreground state by itself.
+ *
+ * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+ */
+export interface CancelTerminalRequest {
+/**
+ * The ID of the session that owns the terminal.
+ */
+sessionId: SessionId
+/**
+ * The ID of the terminal to cancel.
+ */
+terminalId: TerminalId
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3575,23 +4343,28 @@ sessionId: SessionId
 /**
  * The blocks of content that compose the user's message.
  *
- * As a baseline, the Agent MUST support [`ContentBlock::Text`] and [`ContentBlock::ResourceLink`],
- * while other variants are optionally enabled via [`PromptCapabilities`].
+ * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+ * while other variants are optionally enabled via `PromptCapabilities`.
  *
- * The Client MUST adapt its interface according to [`PromptCapabilities`].
+ * The Client MUST adapt its interface according to `PromptCapabilities`.
  *
  * The client MAY include referenced pieces of context as either
- * [`ContentBlock::Resource`] or [`ContentBlock::ResourceLink`].
+ * `resource` or `resource_link` content blocks.
  *
- * When available, [`ContentBlock::Resource`] is preferred
+ * When available, `resource` is preferred
  * as it avoids extra round-trips and allows the message to include
  * pieces of context from sources the agent may not have access to.
+ *
+ * Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
+ * inserting it.
+ *
+ * @minItems 1
  */
 prompt: ContentBlock[]
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3607,8 +4380,21 @@ export interface RequestPermissionResponse {
 outcome: RequestPermissionOutcome
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+_meta?: JsonObject | null
+}
+/**
+ * The request was not approved and no option was selected.
+ */
+export interface CancelledPermissionOutcome {
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3624,8 +4410,8 @@ export interface SelectedPermissionOutcome {
 optionId: PermissionOptionId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3637,6 +4423,8 @@ _meta?: JsonObject | null
 export interface ElicitationAcceptAction {
 /**
  * The user-provided content, if any, as an object matching the requested schema.
+ *
+ * Omitted and `null` are equivalent and mean no content is provided.
  */
 content?: {
 [k: string]: ElicitationContentValue
@@ -3656,7 +4444,7 @@ method: string
 params?: ((CancelSessionNotification | ExtNotification) | null)
 }
 /**
- * Notification to cancel ongoing operations for a session.
+ * Notification to cancel a session's foreground work and its prompts not yet inserted.
  *
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
  */
@@ -3667,25 +4455,12 @@ export interface CancelSessionNotification {
 sessionId: SessionId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
 _meta?: JsonObject | null
-}
-/**
- * A JSON-RPC notification object.
- */
-export interface ProtocolLevelNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: (CancelRequestNotification | null)
 }
 /**
  * Notification to cancel an ongoing request.
@@ -3694,13 +4469,14 @@ params?: (CancelRequestNotification | null)
  */
 export interface CancelRequestNotification {
 /**
- * The ID of the request to cancel.
+ * The ID of the request to cancel: a request that the sender of this notification issued.
+ * Receivers match it only against requests they received from that sender.
  */
 requestId: RequestId
 /**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+ * Implementations MUST NOT assign meaning to keys they do not recognize.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
@@ -3823,6 +4599,12 @@ export declare const assertTerminal: Assert<Terminal>;
 export declare const isToolCallLocation: Guard<ToolCallLocation>;
 export declare const validateToolCallLocation: Validate<ToolCallLocation>;
 export declare const assertToolCallLocation: Assert<ToolCallLocation>;
+export declare const isToolCallCapabilities: Guard<ToolCallCapabilities>;
+export declare const validateToolCallCapabilities: Validate<ToolCallCapabilities>;
+export declare const assertToolCallCapabilities: Assert<ToolCallCapabilities>;
+export declare const isToolCallCancelCapabilities: Guard<ToolCallCancelCapabilities>;
+export declare const validateToolCallCancelCapabilities: Validate<ToolCallCancelCapabilities>;
+export declare const assertToolCallCancelCapabilities: Assert<ToolCallCancelCapabilities>;
 export declare const isToolCallPermissionSubject: Guard<ToolCallPermissionSubject>;
 export declare const validateToolCallPermissionSubject: Validate<ToolCallPermissionSubject>;
 export declare const assertToolCallPermissionSubject: Assert<ToolCallPermissionSubject>;
@@ -4000,6 +4782,18 @@ export declare const assertSessionConfigSelect: Assert<SessionConfigSelect>;
 export declare const isSessionConfigBoolean: Guard<SessionConfigBoolean>;
 export declare const validateSessionConfigBoolean: Validate<SessionConfigBoolean>;
 export declare const assertSessionConfigBoolean: Assert<SessionConfigBoolean>;
+export declare const isAvailableCommand: Guard<AvailableCommand>;
+export declare const validateAvailableCommand: Validate<AvailableCommand>;
+export declare const assertAvailableCommand: Assert<AvailableCommand>;
+export declare const isAvailableCommandInput: Guard<AvailableCommandInput>;
+export declare const validateAvailableCommandInput: Validate<AvailableCommandInput>;
+export declare const assertAvailableCommandInput: Assert<AvailableCommandInput>;
+export declare const isTextCommandInput: Guard<TextCommandInput>;
+export declare const validateTextCommandInput: Validate<TextCommandInput>;
+export declare const assertTextCommandInput: Assert<TextCommandInput>;
+export declare const isCommand: Guard<Command>;
+export declare const validateCommand: Validate<Command>;
+export declare const assertCommand: Assert<Command>;
 export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
 export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
 export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
@@ -4018,12 +4812,21 @@ export declare const assertResumeSessionResponse: Assert<ResumeSessionResponse>;
 export declare const isCloseSessionResponse: Guard<CloseSessionResponse>;
 export declare const validateCloseSessionResponse: Validate<CloseSessionResponse>;
 export declare const assertCloseSessionResponse: Assert<CloseSessionResponse>;
+export declare const isCancelToolCallResponse: Guard<CancelToolCallResponse>;
+export declare const validateCancelToolCallResponse: Validate<CancelToolCallResponse>;
+export declare const assertCancelToolCallResponse: Assert<CancelToolCallResponse>;
+export declare const isCancelTerminalResponse: Guard<CancelTerminalResponse>;
+export declare const validateCancelTerminalResponse: Validate<CancelTerminalResponse>;
+export declare const assertCancelTerminalResponse: Assert<CancelTerminalResponse>;
 export declare const isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>;
 export declare const validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>;
 export declare const assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>;
 export declare const isPromptResponse: Guard<PromptResponse>;
 export declare const validatePromptResponse: Validate<PromptResponse>;
 export declare const assertPromptResponse: Assert<PromptResponse>;
+export declare const isMessageId: Guard<MessageId>;
+export declare const validateMessageId: Validate<MessageId>;
+export declare const assertMessageId: Assert<MessageId>;
 export declare const isExtResponse: Guard<ExtResponse>;
 export declare const validateExtResponse: Validate<ExtResponse>;
 export declare const assertExtResponse: Assert<ExtResponse>;
@@ -4033,6 +4836,15 @@ export declare const assertError: Assert<Error>;
 export declare const isErrorCode: Guard<ErrorCode>;
 export declare const validateErrorCode: Validate<ErrorCode>;
 export declare const assertErrorCode: Assert<ErrorCode>;
+export declare const isErrorData: Guard<ErrorData>;
+export declare const validateErrorData: Validate<ErrorData>;
+export declare const assertErrorData: Assert<ErrorData>;
+export declare const isUnsupportedProtocolVersionErrorData: Guard<UnsupportedProtocolVersionErrorData>;
+export declare const validateUnsupportedProtocolVersionErrorData: Validate<UnsupportedProtocolVersionErrorData>;
+export declare const assertUnsupportedProtocolVersionErrorData: Assert<UnsupportedProtocolVersionErrorData>;
+export declare const isSessionNotFoundErrorData: Guard<SessionNotFoundErrorData>;
+export declare const validateSessionNotFoundErrorData: Validate<SessionNotFoundErrorData>;
+export declare const assertSessionNotFoundErrorData: Assert<SessionNotFoundErrorData>;
 export declare const isAgentNotification: Guard<AgentNotification>;
 export declare const validateAgentNotification: Validate<AgentNotification>;
 export declare const assertAgentNotification: Assert<AgentNotification>;
@@ -4042,9 +4854,6 @@ export declare const assertUpdateSessionNotification: Assert<UpdateSessionNotifi
 export declare const isSessionUpdate: Guard<SessionUpdate>;
 export declare const validateSessionUpdate: Validate<SessionUpdate>;
 export declare const assertSessionUpdate: Assert<SessionUpdate>;
-export declare const isMessageId: Guard<MessageId>;
-export declare const validateMessageId: Validate<MessageId>;
-export declare const assertMessageId: Assert<MessageId>;
 export declare const isContentChunk: Guard<ContentChunk>;
 export declare const validateContentChunk: Validate<ContentChunk>;
 export declare const assertContentChunk: Assert<ContentChunk>;
@@ -4057,12 +4866,21 @@ export declare const assertAgentMessage: Assert<AgentMessage>;
 export declare const isAgentThought: Guard<AgentThought>;
 export declare const validateAgentThought: Validate<AgentThought>;
 export declare const assertAgentThought: Assert<AgentThought>;
+export declare const isBackgroundWork: Guard<BackgroundWork>;
+export declare const validateBackgroundWork: Validate<BackgroundWork>;
+export declare const assertBackgroundWork: Assert<BackgroundWork>;
+export declare const isBackgroundTerminal: Guard<BackgroundTerminal>;
+export declare const validateBackgroundTerminal: Validate<BackgroundTerminal>;
+export declare const assertBackgroundTerminal: Assert<BackgroundTerminal>;
+export declare const isBackgroundToolCall: Guard<BackgroundToolCall>;
+export declare const validateBackgroundToolCall: Validate<BackgroundToolCall>;
+export declare const assertBackgroundToolCall: Assert<BackgroundToolCall>;
 export declare const isRunningStateUpdate: Guard<RunningStateUpdate>;
 export declare const validateRunningStateUpdate: Validate<RunningStateUpdate>;
 export declare const assertRunningStateUpdate: Assert<RunningStateUpdate>;
-export declare const isStopReason: Guard<StopReason>;
-export declare const validateStopReason: Validate<StopReason>;
-export declare const assertStopReason: Assert<StopReason>;
+export declare const isErrorStopReason: Guard<ErrorStopReason>;
+export declare const validateErrorStopReason: Validate<ErrorStopReason>;
+export declare const assertErrorStopReason: Assert<ErrorStopReason>;
 export declare const isIdleStateUpdate: Guard<IdleStateUpdate>;
 export declare const validateIdleStateUpdate: Validate<IdleStateUpdate>;
 export declare const assertIdleStateUpdate: Assert<IdleStateUpdate>;
@@ -4081,6 +4899,15 @@ export declare const assertTerminalOutput: Assert<TerminalOutput>;
 export declare const isTerminalExitStatus: Guard<TerminalExitStatus>;
 export declare const validateTerminalExitStatus: Validate<TerminalExitStatus>;
 export declare const assertTerminalExitStatus: Assert<TerminalExitStatus>;
+export declare const isTerminalSize: Guard<TerminalSize>;
+export declare const validateTerminalSize: Validate<TerminalSize>;
+export declare const assertTerminalSize: Assert<TerminalSize>;
+export declare const isTerminalCapabilities: Guard<TerminalCapabilities>;
+export declare const validateTerminalCapabilities: Validate<TerminalCapabilities>;
+export declare const assertTerminalCapabilities: Assert<TerminalCapabilities>;
+export declare const isTerminalCancelCapabilities: Guard<TerminalCancelCapabilities>;
+export declare const validateTerminalCancelCapabilities: Validate<TerminalCancelCapabilities>;
+export declare const assertTerminalCancelCapabilities: Assert<TerminalCancelCapabilities>;
 export declare const isTerminalUpdate: Guard<TerminalUpdate>;
 export declare const validateTerminalUpdate: Validate<TerminalUpdate>;
 export declare const assertTerminalUpdate: Assert<TerminalUpdate>;
@@ -4108,15 +4935,6 @@ export declare const assertPlanItems: Assert<PlanItems>;
 export declare const isPlanUpdate: Guard<PlanUpdate>;
 export declare const validatePlanUpdate: Validate<PlanUpdate>;
 export declare const assertPlanUpdate: Assert<PlanUpdate>;
-export declare const isAvailableCommand: Guard<AvailableCommand>;
-export declare const validateAvailableCommand: Validate<AvailableCommand>;
-export declare const assertAvailableCommand: Assert<AvailableCommand>;
-export declare const isAvailableCommandInput: Guard<AvailableCommandInput>;
-export declare const validateAvailableCommandInput: Validate<AvailableCommandInput>;
-export declare const assertAvailableCommandInput: Assert<AvailableCommandInput>;
-export declare const isTextCommandInput: Guard<TextCommandInput>;
-export declare const validateTextCommandInput: Validate<TextCommandInput>;
-export declare const assertTextCommandInput: Assert<TextCommandInput>;
 export declare const isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>;
 export declare const validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>;
 export declare const assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>;
@@ -4132,6 +4950,24 @@ export declare const assertCost: Assert<Cost>;
 export declare const isUsageUpdate: Guard<UsageUpdate>;
 export declare const validateUsageUpdate: Validate<UsageUpdate>;
 export declare const assertUsageUpdate: Assert<UsageUpdate>;
+export declare const isNoticeSeverity: Guard<NoticeSeverity>;
+export declare const validateNoticeSeverity: Validate<NoticeSeverity>;
+export declare const assertNoticeSeverity: Assert<NoticeSeverity>;
+export declare const isNotice: Guard<Notice>;
+export declare const validateNotice: Validate<Notice>;
+export declare const assertNotice: Assert<Notice>;
+export declare const isCompactionId: Guard<CompactionId>;
+export declare const validateCompactionId: Validate<CompactionId>;
+export declare const assertCompactionId: Assert<CompactionId>;
+export declare const isCompactionStatus: Guard<CompactionStatus>;
+export declare const validateCompactionStatus: Validate<CompactionStatus>;
+export declare const assertCompactionStatus: Assert<CompactionStatus>;
+export declare const isCompactionUpdate: Guard<CompactionUpdate>;
+export declare const validateCompactionUpdate: Validate<CompactionUpdate>;
+export declare const assertCompactionUpdate: Assert<CompactionUpdate>;
+export declare const isCompactionSummaryChunk: Guard<CompactionSummaryChunk>;
+export declare const validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>;
+export declare const assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>;
 export declare const isCompleteElicitationNotification: Guard<CompleteElicitationNotification>;
 export declare const validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>;
 export declare const assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>;
@@ -4147,9 +4983,9 @@ export declare const assertInitializeRequest: Assert<InitializeRequest>;
 export declare const isClientCapabilities: Guard<ClientCapabilities>;
 export declare const validateClientCapabilities: Validate<ClientCapabilities>;
 export declare const assertClientCapabilities: Assert<ClientCapabilities>;
-export declare const isAuthCapabilities: Guard<AuthCapabilities>;
-export declare const validateAuthCapabilities: Validate<AuthCapabilities>;
-export declare const assertAuthCapabilities: Assert<AuthCapabilities>;
+export declare const isClientAuthCapabilities: Guard<ClientAuthCapabilities>;
+export declare const validateClientAuthCapabilities: Validate<ClientAuthCapabilities>;
+export declare const assertClientAuthCapabilities: Assert<ClientAuthCapabilities>;
 export declare const isTerminalAuthCapabilities: Guard<TerminalAuthCapabilities>;
 export declare const validateTerminalAuthCapabilities: Validate<TerminalAuthCapabilities>;
 export declare const assertTerminalAuthCapabilities: Assert<TerminalAuthCapabilities>;
@@ -4201,6 +5037,12 @@ export declare const assertReplayFromStart: Assert<ReplayFromStart>;
 export declare const isCloseSessionRequest: Guard<CloseSessionRequest>;
 export declare const validateCloseSessionRequest: Validate<CloseSessionRequest>;
 export declare const assertCloseSessionRequest: Assert<CloseSessionRequest>;
+export declare const isCancelToolCallRequest: Guard<CancelToolCallRequest>;
+export declare const validateCancelToolCallRequest: Validate<CancelToolCallRequest>;
+export declare const assertCancelToolCallRequest: Assert<CancelToolCallRequest>;
+export declare const isCancelTerminalRequest: Guard<CancelTerminalRequest>;
+export declare const validateCancelTerminalRequest: Validate<CancelTerminalRequest>;
+export declare const assertCancelTerminalRequest: Assert<CancelTerminalRequest>;
 export declare const isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>;
 export declare const validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>;
 export declare const assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>;
@@ -4216,6 +5058,9 @@ export declare const assertRequestPermissionResponse: Assert<RequestPermissionRe
 export declare const isRequestPermissionOutcome: Guard<RequestPermissionOutcome>;
 export declare const validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>;
 export declare const assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>;
+export declare const isCancelledPermissionOutcome: Guard<CancelledPermissionOutcome>;
+export declare const validateCancelledPermissionOutcome: Validate<CancelledPermissionOutcome>;
+export declare const assertCancelledPermissionOutcome: Assert<CancelledPermissionOutcome>;
 export declare const isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>;
 export declare const validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>;
 export declare const assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>;
@@ -4234,9 +5079,6 @@ export declare const assertClientNotification: Assert<ClientNotification>;
 export declare const isCancelSessionNotification: Guard<CancelSessionNotification>;
 export declare const validateCancelSessionNotification: Validate<CancelSessionNotification>;
 export declare const assertCancelSessionNotification: Assert<CancelSessionNotification>;
-export declare const isProtocolLevelNotification: Guard<ProtocolLevelNotification>;
-export declare const validateProtocolLevelNotification: Validate<ProtocolLevelNotification>;
-export declare const assertProtocolLevelNotification: Assert<ProtocolLevelNotification>;
 export declare const isCancelRequestNotification: Guard<CancelRequestNotification>;
 export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
 export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
@@ -4276,6 +5118,8 @@ export declare const parseDiff: Parse<Diff>;
 export declare const parseTerminalId: Parse<TerminalId>;
 export declare const parseTerminal: Parse<Terminal>;
 export declare const parseToolCallLocation: Parse<ToolCallLocation>;
+export declare const parseToolCallCapabilities: Parse<ToolCallCapabilities>;
+export declare const parseToolCallCancelCapabilities: Parse<ToolCallCancelCapabilities>;
 export declare const parseToolCallPermissionSubject: Parse<ToolCallPermissionSubject>;
 export declare const parseCommandPermissionSubject: Parse<CommandPermissionSubject>;
 export declare const parsePermissionOption: Parse<PermissionOption>;
@@ -4335,33 +5179,48 @@ export declare const parseSessionConfigSelectGroup: Parse<SessionConfigSelectGro
 export declare const parseSessionConfigGroupId: Parse<SessionConfigGroupId>;
 export declare const parseSessionConfigSelect: Parse<SessionConfigSelect>;
 export declare const parseSessionConfigBoolean: Parse<SessionConfigBoolean>;
+export declare const parseAvailableCommand: Parse<AvailableCommand>;
+export declare const parseAvailableCommandInput: Parse<AvailableCommandInput>;
+export declare const parseTextCommandInput: Parse<TextCommandInput>;
+export declare const parseCommand: Parse<Command>;
 export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
 export declare const parseSessionInfo: Parse<SessionInfo>;
 export declare const parseSessionListCursor: Parse<SessionListCursor>;
 export declare const parseDeleteSessionResponse: Parse<DeleteSessionResponse>;
 export declare const parseResumeSessionResponse: Parse<ResumeSessionResponse>;
 export declare const parseCloseSessionResponse: Parse<CloseSessionResponse>;
+export declare const parseCancelToolCallResponse: Parse<CancelToolCallResponse>;
+export declare const parseCancelTerminalResponse: Parse<CancelTerminalResponse>;
 export declare const parseSetSessionConfigOptionResponse: Parse<SetSessionConfigOptionResponse>;
 export declare const parsePromptResponse: Parse<PromptResponse>;
+export declare const parseMessageId: Parse<MessageId>;
 export declare const parseExtResponse: Parse<ExtResponse>;
 export declare const parseError: Parse<Error>;
 export declare const parseErrorCode: Parse<ErrorCode>;
+export declare const parseErrorData: Parse<ErrorData>;
+export declare const parseUnsupportedProtocolVersionErrorData: Parse<UnsupportedProtocolVersionErrorData>;
+export declare const parseSessionNotFoundErrorData: Parse<SessionNotFoundErrorData>;
 export declare const parseAgentNotification: Parse<AgentNotification>;
 export declare const parseUpdateSessionNotification: Parse<UpdateSessionNotification>;
 export declare const parseSessionUpdate: Parse<SessionUpdate>;
-export declare const parseMessageId: Parse<MessageId>;
 export declare const parseContentChunk: Parse<ContentChunk>;
 export declare const parseUserMessage: Parse<UserMessage>;
 export declare const parseAgentMessage: Parse<AgentMessage>;
 export declare const parseAgentThought: Parse<AgentThought>;
+export declare const parseBackgroundWork: Parse<BackgroundWork>;
+export declare const parseBackgroundTerminal: Parse<BackgroundTerminal>;
+export declare const parseBackgroundToolCall: Parse<BackgroundToolCall>;
 export declare const parseRunningStateUpdate: Parse<RunningStateUpdate>;
-export declare const parseStopReason: Parse<StopReason>;
+export declare const parseErrorStopReason: Parse<ErrorStopReason>;
 export declare const parseIdleStateUpdate: Parse<IdleStateUpdate>;
 export declare const parseRequiresActionStateUpdate: Parse<RequiresActionStateUpdate>;
 export declare const parseStateUpdate: Parse<StateUpdate>;
 export declare const parseToolCallContentChunk: Parse<ToolCallContentChunk>;
 export declare const parseTerminalOutput: Parse<TerminalOutput>;
 export declare const parseTerminalExitStatus: Parse<TerminalExitStatus>;
+export declare const parseTerminalSize: Parse<TerminalSize>;
+export declare const parseTerminalCapabilities: Parse<TerminalCapabilities>;
+export declare const parseTerminalCancelCapabilities: Parse<TerminalCancelCapabilities>;
 export declare const parseTerminalUpdate: Parse<TerminalUpdate>;
 export declare const parseTerminalOutputChunk: Parse<TerminalOutputChunk>;
 export declare const parsePlanUpdateContent: Parse<PlanUpdateContent>;
@@ -4371,20 +5230,23 @@ export declare const parsePlanEntryPriority: Parse<PlanEntryPriority>;
 export declare const parsePlanEntryStatus: Parse<PlanEntryStatus>;
 export declare const parsePlanItems: Parse<PlanItems>;
 export declare const parsePlanUpdate: Parse<PlanUpdate>;
-export declare const parseAvailableCommand: Parse<AvailableCommand>;
-export declare const parseAvailableCommandInput: Parse<AvailableCommandInput>;
-export declare const parseTextCommandInput: Parse<TextCommandInput>;
 export declare const parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>;
 export declare const parseConfigOptionUpdate: Parse<ConfigOptionUpdate>;
 export declare const parseSessionInfoUpdate: Parse<SessionInfoUpdate>;
 export declare const parseCost: Parse<Cost>;
 export declare const parseUsageUpdate: Parse<UsageUpdate>;
+export declare const parseNoticeSeverity: Parse<NoticeSeverity>;
+export declare const parseNotice: Parse<Notice>;
+export declare const parseCompactionId: Parse<CompactionId>;
+export declare const parseCompactionStatus: Parse<CompactionStatus>;
+export declare const parseCompactionUpdate: Parse<CompactionUpdate>;
+export declare const parseCompactionSummaryChunk: Parse<CompactionSummaryChunk>;
 export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
 export declare const parseExtNotification: Parse<ExtNotification>;
 export declare const parseClientRequest: Parse<ClientRequest>;
 export declare const parseInitializeRequest: Parse<InitializeRequest>;
 export declare const parseClientCapabilities: Parse<ClientCapabilities>;
-export declare const parseAuthCapabilities: Parse<AuthCapabilities>;
+export declare const parseClientAuthCapabilities: Parse<ClientAuthCapabilities>;
 export declare const parseTerminalAuthCapabilities: Parse<TerminalAuthCapabilities>;
 export declare const parseElicitationCapabilities: Parse<ElicitationCapabilities>;
 export declare const parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>;
@@ -4402,18 +5264,20 @@ export declare const parseResumeSessionRequest: Parse<ResumeSessionRequest>;
 export declare const parseReplayFrom: Parse<ReplayFrom>;
 export declare const parseReplayFromStart: Parse<ReplayFromStart>;
 export declare const parseCloseSessionRequest: Parse<CloseSessionRequest>;
+export declare const parseCancelToolCallRequest: Parse<CancelToolCallRequest>;
+export declare const parseCancelTerminalRequest: Parse<CancelTerminalRequest>;
 export declare const parseSetSessionConfigOptionRequest: Parse<SetSessionConfigOptionRequest>;
 export declare const parsePromptRequest: Parse<PromptRequest>;
 export declare const parseClientResponse: Parse<ClientResponse>;
 export declare const parseRequestPermissionResponse: Parse<RequestPermissionResponse>;
 export declare const parseRequestPermissionOutcome: Parse<RequestPermissionOutcome>;
+export declare const parseCancelledPermissionOutcome: Parse<CancelledPermissionOutcome>;
 export declare const parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>;
 export declare const parseCreateElicitationResponse: Parse<CreateElicitationResponse>;
 export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
 export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 export declare const parseClientNotification: Parse<ClientNotification>;
 export declare const parseCancelSessionNotification: Parse<CancelSessionNotification>;
-export declare const parseProtocolLevelNotification: Parse<ProtocolLevelNotification>;
 export declare const parseCancelRequestNotification: Parse<CancelRequestNotification>;
 export declare const isRequestPermissionSubjectOf: OpenVariantGuard<RequestPermissionSubject, "type", "tool_call" | "command">;
 export declare const isCustomRequestPermissionSubject: CustomGuard<RequestPermissionSubject, "type", "tool_call" | "command">;
@@ -4434,14 +5298,21 @@ export declare const isAuthMethodOf: OpenVariantGuard<AuthMethod, "type", "termi
 export declare const isCustomAuthMethod: CustomGuard<AuthMethod, "type", "terminal" | "agent">;
 export declare const isSessionConfigOptionOf: OpenVariantGuard<SessionConfigOption, "type", "select" | "boolean">;
 export declare const isCustomSessionConfigOption: CustomGuard<SessionConfigOption, "type", "select" | "boolean">;
-export declare const isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update">;
-export declare const isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update">;
+export declare const isAvailableCommandOf: OpenVariantGuard<AvailableCommand, "type", "command">;
+export declare const isCustomAvailableCommand: CustomGuard<AvailableCommand, "type", "command">;
+export declare const isAvailableCommandInputOf: OpenVariantGuard<AvailableCommandInput, "type", "text">;
+export declare const isCustomAvailableCommandInput: CustomGuard<AvailableCommandInput, "type", "text">;
+export declare const isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
+export declare const isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
+export declare const isBackgroundWorkOf: OpenVariantGuard<BackgroundWork, "type", "terminal" | "tool_call">;
+export declare const isCustomBackgroundWork: CustomGuard<BackgroundWork, "type", "terminal" | "tool_call">;
+export declare const isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
+export declare const isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
+export declare const isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">;
 export declare const isStateUpdateOf: OpenVariantGuard<StateUpdate, "state", "running" | "idle" | "requires_action">;
 export declare const isCustomStateUpdate: CustomGuard<StateUpdate, "state", "running" | "idle" | "requires_action">;
 export declare const isPlanUpdateContentOf: OpenVariantGuard<PlanUpdateContent, "type", "items">;
 export declare const isCustomPlanUpdateContent: CustomGuard<PlanUpdateContent, "type", "items">;
-export declare const isAvailableCommandInputOf: OpenVariantGuard<AvailableCommandInput, "type", "text">;
-export declare const isCustomAvailableCommandInput: CustomGuard<AvailableCommandInput, "type", "text">;
 export declare const isMcpServerOf: OpenVariantGuard<McpServer, "type", "http" | "stdio">;
 export declare const isCustomMcpServer: CustomGuard<McpServer, "type", "http" | "stdio">;
 export declare const isReplayFromOf: OpenVariantGuard<ReplayFrom, "type", "start">;

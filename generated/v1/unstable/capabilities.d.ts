@@ -13,16 +13,14 @@ export declare const CAPABILITY_GATES: readonly CapabilityGate[];
 /**
  * The agent's capabilities (`agentCapabilities` of the `initialize` result), built from
  * its `Agent` handlers. A capability that promises methods is declared exactly when all
- * their handlers are there, so it cannot be declared without them
- * (`nes.events.document.didChange`, `nes.events.document.didClose`,
- * `nes.events.document.didFocus`, `nes.events.document.didOpen`,
- * `nes.events.document.didSave`, `auth.logout`, `sessionCapabilities.close`,
+ * their handlers are there, so it cannot be declared without them (`auth.status`,
+ * `auth.logout`, `sessionCapabilities.archive`, `sessionCapabilities.close`,
  * `sessionCapabilities.delete`, `sessionCapabilities.fork`, `sessionCapabilities.list`,
- * `loadSession`, `sessionCapabilities.resume`). Everything else (content, transports,
- * settings) comes from `declared`, whose type leaves no room for the capabilities the
- * handlers decide.
+ * `loadSession`, `sessionCapabilities.resume`, `sessionCapabilities.title`,
+ * `sessionCapabilities.status`). Everything else (content, transports, settings) comes
+ * from `declared`, whose type leaves no room for the capabilities the handlers decide.
  */
-export declare function agentCapabilities(handlers: Partial<Agent>, declared?: T.AgentCapabilities & { nes?: { events?: { document?: { didChange?: never; didClose?: never; didFocus?: never; didOpen?: never; didSave?: never } | null } | null } | null; auth?: { logout?: never } | null; sessionCapabilities?: { close?: never; delete?: never; fork?: never; list?: never; resume?: never } | null; loadSession?: never }): T.AgentCapabilities;
+export declare function agentCapabilities(handlers: Partial<Agent>, declared?: T.AgentCapabilities & { auth?: { status?: never; logout?: never } | null; sessionCapabilities?: { archive?: never; close?: never; delete?: never; fork?: never; list?: never; resume?: never; title?: never; status?: never } | null; loadSession?: never }): T.AgentCapabilities;
 
 /**
  * The client's capabilities (`clientCapabilities` of the `initialize` params), built from

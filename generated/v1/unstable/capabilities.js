@@ -7,12 +7,9 @@ import { capabilitiesFrom, frozen } from "../../runtime/index.js";
  * sending a variant of a union in its params. The connections enforce it; tools may read it.
  */
 export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
-  { side: "agent", capability: ["nes", "events", "document", "didChange"], declare: {}, method: "document/didChange", kind: "notification", handler: "documentDidChange", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didClose"], declare: {}, method: "document/didClose", kind: "notification", handler: "documentDidClose", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didFocus"], declare: {}, method: "document/didFocus", kind: "notification", handler: "documentDidFocus", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didOpen"], declare: {}, method: "document/didOpen", kind: "notification", handler: "documentDidOpen", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didSave"], declare: {}, method: "document/didSave", kind: "notification", handler: "documentDidSave", handlerRequired: true },
+  { side: "agent", capability: ["auth", "status"], declare: {}, method: "auth/status", kind: "request", handler: "authStatus", handlerRequired: true },
   { side: "agent", capability: ["auth", "logout"], declare: {}, method: "logout", kind: "request", handler: "logout", handlerRequired: true },
+  { side: "agent", capability: ["sessionCapabilities", "archive"], declare: {}, method: "session/archive", kind: "request", handler: "sessionArchive", handlerRequired: true },
   { side: "agent", capability: ["sessionCapabilities", "close"], declare: {}, method: "session/close", kind: "request", handler: "sessionClose", handlerRequired: true },
   { side: "agent", capability: ["sessionCapabilities", "delete"], declare: {}, method: "session/delete", kind: "request", handler: "sessionDelete", handlerRequired: true },
   { side: "agent", capability: ["sessionCapabilities", "fork"], declare: {}, method: "session/fork", kind: "request", handler: "sessionFork", handlerRequired: true },
@@ -34,6 +31,9 @@ export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
   { side: "agent", capability: ["mcpCapabilities", "acp"], declare: true, method: "session/resume", kind: "request", handler: "sessionResume", handlerRequired: false, content: { type: "McpServer", tag: "type", value: "acp", at: [["mcpServers", "*"]] } },
   { side: "agent", capability: ["mcpCapabilities", "http"], declare: true, method: "session/resume", kind: "request", handler: "sessionResume", handlerRequired: false, content: { type: "McpServer", tag: "type", value: "http", at: [["mcpServers", "*"]] } },
   { side: "agent", capability: ["mcpCapabilities", "sse"], declare: true, method: "session/resume", kind: "request", handler: "sessionResume", handlerRequired: false, content: { type: "McpServer", tag: "type", value: "sse", at: [["mcpServers", "*"]] } },
+  { side: "agent", capability: ["sessionCapabilities", "title"], declare: {}, method: "session/set_title", kind: "request", handler: "sessionSetTitle", handlerRequired: true },
+  { side: "agent", capability: ["sessionCapabilities", "status"], declare: {}, method: "session/status", kind: "request", handler: "sessionStatus", handlerRequired: true },
+  { side: "agent", capability: ["sessionCapabilities", "archive"], declare: {}, method: "session/unarchive", kind: "request", handler: "sessionUnarchive", handlerRequired: true },
   { side: "client", capability: ["elicitation", "url"], declare: {}, method: "elicitation/complete", kind: "notification", handler: "elicitationComplete", handlerRequired: true },
   { side: "client", capability: ["elicitation", "form"], declare: {}, method: "elicitation/create", kind: "request", handler: "elicitationCreate", handlerRequired: false, content: { type: "CreateElicitationRequest", tag: "mode", value: "form", at: [[]] } },
   { side: "client", capability: ["elicitation", "url"], declare: {}, method: "elicitation/create", kind: "request", handler: "elicitationCreate", handlerRequired: false, content: { type: "CreateElicitationRequest", tag: "mode", value: "url", at: [[]] } },
@@ -49,14 +49,12 @@ export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
 /**
  * The agent's capabilities (`agentCapabilities` of the `initialize` result), built from
  * its `Agent` handlers. A capability that promises methods is declared exactly when all
- * their handlers are there, so it cannot be declared without them
- * (`nes.events.document.didChange`, `nes.events.document.didClose`,
- * `nes.events.document.didFocus`, `nes.events.document.didOpen`,
- * `nes.events.document.didSave`, `auth.logout`, `sessionCapabilities.close`,
+ * their handlers are there, so it cannot be declared without them (`auth.status`,
+ * `auth.logout`, `sessionCapabilities.archive`, `sessionCapabilities.close`,
  * `sessionCapabilities.delete`, `sessionCapabilities.fork`, `sessionCapabilities.list`,
- * `loadSession`, `sessionCapabilities.resume`). Everything else (content, transports,
- * settings) comes from `declared`, whose type leaves no room for the capabilities the
- * handlers decide.
+ * `loadSession`, `sessionCapabilities.resume`, `sessionCapabilities.title`,
+ * `sessionCapabilities.status`). Everything else (content, transports, settings) comes
+ * from `declared`, whose type leaves no room for the capabilities the handlers decide.
  */
 export function agentCapabilities(handlers, declared) {
   return capabilitiesFrom(CAPABILITY_GATES, "agent", handlers, declared);

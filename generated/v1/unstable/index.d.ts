@@ -2,7 +2,7 @@
 /**
  * Agent Client Protocol v1 (unstable).
  *
- * Protocol version 1: 267 definition types, 43 methods.
+ * Protocol version 1: 252 definition types, 40 methods.
  * Includes the unstable (feature-gated draft) protocol: items marked `@experimental`
  * may change or disappear in any release.
  * @packageDocumentation

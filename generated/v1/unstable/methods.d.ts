@@ -6,23 +6,15 @@ export declare const PROTOCOL_VERSION: 1;
 
 /** Methods served by the agent side (meta.json `agentMethods`): key → wire name. */
 export declare const AGENT_METHODS: {
+  readonly auth_status: "auth/status";
   readonly authenticate: "authenticate";
-  readonly document_did_change: "document/didChange";
-  readonly document_did_close: "document/didClose";
-  readonly document_did_focus: "document/didFocus";
-  readonly document_did_open: "document/didOpen";
-  readonly document_did_save: "document/didSave";
   readonly initialize: "initialize";
   readonly logout: "logout";
   readonly mcp_message: "mcp/message";
-  readonly nes_accept: "nes/accept";
-  readonly nes_close: "nes/close";
-  readonly nes_reject: "nes/reject";
-  readonly nes_start: "nes/start";
-  readonly nes_suggest: "nes/suggest";
   readonly providers_disable: "providers/disable";
   readonly providers_list: "providers/list";
   readonly providers_set: "providers/set";
+  readonly session_archive: "session/archive";
   readonly session_cancel: "session/cancel";
   readonly session_close: "session/close";
   readonly session_delete: "session/delete";
@@ -34,17 +26,19 @@ export declare const AGENT_METHODS: {
   readonly session_resume: "session/resume";
   readonly session_set_config_option: "session/set_config_option";
   readonly session_set_mode: "session/set_mode";
+  readonly session_set_title: "session/set_title";
+  readonly session_status: "session/status";
+  readonly session_unarchive: "session/unarchive";
 };
 
 /** Methods served by the client side (meta.json `clientMethods`): key → wire name. */
 export declare const CLIENT_METHODS: {
-  readonly mcp_message: "mcp/message";
+  readonly auth_status_update: "auth/status_update";
   readonly elicitation_complete: "elicitation/complete";
   readonly elicitation_create: "elicitation/create";
   readonly fs_read_text_file: "fs/read_text_file";
   readonly fs_write_text_file: "fs/write_text_file";
-  readonly mcp_connect: "mcp/connect";
-  readonly mcp_disconnect: "mcp/disconnect";
+  readonly mcp_message: "mcp/message";
   readonly session_request_permission: "session/request_permission";
   readonly session_update: "session/update";
   readonly terminal_create: "terminal/create";
@@ -59,25 +53,27 @@ export declare const PROTOCOL_METHODS: {
   readonly cancel_request: "$/cancel_request";
 };
 
+/** Methods served by the proxy side (meta.json `proxyMethods`): key → wire name. */
+export declare const PROXY_METHODS: {
+  readonly proxy_initialize: "proxy/initialize";
+  readonly proxy_successor: "proxy/successor";
+};
+
 /** Requests the agent side serves, by wire name. */
 export interface AgentRequestMap {
+  /** @experimental Only in the unstable schema. */
+  "auth/status": { kind: "request"; params: T.AuthStatusRequest; result: T.AuthStatusResponse; };
   "authenticate": { kind: "request"; params: T.AuthenticateRequest; result: T.AuthenticateResponse; };
   "initialize": { kind: "request"; params: T.InitializeRequest; result: T.InitializeResponse; };
   "logout": { kind: "request"; params: T.LogoutRequest; result: T.LogoutResponse; };
-  /** @experimental Only in the unstable schema. */
-  "mcp/message": { kind: "request"; params: T.MessageMcpRequest; result: T.MessageMcpResponse; };
-  /** @experimental Only in the unstable schema. */
-  "nes/close": { kind: "request"; params: T.CloseNesRequest; result: T.CloseNesResponse; };
-  /** @experimental Only in the unstable schema. */
-  "nes/start": { kind: "request"; params: T.StartNesRequest; result: T.StartNesResponse; };
-  /** @experimental Only in the unstable schema. */
-  "nes/suggest": { kind: "request"; params: T.SuggestNesRequest; result: T.SuggestNesResponse; };
   /** @experimental Only in the unstable schema. */
   "providers/disable": { kind: "request"; params: T.DisableProviderRequest; result: T.DisableProviderResponse; };
   /** @experimental Only in the unstable schema. */
   "providers/list": { kind: "request"; params: T.ListProvidersRequest; result: T.ListProvidersResponse; };
   /** @experimental Only in the unstable schema. */
   "providers/set": { kind: "request"; params: T.SetProviderRequest; result: T.SetProviderResponse; };
+  /** @experimental Only in the unstable schema. */
+  "session/archive": { kind: "request"; params: T.ArchiveSessionRequest; result: T.ArchiveSessionResponse; };
   "session/close": { kind: "request"; params: T.CloseSessionRequest; result: T.CloseSessionResponse; };
   "session/delete": { kind: "request"; params: T.DeleteSessionRequest; result: T.DeleteSessionResponse; };
   /** @experimental Only in the unstable schema. */
@@ -89,40 +85,28 @@ export interface AgentRequestMap {
   "session/resume": { kind: "request"; params: T.ResumeSessionRequest; result: T.ResumeSessionResponse; };
   "session/set_config_option": { kind: "request"; params: T.SetSessionConfigOptionRequest; result: T.SetSessionConfigOptionResponse; };
   "session/set_mode": { kind: "request"; params: T.SetSessionModeRequest; result: T.SetSessionModeResponse; };
+  /** @experimental Only in the unstable schema. */
+  "session/set_title": { kind: "request"; params: T.SetSessionTitleRequest; result: T.SetSessionTitleResponse; };
+  /** @experimental Only in the unstable schema. */
+  "session/status": { kind: "request"; params: T.SessionStatusRequest; result: T.SessionStatusResponse; };
+  /** @experimental Only in the unstable schema. */
+  "session/unarchive": { kind: "request"; params: T.UnarchiveSessionRequest; result: T.UnarchiveSessionResponse; };
 }
 
 /** Notifications the agent side serves, by wire name. */
 export interface AgentNotificationMap {
   /** @experimental Only in the unstable schema. */
-  "document/didChange": { kind: "notification"; params: T.DidChangeDocumentNotification; };
-  /** @experimental Only in the unstable schema. */
-  "document/didClose": { kind: "notification"; params: T.DidCloseDocumentNotification; };
-  /** @experimental Only in the unstable schema. */
-  "document/didFocus": { kind: "notification"; params: T.DidFocusDocumentNotification; };
-  /** @experimental Only in the unstable schema. */
-  "document/didOpen": { kind: "notification"; params: T.DidOpenDocumentNotification; };
-  /** @experimental Only in the unstable schema. */
-  "document/didSave": { kind: "notification"; params: T.DidSaveDocumentNotification; };
-  /** @experimental Only in the unstable schema. */
   "mcp/message": { kind: "notification"; params: T.MessageMcpNotification; };
-  /** @experimental Only in the unstable schema. */
-  "nes/accept": { kind: "notification"; params: T.AcceptNesNotification; };
-  /** @experimental Only in the unstable schema. */
-  "nes/reject": { kind: "notification"; params: T.RejectNesNotification; };
   "session/cancel": { kind: "notification"; params: T.CancelNotification; };
 }
 
 /** Requests the client side serves, by wire name. */
 export interface ClientRequestMap {
-  /** @experimental Only in the unstable schema. */
-  "mcp/message": { kind: "request"; params: T.MessageMcpRequest; result: T.MessageMcpResponse; };
   "elicitation/create": { kind: "request"; params: T.CreateElicitationRequest; result: T.CreateElicitationResponse; };
   "fs/read_text_file": { kind: "request"; params: T.ReadTextFileRequest; result: T.ReadTextFileResponse; };
   "fs/write_text_file": { kind: "request"; params: T.WriteTextFileRequest; result: T.WriteTextFileResponse; };
   /** @experimental Only in the unstable schema. */
-  "mcp/connect": { kind: "request"; params: T.ConnectMcpRequest; result: T.ConnectMcpResponse; };
-  /** @experimental Only in the unstable schema. */
-  "mcp/disconnect": { kind: "request"; params: T.DisconnectMcpRequest; result: T.DisconnectMcpResponse; };
+  "mcp/message": { kind: "request"; params: T.MessageMcpRequest; result: T.MessageMcpResponse; };
   "session/request_permission": { kind: "request"; params: T.RequestPermissionRequest; result: T.RequestPermissionResponse; };
   "terminal/create": { kind: "request"; params: T.CreateTerminalRequest; result: T.CreateTerminalResponse; };
   "terminal/kill": { kind: "request"; params: T.KillTerminalRequest; result: T.KillTerminalResponse; };
@@ -134,7 +118,7 @@ export interface ClientRequestMap {
 /** Notifications the client side serves, by wire name. */
 export interface ClientNotificationMap {
   /** @experimental Only in the unstable schema. */
-  "mcp/message": { kind: "notification"; params: T.MessageMcpNotification; };
+  "auth/status_update": { kind: "notification"; params: T.AuthStatusUpdateNotification; };
   "elicitation/complete": { kind: "notification"; params: T.CompleteElicitationNotification; };
   "session/update": { kind: "notification"; params: T.SessionNotification; };
 }
@@ -146,6 +130,20 @@ export interface ProtocolRequestMap {
 /** Notifications the protocol side serves, by wire name. */
 export interface ProtocolNotificationMap {
   "$/cancel_request": { kind: "notification"; params: T.CancelRequestNotification; };
+}
+
+/** Requests the proxy side serves, by wire name. */
+export interface ProxyRequestMap {
+  /** @experimental Only in the unstable schema. */
+  "proxy/initialize": { kind: "request"; params: T.InitializeProxyRequest; result: T.InitializeProxyResponse; };
+  /** @experimental Only in the unstable schema. */
+  "proxy/successor": { kind: "request"; params: T.ProxySuccessorRequest; result: T.ProxySuccessorResponse; };
+}
+
+/** Notifications the proxy side serves, by wire name. */
+export interface ProxyNotificationMap {
+  /** @experimental Only in the unstable schema. */
+  "proxy/successor": { kind: "notification"; params: T.ProxySuccessorNotification; };
 }
 
 /** One method of the surface: wire name, x-side, kind, meta.json key, handler name and type names. */

@@ -5,9 +5,9 @@
  * can hold a closed tagged union, with the variants this package does not know admitted.
  * @packageDocumentation
  */
-import type { AgentCapabilities, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseNesRequest, CloseNesResponse, CloseSessionRequest, CloseSessionResponse, CompactionId, CompactionStatus, CompleteElicitationNotification, ConnectMcpRequest, ConnectMcpResponse, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, DisableProviderRequest, DisableProviderResponse, DisconnectMcpRequest, DisconnectMcpResponse, Error, ExtNotification, ExtRequest, ExtResponse, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListProvidersRequest, ListProvidersResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerAcp, McpServerHttp, McpServerSse, McpServerStdio, MessageMcpNotification, MessageMcpRequest, MessageMcpResponse, NesEditSuggestion, NesJumpSuggestion, NesRenameSuggestion, NesSearchAndReplaceSuggestion, Notice, PermissionOption, Plan, PlanFile, PlanItems, PlanMarkdown, PlanRemoved, PromptResponse, ProtocolVersion, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, SessionId, SessionInfoUpdate, SessionModeState, SetProviderRequest, SetProviderResponse, SetSessionModeRequest, SetSessionModeResponse, StartNesRequest, StartNesResponse, SuggestNesRequest, TerminalOutputRequest, TerminalOutputResponse, ToolCallId, ToolCallLocation, ToolCallStatus, ToolKind, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
-import type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ConfigOptionUpdate, PromptRequest, RequestPermissionResponse } from "../received.js";
-export type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, RequestPermissionOutcome, Content, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ConfigOptionUpdate, PromptRequest, RequestPermissionResponse } from "../received.js";
+import type { AgentCapabilities, ArchiveSessionRequest, ArchiveSessionResponse, AuthStatusRequest, AuthStatusResponse, AuthStatusUpdateNotification, AuthenticateRequest, AuthenticateResponse, AvailableCommandsUpdate, CloseSessionRequest, CloseSessionResponse, CompleteElicitationNotification, CreateElicitationRequest, CreateElicitationResponse, CreateTerminalRequest, CreateTerminalResponse, CurrentModeUpdate, DeleteSessionRequest, DeleteSessionResponse, DisableProviderRequest, DisableProviderResponse, Error, ExtNotification, ExtRequest, ExtResponse, Implementation, InitializeRequest, KillTerminalRequest, KillTerminalResponse, ListProvidersRequest, ListProvidersResponse, ListSessionsRequest, ListSessionsResponse, LogoutRequest, LogoutResponse, McpServerAcp, McpServerHttp, McpServerSse, McpServerStdio, MessageId, MessageMcpRequest, MessageMcpResponse, Notice, Plan, PlanFile, PlanItems, PlanMarkdown, PlanRemoved, PromptResponse, ProtocolVersion, ProxySuccessorResponse, ReadTextFileRequest, ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse, RequestId, SessionId, SessionInfoUpdate, SessionModeState, SessionStatusRequest, SessionStatusResponse, SetProviderRequest, SetProviderResponse, SetSessionModeRequest, SetSessionModeResponse, SetSessionTitleRequest, SetSessionTitleResponse, SubagentUpdate, SystemPromptMode, TerminalOutputRequest, TerminalOutputResponse, UnarchiveSessionRequest, UnarchiveSessionResponse, UsageUpdate, WaitForTerminalExitRequest, WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse } from "./types.js";
+import type { ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, RequestPermissionRequest, ToolCallUpdate, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ToolCall, ConfigOptionUpdate, CompactionUpdate, CompactionSummaryChunk, PromptRequest, RequestPermissionResponse } from "../received.js";
+export type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, SetSessionConfigOptionRequest, RequestPermissionOutcome, RequestPermissionRequest, ToolCallUpdate, Content, NewSessionResponse, LoadSessionResponse, ResumeSessionResponse, SetSessionConfigOptionResponse, ContentChunk, ToolCall, ConfigOptionUpdate, CompactionUpdate, CompactionSummaryChunk, PromptRequest, RequestPermissionResponse } from "../received.js";
 
 /**
  * A JSON-RPC response object.
@@ -20,7 +20,7 @@ id: RequestId
 /**
  * Method-specific response data.
  */
-result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | StartNesResponse | SuggestNesResponse | CloseNesResponse | ExtResponse | MessageMcpResponse)
+result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | AuthStatusResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ArchiveSessionResponse | UnarchiveSessionResponse | SessionStatusResponse | SetSessionTitleResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
 /**
  * The id of the request this response answers.
@@ -32,28 +32,11 @@ id: RequestId
 error: Error
 }
 /**
- * A suggestion returned by the agent.
- *
- * @experimental Only in the unstable schema: may change or be removed.
- */
-export type NesSuggestion = ((NesEditSuggestion & {
-kind: "edit"
-}) | (NesJumpSuggestion & {
-kind: "jump"
-}) | (NesRenameSuggestion & {
-kind: "rename"
-}) | (NesSearchAndReplaceSuggestion & {
-kind: "searchAndReplace"
-}) | {
-kind: string
-[k: string]: unknown
-})
-/**
  * Different types of updates that can be sent during session processing.
  *
  * These updates provide real-time feedback about the agent's progress.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
 sessionUpdate: "user_message_chunk"
@@ -87,6 +70,12 @@ sessionUpdate: "notice"
 sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
 sessionUpdate: "compaction_summary_chunk"
+}) | (SubagentUpdate & {
+sessionUpdate: "subagent_update"
+}) | (SessionMessage & {
+sessionUpdate: "session_message"
+}) | (SessionMessageChunk & {
+sessionUpdate: "session_message_chunk"
 }) | {
 sessionUpdate: string
 [k: string]: unknown
@@ -116,7 +105,7 @@ type: string
  * MCP servers provide tools and context that the agent can use when
  * processing prompts.
  *
- * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/session-setup#mcp-servers)
+ * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
 type: "http"
@@ -141,7 +130,7 @@ id: RequestId
 /**
  * Method-specific response data.
  */
-result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | ConnectMcpResponse | DisconnectMcpResponse | MessageMcpResponse | ExtResponse)
+result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | MessageMcpResponse | ExtResponse)
 } | {
 /**
  * The id of the request this response answers.
@@ -152,6 +141,44 @@ id: RequestId
  */
 error: Error
 }
+/**
+ * A JSON-RPC response object.
+ *
+ * @experimental Only in the unstable schema: may change or be removed.
+ */
+export type ProxyResponse = {
+/**
+ * The id of the request this response answers.
+ */
+id: RequestId
+/**
+ * Method-specific response data.
+ */
+result: (InitializeProxyResponse | ProxySuccessorResponse)
+} | {
+/**
+ * The id of the request this response answers.
+ */
+id: RequestId
+/**
+ * Method-specific error data.
+ */
+error: Error
+}
+/**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * Response to `proxy/initialize`.
+ *
+ * The same as the `initialize` response. The proxy builds it from its successor's
+ * `initialize` response and answers with the capabilities of the chain from itself onward.
+ * It MUST NOT change `protocolVersion`.
+ *
+ * @experimental Only in the unstable schema: may change or be removed.
+ */
+export type InitializeProxyResponse = InitializeResponse
 /**
  * A JSON-RPC request object.
  */
@@ -167,114 +194,14 @@ method: string
 /**
  * Method-specific request parameters.
  */
-params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ConnectMcpRequest | MessageMcpRequest | DisconnectMcpRequest | ExtRequest) | null)
-}
-/**
- * Request for user permission to execute a tool call.
- *
- * Sent when the agent needs authorization before performing a sensitive operation.
- *
- * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/tool-calls#requesting-permission)
- */
-export interface RequestPermissionRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Details about the tool call requiring permission.
- */
-toolCall: ToolCallUpdate
-/**
- * Available permission options for the user to choose from.
- */
-options: PermissionOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * An update to an existing tool call.
- *
- * Used to report progress and results as tools execute. All fields except
- * the tool call ID are optional - only changed fields need to be included.
- *
- * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/tool-calls#updating)
- */
-export interface ToolCallUpdate {
-/**
- * The ID of the tool call being updated.
- */
-toolCallId: ToolCallId
-/**
- * Update the tool kind.
- */
-kind?: (ToolKind | null)
-/**
- * Update the execution status.
- */
-status?: (ToolCallStatus | null)
-/**
- * Update the human-readable title.
- */
-title?: (string | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Update the programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that
- * the existing name is left unchanged.
- *
- * @experimental Only in the unstable schema.
- */
-name?: (string | null)
-/**
- * Replace the content collection.
- */
-content?: (ToolCallContent[] | null)
-/**
- * Replace the locations collection.
- */
-locations?: (ToolCallLocation[] | null)
-/**
- * Update the raw input.
- */
-rawInput?: {
-[k: string]: unknown
-}
-/**
- * Update the raw output.
- */
-rawOutput?: {
-[k: string]: unknown
-}
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest) | null)
 }
 /**
  * Response to the `initialize` method.
  *
  * Contains the negotiated protocol version and agent capabilities.
  *
- * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/initialization)
+ * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
 export interface InitializeResponse {
 /**
@@ -303,7 +230,7 @@ agentInfo?: (Implementation | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -326,7 +253,7 @@ sessionId: SessionId
 /**
  * Initial mode state if supported by the Agent
  *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/session-modes)
+ * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
  */
 modes?: (SessionModeState | null)
 /**
@@ -338,28 +265,7 @@ configOptions?: (SessionConfigOption[] | null)
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Response to `nes/suggest`.
- *
- * @experimental Only in the unstable schema: may change or be removed.
- */
-export interface SuggestNesResponse {
-/**
- * The list of suggestions.
- */
-suggestions: NesSuggestion[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -376,14 +282,14 @@ method: string
 /**
  * Method-specific notification parameters.
  */
-params?: ((SessionNotification | CompleteElicitationNotification | MessageMcpNotification | ExtNotification) | null)
+params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpdateNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
  *
  * Used to stream real-time progress and results during prompt processing.
  *
- * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/prompt-turn#3-agent-reports-output)
+ * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
 /**
@@ -399,78 +305,7 @@ update: SessionUpdate
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
-}
-/**
- * Represents a tool call that the language model has requested.
- *
- * Tool calls are actions that the agent executes on behalf of the language model,
- * such as reading files, executing code, or fetching data from external sources.
- *
- * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/tool-calls)
- */
-export interface ToolCall {
-/**
- * Unique identifier for this tool call within the session.
- */
-toolCallId: ToolCallId
-/**
- * Human-readable title describing what the tool is doing.
- */
-title: string
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that no
- * tool name is available.
- *
- * @experimental Only in the unstable schema.
- */
-name?: (string | null)
-/**
- * The category of tool being invoked.
- * Helps clients choose appropriate icons and UI treatment.
- */
-kind?: ToolKind
-/**
- * Current execution status of the tool call.
- */
-status?: ToolCallStatus
-/**
- * Content produced by the tool call.
- */
-content?: ToolCallContent[]
-/**
- * File locations affected by this tool call.
- * Enables "follow-along" features in clients.
- */
-locations?: ToolCallLocation[]
-/**
- * Raw input parameters sent to the tool.
- */
-rawInput?: {
-[k: string]: unknown
-}
-/**
- * Raw output returned by the tool.
- */
-rawOutput?: {
-[k: string]: unknown
-}
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -495,7 +330,7 @@ plan: PlanUpdateContent
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -506,37 +341,52 @@ _meta?: {
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
- * A context compaction upsert. The first update fixes the compaction's
- * timeline position. Later updates with the same ID patch that entity in place.
- * Agents MUST only send this update when the Client advertised
- * [`ClientSessionCapabilities::compaction`].
- *
- * `summary`, `error`, and `_meta` have patch semantics: omission leaves the
- * stored value unchanged, `null` clears it, and a concrete value replaces it.
- * `summary: []` also clears the retained summary. A non-empty summary is only
- * valid with `completed`; `error` is only valid with `failed`.
+ * An upsert for an inter-session message.
  *
  * @experimental Only in the unstable schema: may change or be removed.
  */
-export interface CompactionUpdate {
+export interface SessionMessage {
 /**
- * The Agent-owned ID of this compaction, unique within the session.
+ * Identifier of this message within the enclosing session's transcript.
  */
-compactionId: CompactionId
+messageId: MessageId
 /**
- * Current lifecycle status.
+ * The sending session.
+ *
+ * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
  */
-status: CompactionStatus
+senderSessionId?: (SessionId | null)
 /**
- * Complete replacement user-displayable summary retained by the compaction.
+ * The receiving session.
+ *
+ * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
  */
-summary?: (ContentBlock[] | null)
+recipientSessionId?: (SessionId | null)
 /**
- * Human-readable description of why the compaction failed.
+ * On an incoming view, the `messageId` of the same message's outgoing view in the
+ * sender's transcript.
+ *
+ * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+ * after the message starts streaming.
  */
-error?: (string | null)
+senderMessageId?: (MessageId | null)
 /**
- * Extensible metadata patch for this compaction.
+ * On an outgoing view, the `messageId` of the same message's incoming view in the
+ * recipient's transcript.
+ *
+ * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+ * after the message starts streaming.
+ */
+recipientMessageId?: (MessageId | null)
+/**
+ * Omitted leaves content unchanged. `null` or `[]` clears it.
+ * A non-empty array replaces all content.
+ */
+content?: (ContentBlock[] | null)
+/**
+ * Omitted leaves metadata unchanged. `null` removes it.
+ *
+ * Implementations MUST NOT make assumptions about values in `_meta`.
  */
 _meta?: {
 [k: string]: unknown
@@ -547,24 +397,26 @@ _meta?: {
  *
  * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
- * A content block appended to the retained summary of an in-progress
- * compaction. Agents send chunks only after an `in_progress` update and before
- * the terminal update for the same ID. Agents MUST only send this update when
- * the Client advertised [`ClientSessionCapabilities::compaction`].
+ * A streamed content block of an inter-session message.
+ *
+ * A chunk carries only content. The message's participants and references come from
+ * `session_message` upserts, which can arrive before, between, or after its chunks.
  *
  * @experimental Only in the unstable schema: may change or be removed.
  */
-export interface CompactionSummaryChunk {
+export interface SessionMessageChunk {
 /**
- * ID of the compaction whose summary receives this content.
+ * Identifier of this message within the enclosing session's transcript.
  */
-compactionId: CompactionId
+messageId: MessageId
 /**
- * One content block to append.
+ * A single content block appended to the message.
  */
 content: ContentBlock
 /**
- * Metadata scoped to this chunk. Omission and `null` both mean absent.
+ * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
+ *
+ * Implementations MUST NOT make assumptions about values in `_meta`.
  */
 _meta?: {
 [k: string]: unknown
@@ -585,12 +437,12 @@ method: string
 /**
  * Method-specific request parameters.
  */
-params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | StartNesRequest | SuggestNesRequest | CloseNesRequest | MessageMcpRequest | ExtRequest) | null)
+params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | AuthStatusRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ArchiveSessionRequest | UnarchiveSessionRequest | SessionStatusRequest | SetSessionTitleRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for creating a new session.
  *
- * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/session-setup#creating-a-session)
+ * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
 /**
@@ -610,11 +462,71 @@ additionalDirectories?: string[]
  */
 mcpServers: McpServer[]
 /**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * System-level instructions for the new session.
+ *
+ * Optional. Omitted and `null` are equivalent and mean the Agent uses its
+ * own default instructions. Clients MUST only send this when the Agent
+ * advertises `sessionCapabilities.systemPrompt`.
+ *
+ * @experimental Only in the unstable schema.
+ */
+systemPrompt?: (SystemPrompt | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+ */
+_meta?: {
+[k: string]: unknown
+} | null
+}
+/**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * Client-provided system-level instructions for a session.
+ *
+ * Clients MUST only send this when the Agent advertises
+ * `sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example
+ * because of an unadvertised mode or an unsupported content block type, MUST
+ * return an error instead of creating, loading, resuming, or forking the
+ * session.
+ *
+ * @experimental Only in the unstable schema: may change or be removed.
+ */
+export interface SystemPrompt {
+/**
+ * How the Agent combines `content` with its own instructions.
+ *
+ * Required. Agents MUST return an error for a mode they do not support rather than
+ * treating it as `append` or `override`.
+ */
+mode: SystemPromptMode
+/**
+ * The system prompt content.
+ *
+ * Agents advertising the capability MUST accept `text` content blocks.
+ * Clients MUST NOT send other content block types until a future
+ * capability allows them, and Agents MUST return an error for content
+ * blocks they do not support.
+ *
+ * Clients MUST NOT send an empty array. Agents MAY reject one with
+ * `-32602` without creating, loading, resuming, or forking the session.
+ */
+content: ContentBlock[]
+/**
+ * The _meta property is reserved by ACP to allow clients and agents to attach additional
+ * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+ * these keys.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -625,7 +537,7 @@ _meta?: {
  *
  * Only available if the Agent supports the `loadSession` capability.
  *
- * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/session-setup#loading-sessions)
+ * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
 /**
@@ -650,11 +562,27 @@ additionalDirectories?: string[]
  */
 sessionId: SessionId
 /**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * System-level instructions for the loaded session.
+ *
+ * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+ * system prompt it stored with the session or use its default instructions.
+ * Clients MUST only send this when the Agent advertises
+ * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+ * when the session was created.
+ *
+ * @experimental Only in the unstable schema.
+ */
+systemPrompt?: (SystemPrompt | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -696,11 +624,25 @@ additionalDirectories?: string[]
  */
 mcpServers?: McpServer[]
 /**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * System-level instructions for the forked session.
+ *
+ * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+ * system prompt it stored with the source session or use its default
+ * instructions. Clients MUST only send this when the Agent advertises
+ * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+ * for the source session.
+ */
+systemPrompt?: (SystemPrompt | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown
@@ -737,11 +679,27 @@ additionalDirectories?: string[]
  */
 mcpServers?: McpServer[]
 /**
+ * **UNSTABLE**
+ *
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
+ *
+ * System-level instructions for the resumed session.
+ *
+ * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+ * system prompt it stored with the session or use its default instructions.
+ * Clients MUST only send this when the Agent advertises
+ * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+ * when the session was created.
+ *
+ * @experimental Only in the unstable schema.
+ */
+systemPrompt?: (SystemPrompt | null)
+/**
  * The _meta property is reserved by ACP to allow clients and agents to attach additional
  * metadata to their interactions. Implementations MUST NOT make assumptions about values at
  * these keys.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/extensibility)
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
  */
 _meta?: {
 [k: string]: unknown

@@ -4,6 +4,8 @@ export {
   vWriteTextFileRequest,
   vSessionId,
   vReadTextFileRequest,
+  vRequestPermissionRequest,
+  vToolCallUpdate,
   vToolCallId,
   vToolKind,
   vToolCallStatus,
@@ -60,7 +62,6 @@ export {
   vSessionAdditionalDirectoriesCapabilities,
   vSessionResumeCapabilities,
   vSessionCloseCapabilities,
-  vAgentAuthCapabilities,
   vLogoutCapabilities,
   vAuthMethod,
   vAuthMethodId,
@@ -84,8 +85,6 @@ export {
   vSessionConfigSelect,
   vSessionConfigBoolean,
   vLoadSessionResponse,
-  vListSessionsResponse,
-  vSessionInfo,
   vDeleteSessionResponse,
   vResumeSessionResponse,
   vCloseSessionResponse,
@@ -97,6 +96,7 @@ export {
   vErrorCode,
   vMessageId,
   vContentChunk,
+  vToolCall,
   vPlanEntry,
   vPlanEntryPriority,
   vPlanEntryStatus,
@@ -110,11 +110,20 @@ export {
   vSessionInfoUpdate,
   vCost,
   vUsageUpdate,
+  vNoticeSeverity,
+  vNotice,
+  vCompactionId,
+  vCompactionStatus,
+  vCompactionUpdate,
+  vCompactionSummaryChunk,
   vCompleteElicitationNotification,
   vExtNotification,
   vFileSystemCapabilities,
+  vClientSessionCapabilities,
+  vCompactionCapabilities,
   vSessionConfigOptionsCapabilities,
   vBooleanConfigOptionCapabilities,
+  vNoticeCapabilities,
   vAuthCapabilities,
   vElicitationCapabilities,
   vElicitationFormCapabilities,
@@ -125,7 +134,6 @@ export {
   vMcpServerHttp,
   vMcpServerSse,
   vMcpServerStdio,
-  vListSessionsRequest,
   vDeleteSessionRequest,
   vCloseSessionRequest,
   vSetSessionModeRequest,
@@ -168,7 +176,9 @@ import {
   vTerminal as validate63,
   vToolCallContent as validate34,
   vToolCallLocation as validate66,
+  vToolCallUpdate as validate33,
   vPermissionOption as validate69,
+  vRequestPermissionRequest as validate32,
   vEnvVariable as validate73,
   vCreateTerminalRequest as validate72,
   vTerminalOutputRequest as validate76,
@@ -192,103 +202,97 @@ import {
   vElicitationFormMode as validate85,
   vElicitationUrlMode as validate117,
   vCreateElicitationRequest as validate84,
-  vProtocolVersion as validate135,
-  vPromptCapabilities as validate138,
-  vSessionListCapabilities as validate143,
-  vSessionDeleteCapabilities as validate145,
-  vSessionAdditionalDirectoriesCapabilities as validate147,
-  vSessionResumeCapabilities as validate151,
-  vSessionCloseCapabilities as validate153,
-  vLogoutCapabilities as validate157,
-  vAgentAuthCapabilities as validate156,
-  vAuthMethodTerminal as validate194,
-  vAuthMethodAgent as validate196,
-  vAuthMethod as validate193,
-  vImplementation as validate199,
-  vAuthenticateResponse as validate202,
-  vLogoutResponse as validate214,
-  vSessionMode as validate218,
-  vSessionModeState as validate217,
-  vSessionConfigSelectOption as validate224,
-  vSessionConfigSelectGroup as validate226,
-  vSessionConfigSelectOptions as validate223,
-  vSessionConfigSelect as validate222,
-  vSessionConfigBoolean as validate231,
-  vSessionConfigOption as validate221,
-  vNewSessionResponse as validate216,
-  vLoadSessionResponse as validate235,
-  vSessionInfo as validate240,
-  vListSessionsResponse as validate239,
-  vDeleteSessionResponse as validate243,
-  vResumeSessionResponse as validate249,
-  vCloseSessionResponse as validate253,
-  vSetSessionModeResponse as validate255,
-  vSetSessionConfigOptionResponse as validate257,
-  vErrorCode as validate292,
-  vError as validate291,
-  vContentChunk as validate304,
-  vPlanEntry as validate315,
-  vPlan as validate314,
-  vUnstructuredCommandInput as validate334,
-  vAvailableCommandInput as validate333,
-  vAvailableCommand as validate332,
-  vAvailableCommandsUpdate as validate331,
-  vCurrentModeUpdate as validate339,
-  vConfigOptionUpdate as validate341,
-  vSessionInfoUpdate as validate344,
-  vCost as validate347,
-  vUsageUpdate as validate346,
-  vCompleteElicitationNotification as validate360,
-  vFileSystemCapabilities as validate373,
-  vBooleanConfigOptionCapabilities as validate377,
-  vSessionConfigOptionsCapabilities as validate376,
-  vAuthCapabilities as validate383,
-  vElicitationFormCapabilities as validate386,
-  vElicitationUrlCapabilities as validate388,
-  vElicitationCapabilities as validate385,
-  vAuthenticateRequest as validate402,
-  vLogoutRequest as validate410,
-  vHttpHeader as validate415,
-  vMcpServerHttp as validate414,
-  vMcpServerSse as validate418,
-  vMcpServerStdio as validate423,
-  vListSessionsRequest as validate431,
-  vDeleteSessionRequest as validate433,
-  vCloseSessionRequest as validate441,
-  vSetSessionModeRequest as validate443,
-  vSetSessionConfigOptionRequest as validate445,
-  vPromptRequest as validate447,
-  vWriteTextFileResponse as validate487,
-  vReadTextFileResponse as validate489,
-  vSelectedPermissionOutcome as validate493,
-  vRequestPermissionOutcome as validate492,
-  vRequestPermissionResponse as validate491,
-  vCreateTerminalResponse as validate497,
-  vTerminalExitStatus as validate500,
-  vTerminalOutputResponse as validate499,
-  vReleaseTerminalResponse as validate503,
-  vWaitForTerminalExitResponse as validate505,
-  vKillTerminalResponse as validate507,
-  vElicitationContentValue as validate511,
-  vElicitationAcceptAction as validate510,
-  vCreateElicitationResponse as validate509,
-  vCancelNotification as validate522,
+  vProtocolVersion as validate131,
+  vPromptCapabilities as validate134,
+  vSessionListCapabilities as validate139,
+  vSessionDeleteCapabilities as validate141,
+  vSessionAdditionalDirectoriesCapabilities as validate143,
+  vSessionResumeCapabilities as validate159,
+  vSessionCloseCapabilities as validate161,
+  vLogoutCapabilities as validate167,
+  vAuthMethodTerminal as validate174,
+  vAuthMethodAgent as validate176,
+  vAuthMethod as validate173,
+  vImplementation as validate179,
+  vAuthenticateResponse as validate182,
+  vLogoutResponse as validate194,
+  vSessionMode as validate202,
+  vSessionModeState as validate201,
+  vSessionConfigSelectOption as validate208,
+  vSessionConfigSelectGroup as validate210,
+  vSessionConfigSelectOptions as validate207,
+  vSessionConfigSelect as validate206,
+  vSessionConfigBoolean as validate215,
+  vSessionConfigOption as validate205,
+  vNewSessionResponse as validate200,
+  vLoadSessionResponse as validate219,
+  vDeleteSessionResponse as validate227,
+  vResumeSessionResponse as validate241,
+  vCloseSessionResponse as validate245,
+  vSetSessionModeResponse as validate247,
+  vSetSessionConfigOptionResponse as validate249,
+  vErrorCode as validate258,
+  vError as validate257,
+  vContentChunk as validate268,
+  vToolCall as validate273,
+  vPlanEntry as validate279,
+  vPlan as validate278,
+  vUnstructuredCommandInput as validate298,
+  vAvailableCommandInput as validate297,
+  vAvailableCommand as validate296,
+  vAvailableCommandsUpdate as validate295,
+  vCurrentModeUpdate as validate303,
+  vConfigOptionUpdate as validate305,
+  vSessionInfoUpdate as validate308,
+  vCost as validate311,
+  vUsageUpdate as validate310,
+  vNotice as validate314,
+  vCompactionUpdate as validate316,
+  vCompactionSummaryChunk as validate319,
+  vCompleteElicitationNotification as validate350,
+  vFileSystemCapabilities as validate361,
+  vBooleanConfigOptionCapabilities as validate365,
+  vSessionConfigOptionsCapabilities as validate364,
+  vClientSessionCapabilities as validate363,
+  vAuthCapabilities as validate373,
+  vElicitationFormCapabilities as validate376,
+  vElicitationUrlCapabilities as validate378,
+  vElicitationCapabilities as validate375,
+  vAuthenticateRequest as validate384,
+  vLogoutRequest as validate392,
+  vHttpHeader as validate399,
+  vMcpServerHttp as validate398,
+  vMcpServerSse as validate402,
+  vMcpServerStdio as validate407,
+  vDeleteSessionRequest as validate421,
+  vCloseSessionRequest as validate439,
+  vSetSessionModeRequest as validate441,
+  vSetSessionConfigOptionRequest as validate443,
+  vPromptRequest as validate445,
+  vWriteTextFileResponse as validate452,
+  vReadTextFileResponse as validate454,
+  vSelectedPermissionOutcome as validate458,
+  vRequestPermissionOutcome as validate457,
+  vRequestPermissionResponse as validate456,
+  vCreateTerminalResponse as validate462,
+  vTerminalExitStatus as validate465,
+  vTerminalOutputResponse as validate464,
+  vReleaseTerminalResponse as validate468,
+  vWaitForTerminalExitResponse as validate470,
+  vKillTerminalResponse as validate472,
+  vElicitationContentValue as validate476,
+  vElicitationAcceptAction as validate475,
+  vCreateElicitationResponse as validate474,
+  vCancelNotification as validate487,
 } from "../shared-validators.js";
 
 export const vAgentRequest = validate25;
-const __schemaValue0 = ["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"];
-const __schemaValue1 = ["pending","in_progress","completed","failed"];
+const __schemaValue0 = ["object","null"];
+const __schemaValue1 = ["boolean","null"];
 const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
-const __schemaValue4 = ["object","null"];
-const __schemaValue5 = ["full","incremental"];
-const __schemaValue6 = ["integer","null"];
-const __schemaValue7 = ["utf-16","utf-32","utf-8"];
-const __schemaValue8 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
-const __schemaValue9 = ["boolean","null"];
-const __schemaValue10 = ["error","warning","information","hint"];
-const __schemaValue11 = ["automatic","diagnostic","manual"];
-const __schemaValue12 = ["rejected","ignored","replaced","cancelled"];
+const __schemaValue4 = ["integer","null"];
+const __schemaValue5 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
 const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
@@ -329,295 +333,10 @@ const formats2 = __formats.uint32;
 
 
 
-function validate33(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")){
-return __fail(validate33, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
-const _errs1 = errors;
-if(typeof data.toolCallId !== "string"){
-return __fail(validate33, instancePath+"/toolCallId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data1 = data.kind;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid3 = false;
-const _errs7 = errors;
-if(!((((((((((data1 === "read") || (data1 === "edit")) || (data1 === "delete")) || (data1 === "move")) || (data1 === "search")) || (data1 === "execute")) || (data1 === "think")) || (data1 === "fetch")) || (data1 === "switch_mode")) || (data1 === "other"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","enum",{allowedValues: __schemaValue0}));
-errors++;
-}
-var _valid0 = _errs7 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const _errs9 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid3 = valid3 || _valid0;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/kind","anyOf",{}));
-errors++;
-validate33.errors = vErrors;
-return false;
-}
-else {
-errors = _errs6;
-vErrors = __truncateIssues(vErrors, _errs6);
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
-let data2 = data.status;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid5 = false;
-const _errs13 = errors;
-if(!((((data2 === "pending") || (data2 === "in_progress")) || (data2 === "completed")) || (data2 === "failed"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","enum",{allowedValues: __schemaValue1}));
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid5 = valid5 || _valid1;
-if(!valid5){
-const _errs15 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid5 = valid5 || _valid1;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","anyOf",{}));
-errors++;
-validate33.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
-let data3 = data.title;
-const _errs17 = errors;
-if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate33, instancePath+"/title","type",{type: __schemaValue2});
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data4 = data.name;
-const _errs19 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate33, instancePath+"/name","type",{type: __schemaValue2});
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
-let data5 = data.content;
-const _errs21 = errors;
-if((!(Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate33, instancePath+"/content","type",{type: __schemaValue3});
-}
-if(errors === _errs21){
-if(Array.isArray(data5)){
-var valid7 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-const _errs23 = errors;
-if(!(validate34(data5[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
-}
-var valid7 = _errs23 === errors;
-if(!valid7){
-break;
-}
-}
-}
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.locations !== undefined && func0.call(data, "locations")){
-let data7 = data.locations;
-const _errs24 = errors;
-if((!(Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate33, instancePath+"/locations","type",{type: __schemaValue3});
-}
-if(errors === _errs24){
-if(Array.isArray(data7)){
-var valid8 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-const _errs26 = errors;
-if(!(validate66(data7[i1], instancePath+"/locations/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
-}
-var valid8 = _errs26 === errors;
-if(!valid8){
-break;
-}
-}
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs27 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-return __fail(validate33, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs27 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate33, instancePath,"type",{type: "object"});
-}
-}
-validate33.errors = vErrors;
-return errors === 0;
-}
 
 
 
 
-function validate32(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.toolCall === undefined) || (!(func0.call(data, "toolCall")))) && (missing0 = "toolCall"))) || (((data.options === undefined) || (!(func0.call(data, "options")))) && (missing0 = "options"))){
-return __fail(validate32, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate32, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.toolCall !== undefined && func0.call(data, "toolCall")){
-const _errs5 = errors;
-if(!(validate33(data.toolCall, instancePath+"/toolCall"))){
-errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.options !== undefined && func0.call(data, "options")){
-let data2 = data.options;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid4 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(!(validate69(data2[i0], instancePath+"/options/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate69.errors)).length;
-}
-var valid4 = _errs9 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-return __fail(validate32, instancePath+"/options","type",{type: "array"});
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs10 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate32, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate32, instancePath,"type",{type: "object"});
-}
-}
-validate32.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -671,7 +390,7 @@ function validate124(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")){
+if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 }
 else {
@@ -681,10 +400,32 @@ return __fail(validate124, instancePath+"/serverId","type",{type: "string"});
 }
 }
 {
+if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(typeof data.requestId !== "string"){
+return __fail(validate124, instancePath+"/requestId","type",{type: "string"});
+}
+}
+{
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate124, instancePath+"/method","type",{type: "string"});
+}
+}
+{
+if(data.params !== undefined && func0.call(data, "params")){
+let data3 = data.params;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate124, instancePath+"/params","type",{type: __schemaValue0});
+}
+}
+{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue4});
+let data4 = data._meta;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
 }
 }
 }
@@ -695,85 +436,6 @@ return __fail(validate124, instancePath,"type",{type: "object"});
 }
 }
 validate124.errors = null;
-return true;
-}
-
-
-function validate126(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate126, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-if(typeof data.connectionId !== "string"){
-return __fail(validate126, instancePath+"/connectionId","type",{type: "string"});
-}
-}
-{
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate126, instancePath+"/method","type",{type: "string"});
-}
-}
-{
-if(data.params !== undefined && func0.call(data, "params")){
-let data2 = data.params;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate126, instancePath+"/params","type",{type: __schemaValue4});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate126, instancePath,"type",{type: "object"});
-}
-}
-validate126.errors = null;
-return true;
-}
-
-
-function validate128(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
-return __fail(validate128, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-if(typeof data.connectionId !== "string"){
-return __fail(validate128, instancePath+"/connectionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate128, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-else {
-return __fail(validate128, instancePath,"type",{type: "object"});
-}
-}
-validate128.errors = null;
 return true;
 }
 
@@ -889,24 +551,8 @@ var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate126(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
-}
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs31 = errors;
-if(!(validate128(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate128.errors)).length;
-}
-var _valid1 = _errs31 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs33 = errors;
-var _valid1 = _errs33 === errors;
-valid3 = valid3 || _valid1;
-}
-}
 }
 }
 }
@@ -928,12 +574,12 @@ vErrors = __truncateIssues(vErrors, _errs8);
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const _errs35 = errors;
+const _errs31 = errors;
 if(data2 !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs35 === errors;
+var _valid0 = _errs31 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
@@ -963,68 +609,60 @@ validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const vRequestPermissionRequest = validate32;
+export const vMessageMcpRequest = validate124;
 
-export const vToolCallUpdate = validate33;
+export const vMcpServerAcpId = validate126;
 
-export const vConnectMcpRequest = validate124;
-
-export const vMcpServerAcpId = validate130;
-
-function validate130(data, instancePath=""){
+function validate126(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate130, instancePath,"type",{type: "string"});
+return __fail(validate126, instancePath,"type",{type: "string"});
 }
-validate130.errors = null;
+validate126.errors = null;
 return true;
 }
 
-export const vMessageMcpRequest = validate126;
+export const vMcpRequestId = validate127;
 
-export const vMcpConnectionId = validate131;
-
-function validate131(data, instancePath=""){
+function validate127(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate131, instancePath,"type",{type: "string"});
+return __fail(validate127, instancePath,"type",{type: "string"});
 }
-validate131.errors = null;
+validate127.errors = null;
 return true;
 }
 
-export const vDisconnectMcpRequest = validate128;
-
-export const vAgentResponse = validate132;
+export const vAgentResponse = validate128;
 const formats26 = __formats.uint16;
 
 
 
 
 
-function validate140(data, instancePath=""){
+function validate136(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.http !== undefined && func0.call(data, "http")){
 if(typeof data.http !== "boolean"){
-return __fail(validate140, instancePath+"/http","type",{type: "boolean"});
+return __fail(validate136, instancePath+"/http","type",{type: "boolean"});
 }
 }
 {
 if(data.sse !== undefined && func0.call(data, "sse")){
 if(typeof data.sse !== "boolean"){
-return __fail(validate140, instancePath+"/sse","type",{type: "boolean"});
+return __fail(validate136, instancePath+"/sse","type",{type: "boolean"});
 }
 }
 {
 if(data.acp !== undefined && func0.call(data, "acp")){
 if(typeof data.acp !== "boolean"){
-return __fail(validate140, instancePath+"/acp","type",{type: "boolean"});
+return __fail(validate136, instancePath+"/acp","type",{type: "boolean"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate136, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1032,10 +670,10 @@ return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate140, instancePath,"type",{type: "object"});
+return __fail(validate136, instancePath,"type",{type: "object"});
 }
 }
-validate140.errors = null;
+validate136.errors = null;
 return true;
 }
 
@@ -1046,21 +684,223 @@ return true;
 
 
 
-function validate149(data, instancePath=""){
+function validate147(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate149, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate147, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate149, instancePath,"type",{type: "object"});
+return __fail(validate147, instancePath,"type",{type: "object"});
 }
 }
-validate149.errors = null;
+validate147.errors = null;
+return true;
+}
+
+
+function validate146(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.override !== undefined && func0.call(data, "override")){
+let data0 = data.override;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate147(data0, instancePath+"/override"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/override","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/override","anyOf",{}));
+errors++;
+validate146.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+vErrors = __truncateIssues(vErrors, _errs2);
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs6 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate146, instancePath,"type",{type: "object"});
+}
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate145(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode !== undefined && func0.call(data, "mode")){
+let data0 = data.mode;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate146(data0, instancePath+"/mode"))){
+errors = (vErrors = __concatIssues(vErrors, validate146.errors)).length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/mode","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/mode","anyOf",{}));
+errors++;
+validate145.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+vErrors = __truncateIssues(vErrors, _errs2);
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs6 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate145, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate145, instancePath,"type",{type: "object"});
+}
+}
+validate145.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate151(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate151, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate151, instancePath,"type",{type: "object"});
+}
+}
+validate151.errors = null;
+return true;
+}
+
+
+function validate153(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate153, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate153, instancePath,"type",{type: "object"});
+}
+}
+validate153.errors = null;
+return true;
+}
+
+
+function validate155(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate155, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate155, instancePath,"type",{type: "object"});
+}
+}
+validate155.errors = null;
+return true;
+}
+
+
+function validate157(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate157, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate157, instancePath,"type",{type: "object"});
+}
+}
+validate157.errors = null;
 return true;
 }
 
@@ -1069,7 +909,7 @@ return true;
 
 
 
-function validate142(data, instancePath=""){
+function validate138(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -1080,8 +920,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate143(data0, instancePath+"/list"))){
-errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
+if(!(validate139(data0, instancePath+"/list"))){
+errors = (vErrors = __concatIssues(vErrors, validate139.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -1097,7 +937,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/list","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1116,8 +956,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate145(data1, instancePath+"/delete"))){
-errors = (vErrors = __concatIssues(vErrors, validate145.errors)).length;
+if(!(validate141(data1, instancePath+"/delete"))){
+errors = (vErrors = __concatIssues(vErrors, validate141.errors)).length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
@@ -1133,7 +973,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/delete","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1152,8 +992,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate147(data2, instancePath+"/additionalDirectories"))){
-errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
+if(!(validate143(data2, instancePath+"/additionalDirectories"))){
+errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
@@ -1169,7 +1009,7 @@ valid3 = valid3 || _valid2;
 if(!valid3){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/additionalDirectories","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1182,30 +1022,30 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined && func0.call(data, "fork")){
-let data3 = data.fork;
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+let data3 = data.systemPrompt;
 const _errs16 = errors;
 const _errs17 = errors;
 let valid4 = false;
 const _errs18 = errors;
-if(!(validate149(data3, instancePath+"/fork"))){
-errors = (vErrors = __concatIssues(vErrors, validate149.errors)).length;
+if(!(validate145(data3, instancePath+"/systemPrompt"))){
+errors = (vErrors = __concatIssues(vErrors, validate145.errors)).length;
 }
 var _valid3 = _errs18 === errors;
 valid4 = valid4 || _valid3;
 if(!valid4){
 const _errs19 = errors;
 if(data3 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
 errors++;
 }
 var _valid3 = _errs19 === errors;
 valid4 = valid4 || _valid3;
 }
 if(!valid4){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1218,13 +1058,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined && func0.call(data, "resume")){
-let data4 = data.resume;
+if(data.fork !== undefined && func0.call(data, "fork")){
+let data4 = data.fork;
 const _errs21 = errors;
 const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
-if(!(validate151(data4, instancePath+"/resume"))){
+if(!(validate151(data4, instancePath+"/fork"))){
 errors = (vErrors = __concatIssues(vErrors, validate151.errors)).length;
 }
 var _valid4 = _errs23 === errors;
@@ -1232,16 +1072,16 @@ valid5 = valid5 || _valid4;
 if(!valid5){
 const _errs24 = errors;
 if(data4 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","type",{type: "null"}));
 errors++;
 }
 var _valid4 = _errs24 === errors;
 valid5 = valid5 || _valid4;
 }
 if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/fork","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1254,13 +1094,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined && func0.call(data, "close")){
-let data5 = data.close;
+if(data.archive !== undefined && func0.call(data, "archive")){
+let data5 = data.archive;
 const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate153(data5, instancePath+"/close"))){
+if(!(validate153(data5, instancePath+"/archive"))){
 errors = (vErrors = __concatIssues(vErrors, validate153.errors)).length;
 }
 var _valid5 = _errs28 === errors;
@@ -1268,16 +1108,16 @@ valid6 = valid6 || _valid5;
 if(!valid6){
 const _errs29 = errors;
 if(data5 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/archive","type",{type: "null"}));
 errors++;
 }
 var _valid5 = _errs29 === errors;
 valid6 = valid6 || _valid5;
 }
 if(!valid6){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/archive","anyOf",{}));
 errors++;
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return false;
 }
 else {
@@ -1290,13 +1130,157 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
+if(data.status !== undefined && func0.call(data, "status")){
+let data6 = data.status;
 const _errs31 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate142, instancePath+"/_meta","type",{type: __schemaValue4});
+const _errs32 = errors;
+let valid7 = false;
+const _errs33 = errors;
+if(!(validate155(data6, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate155.errors)).length;
+}
+var _valid6 = _errs33 === errors;
+valid7 = valid7 || _valid6;
+if(!valid7){
+const _errs34 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","type",{type: "null"}));
+errors++;
+}
+var _valid6 = _errs34 === errors;
+valid7 = valid7 || _valid6;
+}
+if(!valid7){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","anyOf",{}));
+errors++;
+validate138.errors = vErrors;
+return false;
+}
+else {
+errors = _errs32;
+vErrors = __truncateIssues(vErrors, _errs32);
 }
 var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined && func0.call(data, "title")){
+let data7 = data.title;
+const _errs36 = errors;
+const _errs37 = errors;
+let valid8 = false;
+const _errs38 = errors;
+if(!(validate157(data7, instancePath+"/title"))){
+errors = (vErrors = __concatIssues(vErrors, validate157.errors)).length;
+}
+var _valid7 = _errs38 === errors;
+valid8 = valid8 || _valid7;
+if(!valid8){
+const _errs39 = errors;
+if(data7 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/title","type",{type: "null"}));
+errors++;
+}
+var _valid7 = _errs39 === errors;
+valid8 = valid8 || _valid7;
+}
+if(!valid8){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/title","anyOf",{}));
+errors++;
+validate138.errors = vErrors;
+return false;
+}
+else {
+errors = _errs37;
+vErrors = __truncateIssues(vErrors, _errs37);
+}
+var valid0 = _errs36 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.resume !== undefined && func0.call(data, "resume")){
+let data8 = data.resume;
+const _errs41 = errors;
+const _errs42 = errors;
+let valid9 = false;
+const _errs43 = errors;
+if(!(validate159(data8, instancePath+"/resume"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
+}
+var _valid8 = _errs43 === errors;
+valid9 = valid9 || _valid8;
+if(!valid9){
+const _errs44 = errors;
+if(data8 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","type",{type: "null"}));
+errors++;
+}
+var _valid8 = _errs44 === errors;
+valid9 = valid9 || _valid8;
+}
+if(!valid9){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/resume","anyOf",{}));
+errors++;
+validate138.errors = vErrors;
+return false;
+}
+else {
+errors = _errs42;
+vErrors = __truncateIssues(vErrors, _errs42);
+}
+var valid0 = _errs41 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.close !== undefined && func0.call(data, "close")){
+let data9 = data.close;
+const _errs46 = errors;
+const _errs47 = errors;
+let valid10 = false;
+const _errs48 = errors;
+if(!(validate161(data9, instancePath+"/close"))){
+errors = (vErrors = __concatIssues(vErrors, validate161.errors)).length;
+}
+var _valid9 = _errs48 === errors;
+valid10 = valid10 || _valid9;
+if(!valid10){
+const _errs49 = errors;
+if(data9 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","type",{type: "null"}));
+errors++;
+}
+var _valid9 = _errs49 === errors;
+valid10 = valid10 || _valid9;
+}
+if(!valid10){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/close","anyOf",{}));
+errors++;
+validate138.errors = vErrors;
+return false;
+}
+else {
+errors = _errs47;
+vErrors = __truncateIssues(vErrors, _errs47);
+}
+var valid0 = _errs46 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data10 = data._meta;
+const _errs51 = errors;
+if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
+return __fail(validate138, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs51 === errors;
 }
 else {
 var valid0 = true;
@@ -1308,35 +1292,16 @@ var valid0 = true;
 }
 }
 }
+}
+}
+}
+}
 else {
-return __fail(validate142, instancePath,"type",{type: "object"});
+return __fail(validate138, instancePath,"type",{type: "object"});
 }
 }
-validate142.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
-}
-
-
-
-
-
-
-function validate160(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate160, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate160, instancePath,"type",{type: "object"});
-}
-}
-validate160.errors = null;
-return true;
 }
 
 
@@ -1346,7 +1311,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -1359,94 +1324,6 @@ return true;
 }
 
 
-function validate167(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.syncKind === undefined) || (!(func0.call(data, "syncKind")))) && (missing0 = "syncKind")){
-return __fail(validate167, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.syncKind !== undefined && func0.call(data, "syncKind")){
-let data0 = data.syncKind;
-if(!((data0 === "full") || (data0 === "incremental"))){
-return __fail(validate167, instancePath+"/syncKind","enum",{allowedValues: __schemaValue5});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate167, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-else {
-return __fail(validate167, instancePath,"type",{type: "object"});
-}
-}
-validate167.errors = null;
-return true;
-}
-
-
-function validate169(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate169, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate169, instancePath,"type",{type: "object"});
-}
-}
-validate169.errors = null;
-return true;
-}
-
-
-function validate171(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate171, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate171, instancePath,"type",{type: "object"});
-}
-}
-validate171.errors = null;
-return true;
-}
-
-
-function validate173(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate173, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate173, instancePath,"type",{type: "object"});
-}
-}
-validate173.errors = null;
-return true;
-}
 
 
 function validate164(data, instancePath=""){
@@ -1454,13 +1331,13 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.didOpen !== undefined && func0.call(data, "didOpen")){
-let data0 = data.didOpen;
+if(data.status !== undefined && func0.call(data, "status")){
+let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate165(data0, instancePath+"/didOpen"))){
+if(!(validate165(data0, instancePath+"/status"))){
 errors = (vErrors = __concatIssues(vErrors, validate165.errors)).length;
 }
 var _valid0 = _errs3 === errors;
@@ -1468,14 +1345,14 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didOpen","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","type",{type: "null"}));
 errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didOpen","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/status","anyOf",{}));
 errors++;
 validate164.errors = vErrors;
 return false;
@@ -1490,13 +1367,13 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.didChange !== undefined && func0.call(data, "didChange")){
-let data1 = data.didChange;
+if(data.logout !== undefined && func0.call(data, "logout")){
+let data1 = data.logout;
 const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate167(data1, instancePath+"/didChange"))){
+if(!(validate167(data1, instancePath+"/logout"))){
 errors = (vErrors = __concatIssues(vErrors, validate167.errors)).length;
 }
 var _valid1 = _errs8 === errors;
@@ -1504,712 +1381,16 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didChange","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/logout","type",{type: "null"}));
 errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didChange","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/logout","anyOf",{}));
 errors++;
 validate164.errors = vErrors;
-return false;
-}
-else {
-errors = _errs7;
-vErrors = __truncateIssues(vErrors, _errs7);
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.didClose !== undefined && func0.call(data, "didClose")){
-let data2 = data.didClose;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid3 = false;
-const _errs13 = errors;
-if(!(validate169(data2, instancePath+"/didClose"))){
-errors = (vErrors = __concatIssues(vErrors, validate169.errors)).length;
-}
-var _valid2 = _errs13 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const _errs14 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didClose","type",{type: "null"}));
-errors++;
-}
-var _valid2 = _errs14 === errors;
-valid3 = valid3 || _valid2;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didClose","anyOf",{}));
-errors++;
-validate164.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.didSave !== undefined && func0.call(data, "didSave")){
-let data3 = data.didSave;
-const _errs16 = errors;
-const _errs17 = errors;
-let valid4 = false;
-const _errs18 = errors;
-if(!(validate171(data3, instancePath+"/didSave"))){
-errors = (vErrors = __concatIssues(vErrors, validate171.errors)).length;
-}
-var _valid3 = _errs18 === errors;
-valid4 = valid4 || _valid3;
-if(!valid4){
-const _errs19 = errors;
-if(data3 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didSave","type",{type: "null"}));
-errors++;
-}
-var _valid3 = _errs19 === errors;
-valid4 = valid4 || _valid3;
-}
-if(!valid4){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didSave","anyOf",{}));
-errors++;
-validate164.errors = vErrors;
-return false;
-}
-else {
-errors = _errs17;
-vErrors = __truncateIssues(vErrors, _errs17);
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.didFocus !== undefined && func0.call(data, "didFocus")){
-let data4 = data.didFocus;
-const _errs21 = errors;
-const _errs22 = errors;
-let valid5 = false;
-const _errs23 = errors;
-if(!(validate173(data4, instancePath+"/didFocus"))){
-errors = (vErrors = __concatIssues(vErrors, validate173.errors)).length;
-}
-var _valid4 = _errs23 === errors;
-valid5 = valid5 || _valid4;
-if(!valid5){
-const _errs24 = errors;
-if(data4 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didFocus","type",{type: "null"}));
-errors++;
-}
-var _valid4 = _errs24 === errors;
-valid5 = valid5 || _valid4;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/didFocus","anyOf",{}));
-errors++;
-validate164.errors = vErrors;
-return false;
-}
-else {
-errors = _errs22;
-vErrors = __truncateIssues(vErrors, _errs22);
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-const _errs26 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate164, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate164, instancePath,"type",{type: "object"});
-}
-}
-validate164.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate163(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.document !== undefined && func0.call(data, "document")){
-let data0 = data.document;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate164(data0, instancePath+"/document"))){
-errors = (vErrors = __concatIssues(vErrors, validate164.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/document","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/document","anyOf",{}));
-errors++;
-validate163.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate163, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __fail(validate163, instancePath,"type",{type: "object"});
-}
-}
-validate163.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate178(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-return __fail(validate178, instancePath+"/maxCount","type",{type: __schemaValue6});
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate178, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate178, instancePath+"/maxCount","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate178, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-else {
-return __fail(validate178, instancePath,"type",{type: "object"});
-}
-}
-validate178.errors = null;
-return true;
-}
-
-
-function validate180(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate180, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate180, instancePath,"type",{type: "object"});
-}
-}
-validate180.errors = null;
-return true;
-}
-
-
-function validate182(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-return __fail(validate182, instancePath+"/maxCount","type",{type: __schemaValue6});
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate182, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate182, instancePath+"/maxCount","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-else {
-return __fail(validate182, instancePath,"type",{type: "object"});
-}
-}
-validate182.errors = null;
-return true;
-}
-
-
-function validate184(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.maxCount !== undefined && func0.call(data, "maxCount")){
-let data0 = data.maxCount;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-return __fail(validate184, instancePath+"/maxCount","type",{type: __schemaValue6});
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate184, instancePath+"/maxCount","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate184, instancePath+"/maxCount","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-else {
-return __fail(validate184, instancePath,"type",{type: "object"});
-}
-}
-validate184.errors = null;
-return true;
-}
-
-
-function validate186(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate186, instancePath,"type",{type: "object"});
-}
-}
-validate186.errors = null;
-return true;
-}
-
-
-function validate188(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate188, instancePath,"type",{type: "object"});
-}
-}
-validate188.errors = null;
-return true;
-}
-
-
-function validate177(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
-let data0 = data.recentFiles;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate178(data0, instancePath+"/recentFiles"))){
-errors = (vErrors = __concatIssues(vErrors, validate178.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/recentFiles","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/recentFiles","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
-let data1 = data.relatedSnippets;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(validate180(data1, instancePath+"/relatedSnippets"))){
-errors = (vErrors = __concatIssues(vErrors, validate180.errors)).length;
-}
-var _valid1 = _errs8 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs9 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/relatedSnippets","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-}
-if(!valid2){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/relatedSnippets","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs7;
-vErrors = __truncateIssues(vErrors, _errs7);
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.editHistory !== undefined && func0.call(data, "editHistory")){
-let data2 = data.editHistory;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid3 = false;
-const _errs13 = errors;
-if(!(validate182(data2, instancePath+"/editHistory"))){
-errors = (vErrors = __concatIssues(vErrors, validate182.errors)).length;
-}
-var _valid2 = _errs13 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const _errs14 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/editHistory","type",{type: "null"}));
-errors++;
-}
-var _valid2 = _errs14 === errors;
-valid3 = valid3 || _valid2;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/editHistory","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.userActions !== undefined && func0.call(data, "userActions")){
-let data3 = data.userActions;
-const _errs16 = errors;
-const _errs17 = errors;
-let valid4 = false;
-const _errs18 = errors;
-if(!(validate184(data3, instancePath+"/userActions"))){
-errors = (vErrors = __concatIssues(vErrors, validate184.errors)).length;
-}
-var _valid3 = _errs18 === errors;
-valid4 = valid4 || _valid3;
-if(!valid4){
-const _errs19 = errors;
-if(data3 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/userActions","type",{type: "null"}));
-errors++;
-}
-var _valid3 = _errs19 === errors;
-valid4 = valid4 || _valid3;
-}
-if(!valid4){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/userActions","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs17;
-vErrors = __truncateIssues(vErrors, _errs17);
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.openFiles !== undefined && func0.call(data, "openFiles")){
-let data4 = data.openFiles;
-const _errs21 = errors;
-const _errs22 = errors;
-let valid5 = false;
-const _errs23 = errors;
-if(!(validate186(data4, instancePath+"/openFiles"))){
-errors = (vErrors = __concatIssues(vErrors, validate186.errors)).length;
-}
-var _valid4 = _errs23 === errors;
-valid5 = valid5 || _valid4;
-if(!valid5){
-const _errs24 = errors;
-if(data4 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/openFiles","type",{type: "null"}));
-errors++;
-}
-var _valid4 = _errs24 === errors;
-valid5 = valid5 || _valid4;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/openFiles","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs22;
-vErrors = __truncateIssues(vErrors, _errs22);
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
-let data5 = data.diagnostics;
-const _errs26 = errors;
-const _errs27 = errors;
-let valid6 = false;
-const _errs28 = errors;
-if(!(validate188(data5, instancePath+"/diagnostics"))){
-errors = (vErrors = __concatIssues(vErrors, validate188.errors)).length;
-}
-var _valid5 = _errs28 === errors;
-valid6 = valid6 || _valid5;
-if(!valid6){
-const _errs29 = errors;
-if(data5 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/diagnostics","type",{type: "null"}));
-errors++;
-}
-var _valid5 = _errs29 === errors;
-valid6 = valid6 || _valid5;
-}
-if(!valid6){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/diagnostics","anyOf",{}));
-errors++;
-validate177.errors = vErrors;
-return false;
-}
-else {
-errors = _errs27;
-vErrors = __truncateIssues(vErrors, _errs27);
-}
-var valid0 = _errs26 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
-const _errs31 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate177, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate177, instancePath,"type",{type: "object"});
-}
-}
-validate177.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate162(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.events !== undefined && func0.call(data, "events")){
-let data0 = data.events;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate163(data0, instancePath+"/events"))){
-errors = (vErrors = __concatIssues(vErrors, validate163.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/events","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/events","anyOf",{}));
-errors++;
-validate162.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.context !== undefined && func0.call(data, "context")){
-let data1 = data.context;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(validate177(data1, instancePath+"/context"))){
-errors = (vErrors = __concatIssues(vErrors, validate177.errors)).length;
-}
-var _valid1 = _errs8 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs9 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-}
-if(!valid2){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","anyOf",{}));
-errors++;
-validate162.errors = vErrors;
 return false;
 }
 else {
@@ -2226,7 +1407,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate162, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate164, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs11 === errors;
 }
@@ -2237,15 +1418,34 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate162, instancePath,"type",{type: "object"});
+return __fail(validate164, instancePath,"type",{type: "object"});
 }
 }
-validate162.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate137(data, instancePath=""){
+function validate170(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate170, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate170, instancePath,"type",{type: "object"});
+}
+}
+validate170.errors = null;
+return true;
+}
+
+
+function validate133(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -2253,7 +1453,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-return __fail(validate137, instancePath+"/loadSession","type",{type: "boolean"});
+return __fail(validate133, instancePath+"/loadSession","type",{type: "boolean"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -2263,8 +1463,8 @@ var valid0 = true;
 if(valid0){
 if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
-if(!(validate138(data.promptCapabilities, instancePath+"/promptCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
+if(!(validate134(data.promptCapabilities, instancePath+"/promptCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -2274,8 +1474,8 @@ var valid0 = true;
 if(valid0){
 if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
-if(!(validate140(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
+if(!(validate136(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate136.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -2285,8 +1485,8 @@ var valid0 = true;
 if(valid0){
 if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
-if(!(validate142(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate142.errors)).length;
+if(!(validate138(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
 }
 var valid0 = _errs7 === errors;
 }
@@ -2296,8 +1496,8 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
-if(!(validate156(data.auth, instancePath+"/auth"))){
-errors = (vErrors = __concatIssues(vErrors, validate156.errors)).length;
+if(!(validate164(data.auth, instancePath+"/auth"))){
+errors = (vErrors = __concatIssues(vErrors, validate164.errors)).length;
 }
 var valid0 = _errs9 === errors;
 }
@@ -2311,8 +1511,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid5 = false;
 const _errs13 = errors;
-if(!(validate160(data5, instancePath+"/providers"))){
-errors = (vErrors = __concatIssues(vErrors, validate160.errors)).length;
+if(!(validate170(data5, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate170.errors)).length;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
@@ -2328,7 +1528,7 @@ valid5 = valid5 || _valid0;
 if(!valid5){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/providers","anyOf",{}));
 errors++;
-validate137.errors = vErrors;
+validate133.errors = vErrors;
 return false;
 }
 else {
@@ -2341,92 +1541,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined && func0.call(data, "nes")){
-let data6 = data.nes;
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data6 = data._meta;
 const _errs16 = errors;
-const _errs17 = errors;
-let valid6 = false;
-const _errs18 = errors;
-if(!(validate162(data6, instancePath+"/nes"))){
-errors = (vErrors = __concatIssues(vErrors, validate162.errors)).length;
-}
-var _valid1 = _errs18 === errors;
-valid6 = valid6 || _valid1;
-if(!valid6){
-const _errs19 = errors;
-if(data6 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs19 === errors;
-valid6 = valid6 || _valid1;
-}
-if(!valid6){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","anyOf",{}));
-errors++;
-validate137.errors = vErrors;
-return false;
-}
-else {
-errors = _errs17;
-vErrors = __truncateIssues(vErrors, _errs17);
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs16 === errors;
 }
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.positionEncoding !== undefined && func0.call(data, "positionEncoding")){
-let data7 = data.positionEncoding;
-const _errs21 = errors;
-const _errs22 = errors;
-let valid7 = false;
-const _errs23 = errors;
-if(!(((data7 === "utf-16") || (data7 === "utf-32")) || (data7 === "utf-8"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","enum",{allowedValues: __schemaValue7}));
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const _errs25 = errors;
-if(data7 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","type",{type: "null"}));
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid7 = valid7 || _valid2;
-}
-if(!valid7){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/positionEncoding","anyOf",{}));
-errors++;
-validate137.errors = vErrors;
-return false;
-}
-else {
-errors = _errs22;
-vErrors = __truncateIssues(vErrors, _errs22);
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data8 = data._meta;
-const _errs27 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate137, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs27 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
 }
 }
 }
@@ -2435,10 +1560,10 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate137, instancePath,"type",{type: "object"});
+return __fail(validate133, instancePath,"type",{type: "object"});
 }
 }
-validate137.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
 
@@ -2451,20 +1576,20 @@ return errors === 0;
 
 
 
-function validate134(data, instancePath=""){
+function validate130(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-return __fail(validate134, instancePath,"required",{missingProperty: missing0});
+return __fail(validate130, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
-if(!(validate135(data.protocolVersion, instancePath+"/protocolVersion"))){
-errors = (vErrors = __concatIssues(vErrors, validate135.errors)).length;
+if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
+errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -2474,8 +1599,8 @@ var valid0 = true;
 if(valid0){
 if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
-if(!(validate137(data.agentCapabilities, instancePath+"/agentCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate137.errors)).length;
+if(!(validate133(data.agentCapabilities, instancePath+"/agentCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate133.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -2492,8 +1617,8 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate193(data2[i0], instancePath+"/authMethods/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate193.errors)).length;
+if(!(validate173(data2[i0], instancePath+"/authMethods/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate173.errors)).length;
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -2502,7 +1627,7 @@ break;
 }
 }
 else {
-return __fail(validate134, instancePath+"/authMethods","type",{type: "array"});
+return __fail(validate130, instancePath+"/authMethods","type",{type: "array"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -2517,8 +1642,8 @@ const _errs8 = errors;
 const _errs9 = errors;
 let valid4 = false;
 const _errs10 = errors;
-if(!(validate199(data4, instancePath+"/agentInfo"))){
-errors = (vErrors = __concatIssues(vErrors, validate199.errors)).length;
+if(!(validate179(data4, instancePath+"/agentInfo"))){
+errors = (vErrors = __concatIssues(vErrors, validate179.errors)).length;
 }
 var _valid0 = _errs10 === errors;
 valid4 = valid4 || _valid0;
@@ -2534,7 +1659,7 @@ valid4 = valid4 || _valid0;
 if(!valid4){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/agentInfo","anyOf",{}));
 errors++;
-validate134.errors = vErrors;
+validate130.errors = vErrors;
 return false;
 }
 else {
@@ -2551,7 +1676,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate130, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs13 === errors;
 }
@@ -2565,40 +1690,40 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate134, instancePath,"type",{type: "object"});
+return __fail(validate130, instancePath,"type",{type: "object"});
 }
 }
-validate134.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate206(data, instancePath=""){
+function validate186(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
-return __fail(validate206, instancePath,"required",{missingProperty: missing0});
+return __fail(validate186, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate206, instancePath+"/apiType","type",{type: "string"});
+return __fail(validate186, instancePath+"/apiType","type",{type: "string"});
 }
 }
 {
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate206, instancePath+"/baseUrl","type",{type: "string"});
+return __fail(validate186, instancePath+"/baseUrl","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate206, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -2606,28 +1731,28 @@ return __fail(validate206, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate206, instancePath,"type",{type: "object"});
+return __fail(validate186, instancePath,"type",{type: "object"});
 }
 }
-validate206.errors = null;
+validate186.errors = null;
 return true;
 }
 
 
-function validate205(data, instancePath=""){
+function validate185(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
-return __fail(validate205, instancePath,"required",{missingProperty: missing0});
+return __fail(validate185, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-return __fail(validate205, instancePath+"/providerId","type",{type: "string"});
+return __fail(validate185, instancePath+"/providerId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -2645,7 +1770,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate205, instancePath+"/supported/" + i0,"type",{type: "string"});
+return __fail(validate185, instancePath+"/supported/" + i0,"type",{type: "string"});
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -2654,7 +1779,7 @@ break;
 }
 }
 else {
-return __fail(validate205, instancePath+"/supported","type",{type: "array"});
+return __fail(validate185, instancePath+"/supported","type",{type: "array"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -2666,7 +1791,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-return __fail(validate205, instancePath+"/required","type",{type: "boolean"});
+return __fail(validate185, instancePath+"/required","type",{type: "boolean"});
 }
 var valid0 = _errs10 === errors;
 }
@@ -2680,8 +1805,8 @@ const _errs12 = errors;
 const _errs13 = errors;
 let valid5 = false;
 const _errs14 = errors;
-if(!(validate206(data4, instancePath+"/current"))){
-errors = (vErrors = __concatIssues(vErrors, validate206.errors)).length;
+if(!(validate186(data4, instancePath+"/current"))){
+errors = (vErrors = __concatIssues(vErrors, validate186.errors)).length;
 }
 var _valid0 = _errs14 === errors;
 valid5 = valid5 || _valid0;
@@ -2697,7 +1822,7 @@ valid5 = valid5 || _valid0;
 if(!valid5){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/current","anyOf",{}));
 errors++;
-validate205.errors = vErrors;
+validate185.errors = vErrors;
 return false;
 }
 else {
@@ -2714,7 +1839,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate205, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate185, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs17 === errors;
 }
@@ -2728,22 +1853,22 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate205, instancePath,"type",{type: "object"});
+return __fail(validate185, instancePath,"type",{type: "object"});
 }
 }
-validate205.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate204(data, instancePath=""){
+function validate184(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
-return __fail(validate204, instancePath,"required",{missingProperty: missing0});
+return __fail(validate184, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providers !== undefined && func0.call(data, "providers")){
@@ -2755,8 +1880,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate205(data0[i0], instancePath+"/providers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate205.errors)).length;
+if(!(validate185(data0[i0], instancePath+"/providers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate185.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -2765,7 +1890,7 @@ break;
 }
 }
 else {
-return __fail(validate204, instancePath+"/providers","type",{type: "array"});
+return __fail(validate184, instancePath+"/providers","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -2778,7 +1903,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs4 === errors;
 }
@@ -2789,54 +1914,189 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate204, instancePath,"type",{type: "object"});
+return __fail(validate184, instancePath,"type",{type: "object"});
 }
 }
-validate204.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate210(data, instancePath=""){
+function validate190(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate210, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate190, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate210, instancePath,"type",{type: "object"});
+return __fail(validate190, instancePath,"type",{type: "object"});
 }
 }
-validate210.errors = null;
+validate190.errors = null;
 return true;
 }
 
 
-function validate212(data, instancePath=""){
+function validate192(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate192, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate212, instancePath,"type",{type: "object"});
+return __fail(validate192, instancePath,"type",{type: "object"});
 }
 }
-validate212.errors = null;
+validate192.errors = null;
 return true;
 }
 
 
 
 
+function validate197(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
+return __fail(validate197, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.label !== undefined && func0.call(data, "label")){
+if(typeof data.label !== "string"){
+return __fail(validate197, instancePath+"/label","type",{type: "string"});
+}
+}
+{
+if(data.active !== undefined && func0.call(data, "active")){
+let data1 = data.active;
+if((typeof data1 !== "boolean") && (data1 !== null)){
+return __fail(validate197, instancePath+"/active","type",{type: __schemaValue1});
+}
+}
+{
+if(data.name !== undefined && func0.call(data, "name")){
+let data2 = data.name;
+if((typeof data2 !== "string") && (data2 !== null)){
+return __fail(validate197, instancePath+"/name","type",{type: __schemaValue2});
+}
+}
+{
+if(data.email !== undefined && func0.call(data, "email")){
+let data3 = data.email;
+if((typeof data3 !== "string") && (data3 !== null)){
+return __fail(validate197, instancePath+"/email","type",{type: __schemaValue2});
+}
+}
+{
+if(data.organization !== undefined && func0.call(data, "organization")){
+let data4 = data.organization;
+if((typeof data4 !== "string") && (data4 !== null)){
+return __fail(validate197, instancePath+"/organization","type",{type: __schemaValue2});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data5 = data._meta;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate197, instancePath,"type",{type: "object"});
+}
+}
+validate197.errors = null;
+return true;
+}
+
+
+function validate196(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+return __fail(validate196, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+const _errs1 = errors;
+if(typeof data.state !== "string"){
+return __fail(validate196, instancePath+"/state","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.accounts !== undefined && func0.call(data, "accounts")){
+let data1 = data.accounts;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data1)){
+var valid3 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs7 = errors;
+if(!(validate197(data1[i0], instancePath+"/accounts/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate197.errors)).length;
+}
+var valid3 = _errs7 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+return __fail(validate196, instancePath+"/accounts","type",{type: "array"});
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs8 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate196, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate196, instancePath,"type",{type: "object"});
+}
+}
+validate196.errors = vErrors;
+return errors === 0;
+}
 
 
 
@@ -2859,24 +2119,182 @@ return true;
 
 
 
+function validate224(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+return __fail(validate224, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate224, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(typeof data.cwd !== "string"){
+return __fail(validate224, instancePath+"/cwd","type",{type: "string"});
+}
+}
+{
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data2 = data.additionalDirectories;
+{
+if(Array.isArray(data2)){
+var valid3 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data2[i0] !== "string"){
+return __fail(validate224, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid3 = true;
+if(!valid3){
+break;
+}
+}
+}
+else {
+return __fail(validate224, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+}
+{
+if(data.title !== undefined && func0.call(data, "title")){
+let data4 = data.title;
+if((typeof data4 !== "string") && (data4 !== null)){
+return __fail(validate224, instancePath+"/title","type",{type: __schemaValue2});
+}
+}
+{
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+let data5 = data.updatedAt;
+if((typeof data5 !== "string") && (data5 !== null)){
+return __fail(validate224, instancePath+"/updatedAt","type",{type: __schemaValue2});
+}
+}
+{
+if(data.archived !== undefined && func0.call(data, "archived")){
+let data6 = data.archived;
+if((typeof data6 !== "boolean") && (data6 !== null)){
+return __fail(validate224, instancePath+"/archived","type",{type: __schemaValue1});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate224, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate224, instancePath,"type",{type: "object"});
+}
+}
+validate224.errors = null;
+return true;
+}
+
+
+function validate223(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+return __fail(validate223, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessions !== undefined && func0.call(data, "sessions")){
+let data0 = data.sessions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate224(data0[i0], instancePath+"/sessions/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate224.errors)).length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+return __fail(validate223, instancePath+"/sessions","type",{type: "array"});
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+let data2 = data.nextCursor;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+return __fail(validate223, instancePath+"/nextCursor","type",{type: __schemaValue2});
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs6 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate223, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate223, instancePath,"type",{type: "object"});
+}
+}
+validate223.errors = vErrors;
+return errors === 0;
+}
 
 
 
 
-function validate245(data, instancePath=""){
+function validate229(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate245, instancePath,"required",{missingProperty: missing0});
+return __fail(validate229, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate245, instancePath+"/sessionId","type",{type: "string"});
+return __fail(validate229, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -2890,8 +2308,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate217(data1, instancePath+"/modes"))){
-errors = (vErrors = __concatIssues(vErrors, validate217.errors)).length;
+if(!(validate201(data1, instancePath+"/modes"))){
+errors = (vErrors = __concatIssues(vErrors, validate201.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
@@ -2907,7 +2325,7 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/modes","anyOf",{}));
 errors++;
-validate245.errors = vErrors;
+validate229.errors = vErrors;
 return false;
 }
 else {
@@ -2924,7 +2342,7 @@ if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs10 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate245, instancePath+"/configOptions","type",{type: __schemaValue3});
+return __fail(validate229, instancePath+"/configOptions","type",{type: __schemaValue3});
 }
 if(errors === _errs10){
 if(Array.isArray(data2)){
@@ -2932,8 +2350,8 @@ var valid4 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate221(data2[i0], instancePath+"/configOptions/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
+if(!(validate205(data2[i0], instancePath+"/configOptions/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate205.errors)).length;
 }
 var valid4 = _errs12 === errors;
 if(!valid4){
@@ -2952,7 +2370,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate245, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate229, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs13 === errors;
 }
@@ -2965,14 +2383,114 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate245, instancePath,"type",{type: "object"});
+return __fail(validate229, instancePath,"type",{type: "object"});
 }
 }
-validate245.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
 
 
+function validate233(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate233, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate233, instancePath,"type",{type: "object"});
+}
+}
+validate233.errors = null;
+return true;
+}
+
+
+function validate235(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate235, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate235, instancePath,"type",{type: "object"});
+}
+}
+validate235.errors = null;
+return true;
+}
+
+
+function validate237(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+return __fail(validate237, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.status !== undefined && func0.call(data, "status")){
+if(typeof data.status !== "string"){
+return __fail(validate237, instancePath+"/status","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate237, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate237, instancePath,"type",{type: "object"});
+}
+}
+validate237.errors = null;
+return true;
+}
+
+
+function validate239(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
+return __fail(validate239, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.title !== undefined && func0.call(data, "title")){
+if(typeof data.title !== "string"){
+return __fail(validate239, instancePath+"/title","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate239, instancePath,"type",{type: "object"});
+}
+}
+validate239.errors = null;
+return true;
+}
 
 
 
@@ -2981,27 +2499,29 @@ return errors === 0;
 
 
 
-function validate261(data, instancePath=""){
+
+
+function validate253(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
-return __fail(validate261, instancePath,"required",{missingProperty: missing0});
+return __fail(validate253, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate261, instancePath+"/totalTokens","type",{type: "integer"});
+return __fail(validate253, instancePath+"/totalTokens","type",{type: "integer"});
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-return __fail(validate261, instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/totalTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data0))){
-return __fail(validate261, instancePath+"/totalTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/totalTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3011,16 +2531,16 @@ return __fail(validate261, instancePath+"/totalTokens","format",{format: "uint64
 if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate261, instancePath+"/inputTokens","type",{type: "integer"});
+return __fail(validate253, instancePath+"/inputTokens","type",{type: "integer"});
 }
 {
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-return __fail(validate261, instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/inputTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data1))){
-return __fail(validate261, instancePath+"/inputTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/inputTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3030,16 +2550,16 @@ return __fail(validate261, instancePath+"/inputTokens","format",{format: "uint64
 if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate261, instancePath+"/outputTokens","type",{type: "integer"});
+return __fail(validate253, instancePath+"/outputTokens","type",{type: "integer"});
 }
 {
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-return __fail(validate261, instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/outputTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data2))){
-return __fail(validate261, instancePath+"/outputTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/outputTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3049,16 +2569,16 @@ return __fail(validate261, instancePath+"/outputTokens","format",{format: "uint6
 if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate261, instancePath+"/thoughtTokens","type",{type: __schemaValue6});
+return __fail(validate253, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
 }
 {
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-return __fail(validate261, instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/thoughtTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data3))){
-return __fail(validate261, instancePath+"/thoughtTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/thoughtTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3068,16 +2588,16 @@ return __fail(validate261, instancePath+"/thoughtTokens","format",{format: "uint
 if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-return __fail(validate261, instancePath+"/cachedReadTokens","type",{type: __schemaValue6});
+return __fail(validate253, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
 }
 {
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-return __fail(validate261, instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/cachedReadTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data4))){
-return __fail(validate261, instancePath+"/cachedReadTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/cachedReadTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3087,16 +2607,16 @@ return __fail(validate261, instancePath+"/cachedReadTokens","format",{format: "u
 if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-return __fail(validate261, instancePath+"/cachedWriteTokens","type",{type: __schemaValue6});
+return __fail(validate253, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
 }
 {
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-return __fail(validate261, instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
+return __fail(validate253, instancePath+"/cachedWriteTokens","minimum",{comparison: ">=", limit: 0});
 }
 else {
 if(!(formats10.validate(data5))){
-return __fail(validate261, instancePath+"/cachedWriteTokens","format",{format: "uint64"});
+return __fail(validate253, instancePath+"/cachedWriteTokens","format",{format: "uint64"});
 }
 }
 }
@@ -3106,7 +2626,7 @@ return __fail(validate261, instancePath+"/cachedWriteTokens","format",{format: "
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -3118,29 +2638,29 @@ return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate261, instancePath,"type",{type: "object"});
+return __fail(validate253, instancePath,"type",{type: "object"});
 }
 }
-validate261.errors = null;
+validate253.errors = null;
 return true;
 }
 
 
-function validate260(data, instancePath=""){
+function validate252(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
-return __fail(validate260, instancePath,"required",{missingProperty: missing0});
+return __fail(validate252, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
-return __fail(validate260, instancePath+"/stopReason","enum",{allowedValues: __schemaValue8});
+return __fail(validate252, instancePath+"/stopReason","enum",{allowedValues: __schemaValue5});
 }
 var valid0 = _errs1 === errors;
 }
@@ -3154,8 +2674,8 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid3 = false;
 const _errs6 = errors;
-if(!(validate261(data1, instancePath+"/usage"))){
-errors = (vErrors = __concatIssues(vErrors, validate261.errors)).length;
+if(!(validate253(data1, instancePath+"/usage"))){
+errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
 var _valid0 = _errs6 === errors;
 valid3 = valid3 || _valid0;
@@ -3171,7 +2691,7 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/usage","anyOf",{}));
 errors++;
-validate260.errors = vErrors;
+validate252.errors = vErrors;
 return false;
 }
 else {
@@ -3188,7 +2708,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs9 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate260, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate252, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs9 === errors;
 }
@@ -3200,776 +2720,20 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate260, instancePath,"type",{type: "object"});
+return __fail(validate252, instancePath,"type",{type: "object"});
 }
 }
-validate260.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate264(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate264, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate264, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate264, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-else {
-return __fail(validate264, instancePath,"type",{type: "object"});
-}
-}
-validate264.errors = null;
-return true;
-}
-
-
-function validate271(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.line === undefined) || (!(func0.call(data, "line")))) && (missing0 = "line")) || (((data.character === undefined) || (!(func0.call(data, "character")))) && (missing0 = "character"))){
-return __fail(validate271, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.line !== undefined && func0.call(data, "line")){
-let data0 = data.line;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate271, instancePath+"/line","type",{type: "integer"});
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate271, instancePath+"/line","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate271, instancePath+"/line","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data.character !== undefined && func0.call(data, "character")){
-let data1 = data.character;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate271, instancePath+"/character","type",{type: "integer"});
-}
-{
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-return __fail(validate271, instancePath+"/character","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data1))){
-return __fail(validate271, instancePath+"/character","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate271, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate271, instancePath,"type",{type: "object"});
-}
-}
-validate271.errors = null;
-return true;
-}
-
-
-function validate270(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.start === undefined) || (!(func0.call(data, "start")))) && (missing0 = "start")) || (((data.end === undefined) || (!(func0.call(data, "end")))) && (missing0 = "end"))){
-return __fail(validate270, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.start !== undefined && func0.call(data, "start")){
-const _errs1 = errors;
-if(!(validate271(data.start, instancePath+"/start"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.end !== undefined && func0.call(data, "end")){
-const _errs3 = errors;
-if(!(validate271(data.end, instancePath+"/end"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate270, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate270, instancePath,"type",{type: "object"});
-}
-}
-validate270.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate269(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range")) || (((data.newText === undefined) || (!(func0.call(data, "newText")))) && (missing0 = "newText"))){
-return __fail(validate269, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.range !== undefined && func0.call(data, "range")){
-const _errs1 = errors;
-if(!(validate270(data.range, instancePath+"/range"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.newText !== undefined && func0.call(data, "newText")){
-const _errs3 = errors;
-if(typeof data.newText !== "string"){
-return __fail(validate269, instancePath+"/newText","type",{type: "string"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs5 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate269, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate269, instancePath,"type",{type: "object"});
-}
-}
-validate269.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate268(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.edits === undefined) || (!(func0.call(data, "edits")))) && (missing0 = "edits"))){
-return __fail(validate268, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
-if(typeof data.id !== "string"){
-return __fail(validate268, instancePath+"/id","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate268, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.edits !== undefined && func0.call(data, "edits")){
-let data2 = data.edits;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(!(validate269(data2[i0], instancePath+"/edits/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate269.errors)).length;
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate268, instancePath+"/edits","type",{type: "array"});
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cursorPosition !== undefined && func0.call(data, "cursorPosition")){
-let data4 = data.cursorPosition;
-const _errs10 = errors;
-const _errs11 = errors;
-let valid4 = false;
-const _errs12 = errors;
-if(!(validate271(data4, instancePath+"/cursorPosition"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var _valid0 = _errs12 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs13 = errors;
-if(data4 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/cursorPosition","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs13 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/cursorPosition","anyOf",{}));
-errors++;
-validate268.errors = vErrors;
-return false;
-}
-else {
-errors = _errs11;
-vErrors = __truncateIssues(vErrors, _errs11);
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-const _errs15 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate268, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate268, instancePath,"type",{type: "object"});
-}
-}
-validate268.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate278(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))){
-return __fail(validate278, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
-if(typeof data.id !== "string"){
-return __fail(validate278, instancePath+"/id","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate278, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.position !== undefined && func0.call(data, "position")){
-const _errs7 = errors;
-if(!(validate271(data.position, instancePath+"/position"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs9 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate278, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate278, instancePath,"type",{type: "object"});
-}
-}
-validate278.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate281(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.newName === undefined) || (!(func0.call(data, "newName")))) && (missing0 = "newName"))){
-return __fail(validate281, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.id !== undefined && func0.call(data, "id")){
-const _errs1 = errors;
-if(typeof data.id !== "string"){
-return __fail(validate281, instancePath+"/id","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate281, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.position !== undefined && func0.call(data, "position")){
-const _errs7 = errors;
-if(!(validate271(data.position, instancePath+"/position"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.newName !== undefined && func0.call(data, "newName")){
-const _errs9 = errors;
-if(typeof data.newName !== "string"){
-return __fail(validate281, instancePath+"/newName","type",{type: "string"});
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs11 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate281, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate281, instancePath,"type",{type: "object"});
-}
-}
-validate281.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate284(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.search === undefined) || (!(func0.call(data, "search")))) && (missing0 = "search"))) || (((data.replace === undefined) || (!(func0.call(data, "replace")))) && (missing0 = "replace"))){
-return __fail(validate284, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.id !== undefined && func0.call(data, "id")){
-if(typeof data.id !== "string"){
-return __fail(validate284, instancePath+"/id","type",{type: "string"});
-}
-}
-{
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate284, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data.search !== undefined && func0.call(data, "search")){
-if(typeof data.search !== "string"){
-return __fail(validate284, instancePath+"/search","type",{type: "string"});
-}
-}
-{
-if(data.replace !== undefined && func0.call(data, "replace")){
-if(typeof data.replace !== "string"){
-return __fail(validate284, instancePath+"/replace","type",{type: "string"});
-}
-}
-{
-if(data.isRegex !== undefined && func0.call(data, "isRegex")){
-let data4 = data.isRegex;
-if((typeof data4 !== "boolean") && (data4 !== null)){
-return __fail(validate284, instancePath+"/isRegex","type",{type: __schemaValue9});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate284, instancePath,"type",{type: "object"});
-}
-}
-validate284.errors = null;
-return true;
-}
-
-
-function validate267(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const tag0 = data.kind;
-if(typeof tag0 == "string"){
-if(tag0 === "edit"){
-const _errs2 = errors;
-if(!(validate268(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
-}
-if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing0 = "kind")){
-return __fail(validate267, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-return __fail(validate267, instancePath+"/kind","type",{type: "string"});
-}
-if("edit" !== data0){
-return __fail(validate267, instancePath+"/kind","const",{allowedValue: "edit"});
-}
-}
-}
-}
-else {
-return __fail(validate267, instancePath,"type",{type: "object"});
-}
-}
-}
-else if(tag0 === "jump"){
-const _errs7 = errors;
-if(!(validate278(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
-}
-if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing1 = "kind")){
-return __fail(validate267, instancePath,"required",{missingProperty: missing1});
-}
-else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-return __fail(validate267, instancePath+"/kind","type",{type: "string"});
-}
-if("jump" !== data1){
-return __fail(validate267, instancePath+"/kind","const",{allowedValue: "jump"});
-}
-}
-}
-}
-else {
-return __fail(validate267, instancePath,"type",{type: "object"});
-}
-}
-}
-else if(tag0 === "rename"){
-const _errs12 = errors;
-if(!(validate281(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
-}
-if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing2 = "kind")){
-return __fail(validate267, instancePath,"required",{missingProperty: missing2});
-}
-else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data2 = data.kind;
-if(typeof data2 !== "string"){
-return __fail(validate267, instancePath+"/kind","type",{type: "string"});
-}
-if("rename" !== data2){
-return __fail(validate267, instancePath+"/kind","const",{allowedValue: "rename"});
-}
-}
-}
-}
-else {
-return __fail(validate267, instancePath,"type",{type: "object"});
-}
-}
-}
-else if(tag0 === "searchAndReplace"){
-const _errs17 = errors;
-if(!(validate284(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
-}
-if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing3;
-if(((data.kind === undefined) || (!(func0.call(data, "kind")))) && (missing3 = "kind")){
-return __fail(validate267, instancePath,"required",{missingProperty: missing3});
-}
-else {
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data3 = data.kind;
-if(typeof data3 !== "string"){
-return __fail(validate267, instancePath+"/kind","type",{type: "string"});
-}
-if("searchAndReplace" !== data3){
-return __fail(validate267, instancePath+"/kind","const",{allowedValue: "searchAndReplace"});
-}
-}
-}
-}
-else {
-return __fail(validate267, instancePath,"type",{type: "object"});
-}
-}
-}
-else {
-return __fail(validate267, instancePath,"discriminator",{error: "mapping", tag: "kind", tagValue: tag0});
-}
-}
-else {
-return __fail(validate267, instancePath,"discriminator",{error: "tag", tag: "kind", tagValue: tag0});
-}
-}
-else {
-return __fail(validate267, instancePath,"type",{type: "object"});
-}
-}
-validate267.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate266(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.suggestions === undefined) || (!(func0.call(data, "suggestions")))) && (missing0 = "suggestions")){
-return __fail(validate266, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.suggestions !== undefined && func0.call(data, "suggestions")){
-let data0 = data.suggestions;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate267(data0[i0], instancePath+"/suggestions/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate266, instancePath+"/suggestions","type",{type: "array"});
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate266, instancePath,"type",{type: "object"});
-}
-}
-validate266.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate288(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate288, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate288, instancePath,"type",{type: "object"});
-}
-}
-validate288.errors = null;
-return true;
-}
-
-const formats50 = __formats.int32;
+const formats40 = __formats.int32;
 
 
 
 
 
-function validate132(data, instancePath=""){
+function validate128(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -4000,145 +2764,156 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate134(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
+if(!(validate130(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate130.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs9 = errors;
-if(!(validate202(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate202.errors)).length;
+if(!(validate182(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate182.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
-if(!(validate204(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate204.errors)).length;
+if(!(validate184(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate184.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate210(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate210.errors)).length;
+if(!(validate190(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate190.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate212(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate212.errors)).length;
+if(!(validate192(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate192.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs17 = errors;
-if(!(validate214(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
+if(!(validate194(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate194.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs19 = errors;
-if(!(validate216(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate216.errors)).length;
+if(!(validate196(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate196.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate235(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate235.errors)).length;
+if(!(validate200(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate200.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs23 = errors;
-if(!(validate239(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate239.errors)).length;
+if(!(validate219(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate219.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs25 = errors;
-if(!(validate243(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate243.errors)).length;
+if(!(validate223(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate223.errors)).length;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs27 = errors;
-if(!(validate245(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
+if(!(validate227(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate227.errors)).length;
 }
 var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate249(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
+if(!(validate229(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate229.errors)).length;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate253(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
+if(!(validate233(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate255(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
+if(!(validate235(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate235.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate257(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
+if(!(validate237(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate237.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs37 = errors;
-if(!(validate260(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
+if(!(validate239(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate239.errors)).length;
 }
 var _valid1 = _errs37 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs39 = errors;
-if(!(validate264(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
+if(!(validate241(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 }
 var _valid1 = _errs39 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs41 = errors;
-if(!(validate266(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
+if(!(validate245(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
 var _valid1 = _errs41 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs43 = errors;
-if(!(validate288(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate288.errors)).length;
+if(!(validate247(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 }
 var _valid1 = _errs43 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs45 = errors;
+if(!(validate249(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
+}
 var _valid1 = _errs45 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs47 = errors;
+if(!(validate252(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate252.errors)).length;
+}
 var _valid1 = _errs47 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs49 = errors;
+var _valid1 = _errs49 === errors;
+valid3 = valid3 || _valid1;
+}
 }
 }
 }
@@ -4183,8 +2958,8 @@ errors++;
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const _errs49 = errors;
-if(errors === _errs49){
+const _errs51 = errors;
+if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
@@ -4193,22 +2968,22 @@ errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs51 = errors;
+const _errs53 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
-var valid27 = _errs51 === errors;
+var valid27 = _errs53 === errors;
 }
 else {
 var valid27 = true;
 }
 if(valid27){
 if(data.error !== undefined && func0.call(data, "error")){
-const _errs53 = errors;
-if(!(validate291(data.error, instancePath+"/error"))){
-errors = (vErrors = __concatIssues(vErrors, validate291.errors)).length;
+const _errs55 = errors;
+if(!(validate257(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
 }
-var valid27 = _errs53 === errors;
+var valid27 = _errs55 === errors;
 }
 else {
 var valid27 = true;
@@ -4221,335 +2996,147 @@ vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
-var _valid0 = _errs49 === errors;
+var _valid0 = _errs51 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate132.errors = vErrors;
+validate128.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
 vErrors = __truncateIssues(vErrors, _errs0);
 }
-validate132.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
-export const vInitializeResponse = validate134;
+export const vInitializeResponse = validate130;
 
-export const vAgentCapabilities = validate137;
+export const vAgentCapabilities = validate133;
 
-export const vMcpCapabilities = validate140;
+export const vMcpCapabilities = validate136;
 
-export const vSessionCapabilities = validate142;
+export const vSessionCapabilities = validate138;
 
-export const vSessionForkCapabilities = validate149;
+export const vSessionSystemPromptCapabilities = validate145;
 
-export const vProvidersCapabilities = validate160;
+export const vSessionSystemPromptModeCapabilities = validate146;
 
-export const vNesCapabilities = validate162;
+export const vSessionSystemPromptOverrideCapabilities = validate147;
 
-export const vNesEventCapabilities = validate163;
+export const vSessionForkCapabilities = validate151;
 
-export const vNesDocumentEventCapabilities = validate164;
+export const vSessionArchiveCapabilities = validate153;
 
-export const vNesDocumentDidOpenCapabilities = validate165;
+export const vSessionStatusCapabilities = validate155;
 
-export const vNesDocumentDidChangeCapabilities = validate167;
+export const vSessionTitleCapabilities = validate157;
 
-export const vTextDocumentSyncKind = validate295;
+export const vAgentAuthCapabilities = validate164;
 
-function validate295(data, instancePath=""){
-if(!((data === "full") || (data === "incremental"))){
-return __fail(validate295, instancePath,"enum",{allowedValues: __schemaValue5});
-}
-validate295.errors = null;
-return true;
-}
+export const vAuthStatusCapabilities = validate165;
 
-export const vNesDocumentDidCloseCapabilities = validate169;
+export const vProvidersCapabilities = validate170;
 
-export const vNesDocumentDidSaveCapabilities = validate171;
+export const vListProvidersResponse = validate184;
 
-export const vNesDocumentDidFocusCapabilities = validate173;
+export const vProviderInfo = validate185;
 
-export const vNesContextCapabilities = validate177;
+export const vProviderId = validate261;
 
-export const vNesRecentFilesCapabilities = validate178;
-
-export const vNesRelatedSnippetsCapabilities = validate180;
-
-export const vNesEditHistoryCapabilities = validate182;
-
-export const vNesUserActionsCapabilities = validate184;
-
-export const vNesOpenFilesCapabilities = validate186;
-
-export const vNesDiagnosticsCapabilities = validate188;
-
-export const vPositionEncodingKind = validate296;
-
-function validate296(data, instancePath=""){
-if(!(((data === "utf-16") || (data === "utf-32")) || (data === "utf-8"))){
-return __fail(validate296, instancePath,"enum",{allowedValues: __schemaValue7});
-}
-validate296.errors = null;
-return true;
-}
-
-export const vListProvidersResponse = validate204;
-
-export const vProviderInfo = validate205;
-
-export const vProviderId = validate297;
-
-function validate297(data, instancePath=""){
+function validate261(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate297, instancePath,"type",{type: "string"});
+return __fail(validate261, instancePath,"type",{type: "string"});
 }
-validate297.errors = null;
+validate261.errors = null;
 return true;
 }
 
-export const vLlmProtocol = validate298;
+export const vLlmProtocol = validate262;
 
-function validate298(data, instancePath=""){
+function validate262(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate298, instancePath,"type",{type: "string"});
+return __fail(validate262, instancePath,"type",{type: "string"});
 }
-validate298.errors = null;
+validate262.errors = null;
 return true;
 }
 
-export const vProviderCurrentConfig = validate206;
+export const vProviderCurrentConfig = validate186;
 
-export const vSetProviderResponse = validate210;
+export const vSetProviderResponse = validate190;
 
-export const vDisableProviderResponse = validate212;
+export const vDisableProviderResponse = validate192;
 
-export const vForkSessionResponse = validate245;
+export const vAuthStatusResponse = validate196;
 
-export const vPromptResponse = validate260;
+export const vAuthState = validate263;
 
-export const vUsage = validate261;
-
-export const vStartNesResponse = validate264;
-
-export const vSuggestNesResponse = validate266;
-
-export const vNesSuggestion = validate267;
-
-export const vNesSuggestionId = validate299;
-
-function validate299(data, instancePath=""){
+function validate263(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate299, instancePath,"type",{type: "string"});
+return __fail(validate263, instancePath,"type",{type: "string"});
 }
-validate299.errors = null;
+validate263.errors = null;
 return true;
 }
 
-export const vNesTextEdit = validate269;
+export const vAuthAccount = validate197;
 
-export const vRange = validate270;
+export const vListSessionsResponse = validate223;
 
-export const vPosition = validate271;
+export const vSessionInfo = validate224;
 
-export const vNesEditSuggestion = validate268;
+export const vForkSessionResponse = validate229;
 
-export const vNesJumpSuggestion = validate278;
+export const vArchiveSessionResponse = validate233;
 
-export const vNesRenameSuggestion = validate281;
+export const vUnarchiveSessionResponse = validate235;
 
-export const vNesSearchAndReplaceSuggestion = validate284;
+export const vSessionStatusResponse = validate237;
 
-export const vCloseNesResponse = validate288;
+export const vSessionStatus = validate264;
 
-export const vMessageMcpResponse = validate300;
-
-function validate300(data, instancePath=""){
-validate300.errors = null;
+function validate264(data, instancePath=""){
+if(typeof data !== "string"){
+return __fail(validate264, instancePath,"type",{type: "string"});
+}
+validate264.errors = null;
 return true;
 }
 
-export const vAgentNotification = validate301;
+export const vSetSessionTitleResponse = validate239;
 
+export const vPromptResponse = validate252;
 
+export const vUsage = validate253;
 
-function validate309(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.toolCallId === undefined) || (!(func0.call(data, "toolCallId")))) && (missing0 = "toolCallId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-return __fail(validate309, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.toolCallId !== undefined && func0.call(data, "toolCallId")){
-const _errs1 = errors;
-if(typeof data.toolCallId !== "string"){
-return __fail(validate309, instancePath+"/toolCallId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
-const _errs5 = errors;
-if(typeof data.title !== "string"){
-return __fail(validate309, instancePath+"/title","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined && func0.call(data, "name")){
-let data2 = data.name;
-const _errs7 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate309, instancePath+"/name","type",{type: __schemaValue2});
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined && func0.call(data, "kind")){
-let data3 = data.kind;
-const _errs9 = errors;
-if(!((((((((((data3 === "read") || (data3 === "edit")) || (data3 === "delete")) || (data3 === "move")) || (data3 === "search")) || (data3 === "execute")) || (data3 === "think")) || (data3 === "fetch")) || (data3 === "switch_mode")) || (data3 === "other"))){
-return __fail(validate309, instancePath+"/kind","enum",{allowedValues: __schemaValue0});
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
-let data4 = data.status;
-const _errs12 = errors;
-if(!((((data4 === "pending") || (data4 === "in_progress")) || (data4 === "completed")) || (data4 === "failed"))){
-return __fail(validate309, instancePath+"/status","enum",{allowedValues: __schemaValue1});
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
-let data5 = data.content;
-const _errs15 = errors;
-if(errors === _errs15){
-if(Array.isArray(data5)){
-var valid7 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-const _errs17 = errors;
-if(!(validate34(data5[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
-}
-var valid7 = _errs17 === errors;
-if(!valid7){
-break;
-}
-}
-}
-else {
-return __fail(validate309, instancePath+"/content","type",{type: "array"});
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.locations !== undefined && func0.call(data, "locations")){
-let data7 = data.locations;
-const _errs18 = errors;
-if(errors === _errs18){
-if(Array.isArray(data7)){
-var valid8 = true;
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-const _errs20 = errors;
-if(!(validate66(data7[i1], instancePath+"/locations/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate66.errors)).length;
-}
-var valid8 = _errs20 === errors;
-if(!valid8){
-break;
-}
-}
-}
-else {
-return __fail(validate309, instancePath+"/locations","type",{type: "array"});
-}
-}
-var valid0 = _errs18 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs21 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-return __fail(validate309, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs21 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate309, instancePath,"type",{type: "object"});
-}
-}
-validate309.errors = vErrors;
-return errors === 0;
-}
+export const vAgentNotification = validate265;
 
 
 
 
 
 
-function validate320(data, instancePath=""){
+
+
+
+function validate284(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
-return __fail(validate320, instancePath,"required",{missingProperty: missing0});
+return __fail(validate284, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-return __fail(validate320, instancePath+"/planId","type",{type: "string"});
+return __fail(validate284, instancePath+"/planId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -4566,8 +3153,8 @@ var valid3 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate315(data1[i0], instancePath+"/entries/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate315.errors)).length;
+if(!(validate279(data1[i0], instancePath+"/entries/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate279.errors)).length;
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -4576,7 +3163,7 @@ break;
 }
 }
 else {
-return __fail(validate320, instancePath+"/entries","type",{type: "array"});
+return __fail(validate284, instancePath+"/entries","type",{type: "array"});
 }
 }
 var valid0 = _errs5 === errors;
@@ -4589,7 +3176,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate320, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs8 === errors;
 }
@@ -4601,38 +3188,38 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate320, instancePath,"type",{type: "object"});
+return __fail(validate284, instancePath,"type",{type: "object"});
 }
 }
-validate320.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate323(data, instancePath=""){
+function validate287(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-return __fail(validate323, instancePath,"required",{missingProperty: missing0});
+return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate323, instancePath+"/planId","type",{type: "string"});
+return __fail(validate287, instancePath+"/planId","type",{type: "string"});
 }
 }
 {
 if(data.uri !== undefined && func0.call(data, "uri")){
 if(typeof data.uri !== "string"){
-return __fail(validate323, instancePath+"/uri","type",{type: "string"});
+return __fail(validate287, instancePath+"/uri","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -4640,38 +3227,38 @@ return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate323, instancePath,"type",{type: "object"});
+return __fail(validate287, instancePath,"type",{type: "object"});
 }
 }
-validate323.errors = null;
+validate287.errors = null;
 return true;
 }
 
 
-function validate325(data, instancePath=""){
+function validate289(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
-return __fail(validate325, instancePath,"required",{missingProperty: missing0});
+return __fail(validate289, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate325, instancePath+"/planId","type",{type: "string"});
+return __fail(validate289, instancePath+"/planId","type",{type: "string"});
 }
 }
 {
 if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
-return __fail(validate325, instancePath+"/content","type",{type: "string"});
+return __fail(validate289, instancePath+"/content","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate325, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate289, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -4679,15 +3266,15 @@ return __fail(validate325, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate325, instancePath,"type",{type: "object"});
+return __fail(validate289, instancePath,"type",{type: "object"});
 }
 }
-validate325.errors = null;
+validate289.errors = null;
 return true;
 }
 
 
-function validate319(data, instancePath=""){
+function validate283(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -4696,119 +3283,119 @@ const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
 const _errs2 = errors;
-if(!(validate320(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate320.errors)).length;
+if(!(validate284(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
-return __fail(validate319, instancePath,"required",{missingProperty: missing0});
+return __fail(validate283, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-return __fail(validate319, instancePath+"/type","type",{type: "string"});
+return __fail(validate283, instancePath+"/type","type",{type: "string"});
 }
 if("items" !== data0){
-return __fail(validate319, instancePath+"/type","const",{allowedValue: "items"});
+return __fail(validate283, instancePath+"/type","const",{allowedValue: "items"});
 }
 }
 }
 }
 else {
-return __fail(validate319, instancePath,"type",{type: "object"});
+return __fail(validate283, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "file"){
 const _errs7 = errors;
-if(!(validate323(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate323.errors)).length;
+if(!(validate287(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate287.errors)).length;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
-return __fail(validate319, instancePath,"required",{missingProperty: missing1});
+return __fail(validate283, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-return __fail(validate319, instancePath+"/type","type",{type: "string"});
+return __fail(validate283, instancePath+"/type","type",{type: "string"});
 }
 if("file" !== data1){
-return __fail(validate319, instancePath+"/type","const",{allowedValue: "file"});
+return __fail(validate283, instancePath+"/type","const",{allowedValue: "file"});
 }
 }
 }
 }
 else {
-return __fail(validate319, instancePath,"type",{type: "object"});
+return __fail(validate283, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "markdown"){
 const _errs12 = errors;
-if(!(validate325(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate325.errors)).length;
+if(!(validate289(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
-return __fail(validate319, instancePath,"required",{missingProperty: missing2});
+return __fail(validate283, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-return __fail(validate319, instancePath+"/type","type",{type: "string"});
+return __fail(validate283, instancePath+"/type","type",{type: "string"});
 }
 if("markdown" !== data2){
-return __fail(validate319, instancePath+"/type","const",{allowedValue: "markdown"});
+return __fail(validate283, instancePath+"/type","const",{allowedValue: "markdown"});
 }
 }
 }
 }
 else {
-return __fail(validate319, instancePath,"type",{type: "object"});
+return __fail(validate283, instancePath,"type",{type: "object"});
 }
 }
 }
 else {
-return __fail(validate319, instancePath,"discriminator",{error: "mapping", tag: "type", tagValue: tag0});
+return __fail(validate283, instancePath,"discriminator",{error: "mapping", tag: "type", tagValue: tag0});
 }
 }
 else {
-return __fail(validate319, instancePath,"discriminator",{error: "tag", tag: "type", tagValue: tag0});
+return __fail(validate283, instancePath,"discriminator",{error: "tag", tag: "type", tagValue: tag0});
 }
 }
 else {
-return __fail(validate319, instancePath,"type",{type: "object"});
+return __fail(validate283, instancePath,"type",{type: "object"});
 }
 }
-validate319.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate318(data, instancePath=""){
+function validate282(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
-return __fail(validate318, instancePath,"required",{missingProperty: missing0});
+return __fail(validate282, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
-if(!(validate319(data.plan, instancePath+"/plan"))){
-errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
+if(!(validate283(data.plan, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -4820,7 +3407,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate318, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate282, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs3 === errors;
 }
@@ -4831,42 +3418,42 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate318, instancePath,"type",{type: "object"});
+return __fail(validate282, instancePath,"type",{type: "object"});
 }
 }
-validate318.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate329(data, instancePath=""){
+function validate293(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
-return __fail(validate329, instancePath,"required",{missingProperty: missing0});
+return __fail(validate293, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate329, instancePath+"/planId","type",{type: "string"});
+return __fail(validate293, instancePath+"/planId","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate329, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate293, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 }
 }
 else {
-return __fail(validate329, instancePath,"type",{type: "object"});
+return __fail(validate293, instancePath,"type",{type: "object"});
 }
 }
-validate329.errors = null;
+validate293.errors = null;
 return true;
 }
 
@@ -4888,77 +3475,67 @@ return true;
 
 
 
-const func732 = __ucs2length;
+const func662 = __ucs2length;
 
-function validate350(data, instancePath=""){
+
+
+
+
+
+
+function validate324(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
-return __fail(validate350, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.severity !== undefined && func0.call(data, "severity")){
-if(typeof data.severity !== "string"){
-return __fail(validate350, instancePath+"/severity","type",{type: "string"});
-}
-}
-{
-if(data.title !== undefined && func0.call(data, "title")){
-let data1 = data.title;
-{
-if(typeof data1 === "string"){
-if(func732(data1) < 1){
-return __fail(validate350, instancePath+"/title","minLength",{limit: 1});
-}
-}
-else {
-return __fail(validate350, instancePath+"/title","type",{type: "string"});
-}
-}
-}
-{
-if(data.description !== undefined && func0.call(data, "description")){
-let data2 = data.description;
-if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate350, instancePath+"/description","type",{type: __schemaValue2});
-}
-}
-{
 if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate324, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate350, instancePath,"type",{type: "object"});
+return __fail(validate324, instancePath,"type",{type: "object"});
 }
 }
-validate350.errors = null;
+validate324.errors = null;
 return true;
 }
 
 
-function validate352(data, instancePath=""){
+function validate323(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status"))){
-return __fail(validate352, instancePath,"required",{missingProperty: missing0});
+if(data.cancel !== undefined && func0.call(data, "cancel")){
+let data0 = data.cancel;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate324(data0, instancePath+"/cancel"))){
+errors = (vErrors = __concatIssues(vErrors, validate324.errors)).length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/cancel","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/cancel","anyOf",{}));
+errors++;
+validate323.errors = vErrors;
+return false;
 }
 else {
-if(data.compactionId !== undefined && func0.call(data, "compactionId")){
-const _errs1 = errors;
-if(typeof data.compactionId !== "string"){
-return __fail(validate352, instancePath+"/compactionId","type",{type: "string"});
+errors = _errs2;
+vErrors = __truncateIssues(vErrors, _errs2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -4966,10 +3543,1004 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+const _errs6 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+return __fail(validate323, instancePath,"type",{type: "object"});
+}
+}
+validate323.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate328(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate328, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate328, instancePath,"type",{type: "object"});
+}
+}
+validate328.errors = null;
+return true;
+}
+
+
+function validate331(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined && func0.call(data, "error")){
+let data0 = data.error;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate257(data0, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/error","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/error","anyOf",{}));
+errors++;
+validate331.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+vErrors = __truncateIssues(vErrors, _errs2);
+}
+}
+}
+else {
+return __fail(validate331, instancePath,"type",{type: "object"});
+}
+}
+validate331.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate330(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = false;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data0 = data.stopReason;
+if(typeof data0 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("end_turn" !== data0){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "end_turn"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs6 = errors;
+if(errors === _errs6){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data1 = data.stopReason;
+if(typeof data1 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("max_tokens" !== data1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "max_tokens"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs10 = errors;
+if(errors === _errs10){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data2 = data.stopReason;
+if(typeof data2 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("max_turn_requests" !== data2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "max_turn_requests"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs14 = errors;
+if(errors === _errs14){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data3 = data.stopReason;
+if(typeof data3 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("refusal" !== data3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "refusal"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs14 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs18 = errors;
+if(errors === _errs18){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data4 = data.stopReason;
+if(typeof data4 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("cancelled" !== data4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "cancelled"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs18 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs22 = errors;
+if(!(validate331(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
+}
+if(errors === _errs22){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data5 = data.stopReason;
+if(typeof data5 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+if("error" !== data5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","const",{allowedValue: "error"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs22 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs27 = errors;
+const _errs29 = errors;
+const _errs30 = errors;
+const _errs31 = errors;
+let valid9 = false;
+const _errs32 = errors;
+if(errors === _errs32){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data6 = data.stopReason;
+if(typeof data6 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("end_turn" !== data6){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs32 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs36 = errors;
+if(errors === _errs36){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing7;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data7 = data.stopReason;
+if(typeof data7 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("max_tokens" !== data7){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs36 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs40 = errors;
+if(errors === _errs40){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing8;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data8 = data.stopReason;
+if(typeof data8 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("max_turn_requests" !== data8){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs40 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs44 = errors;
+if(errors === _errs44){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing9;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data9 = data.stopReason;
+if(typeof data9 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("refusal" !== data9){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs44 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs48 = errors;
+if(errors === _errs48){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing10;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data10 = data.stopReason;
+if(typeof data10 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("cancelled" !== data10){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs48 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs52 = errors;
+if(errors === _errs52){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing11;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data11 = data.stopReason;
+if(typeof data11 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("error" !== data11){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs52 === errors;
+valid9 = valid9 || _valid1;
+}
+}
+}
+}
+}
+if(!valid9){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+errors = _errs31;
+vErrors = __truncateIssues(vErrors, _errs31);
+}
+var valid8 = _errs30 === errors;
+if(valid8){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"not",{}));
+errors++;
+}
+else {
+errors = _errs29;
+vErrors = __truncateIssues(vErrors, _errs29);
+}
+if(errors === _errs27){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
+errors++;
+}
+else {
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(typeof data.stopReason !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs27 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs59 = errors;
+if(errors === _errs59){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(data.stopReason !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
+errors++;
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs59 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+}
+}
+}
+if(!valid0){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
+errors++;
+validate330.errors = vErrors;
+return false;
+}
+else {
+errors = _errs1;
+vErrors = __truncateIssues(vErrors, _errs1);
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.usage !== undefined && func0.call(data, "usage")){
+let data14 = data.usage;
+const _errs63 = errors;
+const _errs64 = errors;
+let valid19 = false;
+const _errs65 = errors;
+if(!(validate253(data14, instancePath+"/usage"))){
+errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
+}
+var _valid2 = _errs65 === errors;
+valid19 = valid19 || _valid2;
+if(!valid19){
+const _errs66 = errors;
+if(data14 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/usage","type",{type: "null"}));
+errors++;
+}
+var _valid2 = _errs66 === errors;
+valid19 = valid19 || _valid2;
+}
+if(!valid19){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/usage","anyOf",{}));
+errors++;
+validate330.errors = vErrors;
+return false;
+}
+else {
+errors = _errs64;
+vErrors = __truncateIssues(vErrors, _errs64);
+}
+var valid18 = _errs63 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data15 = data._meta;
+const _errs68 = errors;
+if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
+return __fail(validate330, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid18 = _errs68 === errors;
+}
+else {
+var valid18 = true;
+}
+if(valid18){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+let data16 = data.stopReason;
+const _errs71 = errors;
+if((typeof data16 !== "string") && (data16 !== null)){
+return __fail(validate330, instancePath+"/stopReason","type",{type: __schemaValue2});
+}
+var valid18 = _errs71 === errors;
+}
+else {
+var valid18 = true;
+}
+}
+}
+}
+else {
+return __fail(validate330, instancePath,"type",{type: "object"});
+}
+}
+validate330.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate336(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate336, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate336, instancePath,"type",{type: "object"});
+}
+}
+validate336.errors = null;
+return true;
+}
+
+
+function validate338(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate338, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate338, instancePath,"type",{type: "object"});
+}
+}
+validate338.errors = null;
+return true;
+}
+
+
+function validate327(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate328(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate328.errors)).length;
+}
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data0 = data.state;
+if(typeof data0 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
+errors++;
+}
+if("running" !== data0){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","const",{allowedValue: "running"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs6 = errors;
+if(!(validate330(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate330.errors)).length;
+}
+if(errors === _errs6){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data1 = data.state;
+if(typeof data1 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
+errors++;
+}
+if("idle" !== data1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","const",{allowedValue: "idle"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs11 = errors;
+if(!(validate336(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate336.errors)).length;
+}
+if(errors === _errs11){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data2 = data.state;
+if(typeof data2 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
+errors++;
+}
+if("requires_action" !== data2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","const",{allowedValue: "requires_action"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs16 = errors;
+if(!(validate338(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate338.errors)).length;
+}
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data3 = data.state;
+if(typeof data3 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
+errors++;
+}
+if("unknown" !== data3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","const",{allowedValue: "unknown"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs16 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs21 = errors;
+const _errs23 = errors;
+const _errs24 = errors;
+const _errs25 = errors;
+let valid10 = false;
+const _errs26 = errors;
+if(errors === _errs26){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data4 = data.state;
+if(typeof data4 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("running" !== data4){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs26 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const _errs30 = errors;
+if(errors === _errs30){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data5 = data.state;
+if(typeof data5 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("idle" !== data5){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs30 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const _errs34 = errors;
+if(errors === _errs34){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data6 = data.state;
+if(typeof data6 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("requires_action" !== data6){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs34 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const _errs38 = errors;
+if(errors === _errs38){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing7;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+let data7 = data.state;
+if(typeof data7 !== "string"){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+if("unknown" !== data7){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+}
+var _valid1 = _errs38 === errors;
+valid10 = valid10 || _valid1;
+}
+}
+}
+if(!valid10){
+vErrors = __pushIssue(vErrors, {});
+errors++;
+}
+else {
+errors = _errs25;
+vErrors = __truncateIssues(vErrors, _errs25);
+}
+var valid9 = _errs24 === errors;
+if(valid9){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"not",{}));
+errors++;
+}
+else {
+errors = _errs23;
+vErrors = __truncateIssues(vErrors, _errs23);
+}
+if(errors === _errs21){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing8;
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
+errors++;
+}
+else {
+if(data.state !== undefined && func0.call(data, "state")){
+if(typeof data.state !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
+errors++;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs21 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+if(!valid0){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
+errors++;
+validate327.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
+}
+validate327.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate322(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+return __fail(validate322, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+const _errs1 = errors;
+if(typeof data.sessionId !== "string"){
+return __fail(validate322, instancePath+"/sessionId","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined && func0.call(data, "title")){
+let data1 = data.title;
 const _errs5 = errors;
-if(typeof data.status !== "string"){
-return __fail(validate352, instancePath+"/status","type",{type: "string"});
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate322, instancePath+"/title","type",{type: __schemaValue2});
 }
 var valid0 = _errs5 === errors;
 }
@@ -4977,27 +4548,47 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.summary !== undefined && func0.call(data, "summary")){
-let data2 = data.summary;
+if(data.description !== undefined && func0.call(data, "description")){
+let data2 = data.description;
+const _errs7 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+return __fail(validate322, instancePath+"/description","type",{type: __schemaValue2});
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+let data3 = data.capabilities;
 const _errs9 = errors;
-if((!(Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate352, instancePath+"/summary","type",{type: __schemaValue3});
-}
-if(errors === _errs9){
-if(Array.isArray(data2)){
-var valid5 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
+const _errs10 = errors;
+let valid3 = false;
 const _errs11 = errors;
-if(!(validate36(data2[i0], instancePath+"/summary/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
+if(!(validate323(data3, instancePath+"/capabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate323.errors)).length;
 }
-var valid5 = _errs11 === errors;
-if(!valid5){
-break;
+var _valid0 = _errs11 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs12 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/capabilities","type",{type: "null"}));
+errors++;
 }
+var _valid0 = _errs12 === errors;
+valid3 = valid3 || _valid0;
 }
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/capabilities","anyOf",{}));
+errors++;
+validate322.errors = vErrors;
+return false;
 }
+else {
+errors = _errs10;
+vErrors = __truncateIssues(vErrors, _errs10);
 }
 var valid0 = _errs9 === errors;
 }
@@ -5005,11 +4596,199 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.error !== undefined && func0.call(data, "error")){
-let data4 = data.error;
+if(data.state !== undefined && func0.call(data, "state")){
+let data4 = data.state;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid4 = false;
+const _errs16 = errors;
+if(!(validate327(data4, instancePath+"/state"))){
+errors = (vErrors = __concatIssues(vErrors, validate327.errors)).length;
+}
+var _valid1 = _errs16 === errors;
+valid4 = valid4 || _valid1;
+if(!valid4){
+const _errs17 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid4 = valid4 || _valid1;
+}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","anyOf",{}));
+errors++;
+validate322.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+vErrors = __truncateIssues(vErrors, _errs15);
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+let data5 = data.cwd;
+const _errs19 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+return __fail(validate322, instancePath+"/cwd","type",{type: __schemaValue2});
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data6 = data.additionalDirectories;
+const _errs21 = errors;
+if((!(Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate322, instancePath+"/additionalDirectories","type",{type: __schemaValue3});
+}
+if(errors === _errs21){
+if(Array.isArray(data6)){
+var valid5 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+const _errs23 = errors;
+if(typeof data6[i0] !== "string"){
+return __fail(validate322, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid5 = _errs23 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data8 = data._meta;
+const _errs25 = errors;
+if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
+return __fail(validate322, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate322, instancePath,"type",{type: "object"});
+}
+}
+validate322.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate342(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
+return __fail(validate342, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.messageId !== undefined && func0.call(data, "messageId")){
+const _errs1 = errors;
+if(typeof data.messageId !== "string"){
+return __fail(validate342, instancePath+"/messageId","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.senderSessionId !== undefined && func0.call(data, "senderSessionId")){
+let data1 = data.senderSessionId;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderSessionId","type",{type: "string"}));
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs10 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderSessionId","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderSessionId","anyOf",{}));
+errors++;
+validate342.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recipientSessionId !== undefined && func0.call(data, "recipientSessionId")){
+let data2 = data.recipientSessionId;
 const _errs12 = errors;
-if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate352, instancePath+"/error","type",{type: __schemaValue2});
+const _errs13 = errors;
+let valid5 = false;
+const _errs14 = errors;
+if(typeof data2 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientSessionId","type",{type: "string"}));
+errors++;
+}
+var _valid1 = _errs14 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const _errs17 = errors;
+if(data2 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientSessionId","type",{type: "null"}));
+errors++;
+}
+var _valid1 = _errs17 === errors;
+valid5 = valid5 || _valid1;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientSessionId","anyOf",{}));
+errors++;
+validate342.errors = vErrors;
+return false;
+}
+else {
+errors = _errs13;
+vErrors = __truncateIssues(vErrors, _errs13);
 }
 var valid0 = _errs12 === errors;
 }
@@ -5017,13 +4796,115 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-const _errs14 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate352, instancePath+"/_meta","type",{type: __schemaValue4});
+if(data.senderMessageId !== undefined && func0.call(data, "senderMessageId")){
+let data3 = data.senderMessageId;
+const _errs19 = errors;
+const _errs20 = errors;
+let valid7 = false;
+const _errs21 = errors;
+if(typeof data3 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderMessageId","type",{type: "string"}));
+errors++;
 }
-var valid0 = _errs14 === errors;
+var _valid2 = _errs21 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const _errs24 = errors;
+if(data3 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderMessageId","type",{type: "null"}));
+errors++;
+}
+var _valid2 = _errs24 === errors;
+valid7 = valid7 || _valid2;
+}
+if(!valid7){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/senderMessageId","anyOf",{}));
+errors++;
+validate342.errors = vErrors;
+return false;
+}
+else {
+errors = _errs20;
+vErrors = __truncateIssues(vErrors, _errs20);
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.recipientMessageId !== undefined && func0.call(data, "recipientMessageId")){
+let data4 = data.recipientMessageId;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid9 = false;
+const _errs28 = errors;
+if(typeof data4 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientMessageId","type",{type: "string"}));
+errors++;
+}
+var _valid3 = _errs28 === errors;
+valid9 = valid9 || _valid3;
+if(!valid9){
+const _errs31 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientMessageId","type",{type: "null"}));
+errors++;
+}
+var _valid3 = _errs31 === errors;
+valid9 = valid9 || _valid3;
+}
+if(!valid9){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/recipientMessageId","anyOf",{}));
+errors++;
+validate342.errors = vErrors;
+return false;
+}
+else {
+errors = _errs27;
+vErrors = __truncateIssues(vErrors, _errs27);
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined && func0.call(data, "content")){
+let data5 = data.content;
+const _errs33 = errors;
+if((!(Array.isArray(data5))) && (data5 !== null)){
+return __fail(validate342, instancePath+"/content","type",{type: __schemaValue3});
+}
+if(errors === _errs33){
+if(Array.isArray(data5)){
+var valid11 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+const _errs35 = errors;
+if(!(validate36(data5[i0], instancePath+"/content/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
+}
+var valid11 = _errs35 === errors;
+if(!valid11){
+break;
+}
+}
+}
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
+const _errs36 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate342, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs36 === errors;
 }
 else {
 var valid0 = true;
@@ -5034,29 +4915,31 @@ var valid0 = true;
 }
 }
 }
+}
+}
 else {
-return __fail(validate352, instancePath,"type",{type: "object"});
+return __fail(validate342, instancePath,"type",{type: "object"});
 }
 }
-validate352.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate355(data, instancePath=""){
+function validate345(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.compactionId === undefined) || (!(func0.call(data, "compactionId")))) && (missing0 = "compactionId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
-return __fail(validate355, instancePath,"required",{missingProperty: missing0});
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+return __fail(validate345, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.compactionId !== undefined && func0.call(data, "compactionId")){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
-if(typeof data.compactionId !== "string"){
-return __fail(validate355, instancePath+"/compactionId","type",{type: "string"});
+if(typeof data.messageId !== "string"){
+return __fail(validate345, instancePath+"/messageId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5079,7 +4962,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate355, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate345, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs7 === errors;
 }
@@ -5091,15 +4974,15 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate355, instancePath,"type",{type: "object"});
+return __fail(validate345, instancePath,"type",{type: "object"});
 }
 }
-validate355.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate303(data, instancePath=""){
+function validate267(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -5108,113 +4991,113 @@ const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
 const _errs2 = errors;
-if(!(validate304(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
+if(!(validate268(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing0});
+return __fail(validate267, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("user_message_chunk" !== data0){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "agent_message_chunk"){
 const _errs7 = errors;
-if(!(validate304(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
+if(!(validate268(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs7){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing1});
+return __fail(validate267, instancePath,"required",{missingProperty: missing1});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("agent_message_chunk" !== data1){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "agent_thought_chunk"){
 const _errs12 = errors;
-if(!(validate304(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate304.errors)).length;
+if(!(validate268(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing2});
+return __fail(validate267, instancePath,"required",{missingProperty: missing2});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("agent_thought_chunk" !== data2){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "tool_call"){
 const _errs17 = errors;
-if(!(validate309(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate309.errors)).length;
+if(!(validate273(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate273.errors)).length;
 }
 if(errors === _errs17){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing3});
+return __fail(validate267, instancePath,"required",{missingProperty: missing3});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("tool_call" !== data3){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
@@ -5227,364 +5110,448 @@ if(errors === _errs22){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing4});
+return __fail(validate267, instancePath,"required",{missingProperty: missing4});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("tool_call_update" !== data4){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan"){
 const _errs27 = errors;
-if(!(validate314(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
+if(!(validate278(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
 }
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing5});
+return __fail(validate267, instancePath,"required",{missingProperty: missing5});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan" !== data5){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan_update"){
 const _errs32 = errors;
-if(!(validate318(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate318.errors)).length;
+if(!(validate282(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
 }
 if(errors === _errs32){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing6});
+return __fail(validate267, instancePath,"required",{missingProperty: missing6});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan_update" !== data6){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "plan_removed"){
 const _errs37 = errors;
-if(!(validate329(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate329.errors)).length;
+if(!(validate293(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs37){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing7});
+return __fail(validate267, instancePath,"required",{missingProperty: missing7});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("plan_removed" !== data7){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "available_commands_update"){
 const _errs42 = errors;
-if(!(validate331(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
+if(!(validate295(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 }
 if(errors === _errs42){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing8});
+return __fail(validate267, instancePath,"required",{missingProperty: missing8});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("available_commands_update" !== data8){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "current_mode_update"){
 const _errs47 = errors;
-if(!(validate339(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate339.errors)).length;
+if(!(validate303(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 if(errors === _errs47){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing9});
+return __fail(validate267, instancePath,"required",{missingProperty: missing9});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("current_mode_update" !== data9){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "config_option_update"){
 const _errs52 = errors;
-if(!(validate341(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
+if(!(validate305(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate305.errors)).length;
 }
 if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing10});
+return __fail(validate267, instancePath,"required",{missingProperty: missing10});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("config_option_update" !== data10){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "session_info_update"){
 const _errs57 = errors;
-if(!(validate344(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate344.errors)).length;
+if(!(validate308(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate308.errors)).length;
 }
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing11});
+return __fail(validate267, instancePath,"required",{missingProperty: missing11});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("session_info_update" !== data11){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "usage_update"){
 const _errs62 = errors;
-if(!(validate346(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate346.errors)).length;
+if(!(validate310(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs62){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing12});
+return __fail(validate267, instancePath,"required",{missingProperty: missing12});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("usage_update" !== data12){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "notice"){
 const _errs67 = errors;
-if(!(validate350(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate350.errors)).length;
+if(!(validate314(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
 }
 if(errors === _errs67){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing13});
+return __fail(validate267, instancePath,"required",{missingProperty: missing13});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("notice" !== data13){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "compaction_update"){
 const _errs72 = errors;
-if(!(validate352(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate352.errors)).length;
+if(!(validate316(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate316.errors)).length;
 }
 if(errors === _errs72){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing14});
+return __fail(validate267, instancePath,"required",{missingProperty: missing14});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("compaction_update" !== data14){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
 }
 else if(tag0 === "compaction_summary_chunk"){
 const _errs77 = errors;
-if(!(validate355(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate355.errors)).length;
+if(!(validate319(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
 }
 if(errors === _errs77){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
-return __fail(validate303, instancePath,"required",{missingProperty: missing15});
+return __fail(validate267, instancePath,"required",{missingProperty: missing15});
 }
 else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
-return __fail(validate303, instancePath+"/sessionUpdate","type",{type: "string"});
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
 }
 if("compaction_summary_chunk" !== data15){
-return __fail(validate303, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
 }
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "subagent_update"){
+const _errs82 = errors;
+if(!(validate322(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate322.errors)).length;
+}
+if(errors === _errs82){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing16;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
+return __fail(validate267, instancePath,"required",{missingProperty: missing16});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data16 = data.sessionUpdate;
+if(typeof data16 !== "string"){
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("subagent_update" !== data16){
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "subagent_update"});
+}
 }
 }
 }
 else {
-return __fail(validate303, instancePath,"discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0});
+return __fail(validate267, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "session_message"){
+const _errs87 = errors;
+if(!(validate342(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate342.errors)).length;
+}
+if(errors === _errs87){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing17;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
+return __fail(validate267, instancePath,"required",{missingProperty: missing17});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data17 = data.sessionUpdate;
+if(typeof data17 !== "string"){
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("session_message" !== data17){
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message"});
+}
+}
 }
 }
 else {
-return __fail(validate303, instancePath,"discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0});
+return __fail(validate267, instancePath,"type",{type: "object"});
+}
+}
+}
+else if(tag0 === "session_message_chunk"){
+const _errs92 = errors;
+if(!(validate345(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
+}
+if(errors === _errs92){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing18;
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
+return __fail(validate267, instancePath,"required",{missingProperty: missing18});
+}
+else {
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+let data18 = data.sessionUpdate;
+if(typeof data18 !== "string"){
+return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+}
+if("session_message_chunk" !== data18){
+return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message_chunk"});
+}
+}
 }
 }
 else {
-return __fail(validate303, instancePath,"type",{type: "object"});
+return __fail(validate267, instancePath,"type",{type: "object"});
 }
 }
-validate303.errors = vErrors;
+}
+else {
+return __fail(validate267, instancePath,"discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0});
+}
+}
+else {
+return __fail(validate267, instancePath,"discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0});
+}
+}
+else {
+return __fail(validate267, instancePath,"type",{type: "object"});
+}
+}
+validate267.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate302(data, instancePath=""){
+function validate266(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
-return __fail(validate302, instancePath,"required",{missingProperty: missing0});
+return __fail(validate266, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate302, instancePath+"/sessionId","type",{type: "string"});
+return __fail(validate266, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5594,8 +5561,8 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
-if(!(validate303(data.update, instancePath+"/update"))){
-errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
+if(!(validate267(data.update, instancePath+"/update"))){
+errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
 }
 var valid0 = _errs5 === errors;
 }
@@ -5607,7 +5574,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate302, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs7 === errors;
 }
@@ -5619,77 +5586,103 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate302, instancePath,"type",{type: "object"});
+return __fail(validate266, instancePath,"type",{type: "object"});
 }
 }
-validate302.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate362(data, instancePath=""){
-{
+function validate352(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate362, instancePath,"required",{missingProperty: missing0});
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-if(typeof data.connectionId !== "string"){
-return __fail(validate362, instancePath+"/connectionId","type",{type: "string"});
+if(data.state !== undefined && func0.call(data, "state")){
+const _errs1 = errors;
+if(typeof data.state !== "string"){
+return __fail(validate352, instancePath+"/state","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.accounts !== undefined && func0.call(data, "accounts")){
+let data1 = data.accounts;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data1)){
+var valid3 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs7 = errors;
+if(!(validate197(data1[i0], instancePath+"/accounts/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate197.errors)).length;
+}
+var valid3 = _errs7 === errors;
+if(!valid3){
+break;
 }
 }
-{
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate362, instancePath+"/method","type",{type: "string"});
+}
+else {
+return __fail(validate352, instancePath+"/accounts","type",{type: "array"});
 }
 }
-{
-if(data.params !== undefined && func0.call(data, "params")){
-let data2 = data.params;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate362, instancePath+"/params","type",{type: __schemaValue4});
+var valid0 = _errs5 === errors;
 }
+else {
+var valid0 = true;
 }
-{
+if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
+const _errs8 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate362, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate352, instancePath+"/_meta","type",{type: __schemaValue0});
 }
+var valid0 = _errs8 === errors;
 }
+else {
+var valid0 = true;
 }
 }
 }
 }
 }
 else {
-return __fail(validate362, instancePath,"type",{type: "object"});
+return __fail(validate352, instancePath,"type",{type: "object"});
 }
 }
-validate362.errors = null;
-return true;
+validate352.errors = vErrors;
+return errors === 0;
 }
 
 
-function validate301(data, instancePath=""){
+function validate265(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate301, instancePath,"required",{missingProperty: missing0});
+return __fail(validate265, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate301, instancePath+"/method","type",{type: "string"});
+return __fail(validate265, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -5706,22 +5699,22 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate302(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate302.errors)).length;
+if(!(validate266(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate360(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
+if(!(validate350(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate350.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate362(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate362.errors)).length;
+if(!(validate352(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate352.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -5754,7 +5747,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate301.errors = vErrors;
+validate265.errors = vErrors;
 return false;
 }
 else {
@@ -5770,80 +5763,64 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate301, instancePath,"type",{type: "object"});
+return __fail(validate265, instancePath,"type",{type: "object"});
 }
 }
-validate301.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
 
-export const vSessionNotification = validate302;
+export const vSessionNotification = validate266;
 
-export const vSessionUpdate = validate303;
+export const vSessionUpdate = validate267;
 
-export const vToolCall = validate309;
+export const vPlanUpdateContent = validate283;
 
-export const vPlanUpdateContent = validate319;
+export const vPlanId = validate355;
 
-export const vPlanId = validate364;
-
-function validate364(data, instancePath=""){
+function validate355(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate364, instancePath,"type",{type: "string"});
+return __fail(validate355, instancePath,"type",{type: "string"});
 }
-validate364.errors = null;
+validate355.errors = null;
 return true;
 }
 
-export const vPlanItems = validate320;
+export const vPlanItems = validate284;
 
-export const vPlanFile = validate323;
+export const vPlanFile = validate287;
 
-export const vPlanMarkdown = validate325;
+export const vPlanMarkdown = validate289;
 
-export const vPlanUpdate = validate318;
+export const vPlanUpdate = validate282;
 
-export const vPlanRemoved = validate329;
+export const vPlanRemoved = validate293;
 
-export const vNoticeSeverity = validate365;
+export const vSubagentSessionCapabilities = validate323;
 
-function validate365(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate365, instancePath,"type",{type: "string"});
-}
-validate365.errors = null;
-return true;
-}
+export const vSessionCancelCapabilities = validate324;
 
-export const vNotice = validate350;
+export const vStateUpdate = validate327;
 
-export const vCompactionId = validate366;
+export const vRunningStateUpdate = validate328;
 
-function validate366(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate366, instancePath,"type",{type: "string"});
-}
-validate366.errors = null;
-return true;
-}
+export const vErrorStopReason = validate331;
 
-export const vCompactionStatus = validate367;
+export const vIdleStateUpdate = validate330;
 
-function validate367(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate367, instancePath,"type",{type: "string"});
-}
-validate367.errors = null;
-return true;
-}
+export const vRequiresActionStateUpdate = validate336;
 
-export const vCompactionUpdate = validate352;
+export const vUnknownStateUpdate = validate338;
 
-export const vCompactionSummaryChunk = validate355;
+export const vSubagentUpdate = validate322;
 
-export const vMessageMcpNotification = validate362;
+export const vSessionMessage = validate342;
 
-export const vClientRequest = validate368;
+export const vSessionMessageChunk = validate345;
+
+export const vAuthStatusUpdateNotification = validate352;
+
+export const vClientRequest = validate356;
 
 
 
@@ -5851,337 +5828,63 @@ export const vClientRequest = validate368;
 
 
 
-function validate375(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.compaction !== undefined && func0.call(data, "compaction")){
-let data0 = data.compaction;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","type",{type: "object"}));
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs6 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/compaction","anyOf",{}));
-errors++;
-validate375.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.configOptions !== undefined && func0.call(data, "configOptions")){
-let data1 = data.configOptions;
-const _errs8 = errors;
-const _errs9 = errors;
-let valid3 = false;
-const _errs10 = errors;
-if(!(validate376(data1, instancePath+"/configOptions"))){
-errors = (vErrors = __concatIssues(vErrors, validate376.errors)).length;
-}
-var _valid1 = _errs10 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs11 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid3 = valid3 || _valid1;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/configOptions","anyOf",{}));
-errors++;
-validate375.errors = vErrors;
-return false;
-}
-else {
-errors = _errs9;
-vErrors = __truncateIssues(vErrors, _errs9);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs13 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate375, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __fail(validate375, instancePath,"type",{type: "object"});
-}
-}
-validate375.errors = vErrors;
-return errors === 0;
-}
 
 
-function validate381(data, instancePath=""){
+function validate369(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate381, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate369, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate381, instancePath,"type",{type: "object"});
+return __fail(validate369, instancePath,"type",{type: "object"});
 }
 }
-validate381.errors = null;
+validate369.errors = null;
 return true;
 }
 
 
-
-
-
-
-
-
-
-
-function validate392(data, instancePath=""){
+function validate371(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate392, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate371, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate392, instancePath,"type",{type: "object"});
+return __fail(validate371, instancePath,"type",{type: "object"});
 }
 }
-validate392.errors = null;
+validate371.errors = null;
 return true;
 }
 
 
-function validate394(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate394, instancePath,"type",{type: "object"});
-}
-}
-validate394.errors = null;
-return true;
-}
 
 
-function validate396(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate396, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-else {
-return __fail(validate396, instancePath,"type",{type: "object"});
-}
-}
-validate396.errors = null;
-return true;
-}
 
 
-function validate391(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.jump !== undefined && func0.call(data, "jump")){
-let data0 = data.jump;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate392(data0, instancePath+"/jump"))){
-errors = (vErrors = __concatIssues(vErrors, validate392.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/jump","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/jump","anyOf",{}));
-errors++;
-validate391.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.rename !== undefined && func0.call(data, "rename")){
-let data1 = data.rename;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(validate394(data1, instancePath+"/rename"))){
-errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
-}
-var _valid1 = _errs8 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs9 = errors;
-if(data1 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/rename","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-}
-if(!valid2){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/rename","anyOf",{}));
-errors++;
-validate391.errors = vErrors;
-return false;
-}
-else {
-errors = _errs7;
-vErrors = __truncateIssues(vErrors, _errs7);
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.searchAndReplace !== undefined && func0.call(data, "searchAndReplace")){
-let data2 = data.searchAndReplace;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid3 = false;
-const _errs13 = errors;
-if(!(validate396(data2, instancePath+"/searchAndReplace"))){
-errors = (vErrors = __concatIssues(vErrors, validate396.errors)).length;
-}
-var _valid2 = _errs13 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const _errs14 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/searchAndReplace","type",{type: "null"}));
-errors++;
-}
-var _valid2 = _errs14 === errors;
-valid3 = valid3 || _valid2;
-}
-if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/searchAndReplace","anyOf",{}));
-errors++;
-validate391.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs16 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate391, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate391, instancePath,"type",{type: "object"});
-}
-}
-validate391.errors = vErrors;
-return errors === 0;
-}
 
 
-function validate372(data, instancePath=""){
+
+
+function validate360(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
-if(!(validate373(data.fs, instancePath+"/fs"))){
-errors = (vErrors = __concatIssues(vErrors, validate373.errors)).length;
+if(!(validate361(data.fs, instancePath+"/fs"))){
+errors = (vErrors = __concatIssues(vErrors, validate361.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -6192,7 +5895,7 @@ if(valid0){
 if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate372, instancePath+"/terminal","type",{type: "boolean"});
+return __fail(validate360, instancePath+"/terminal","type",{type: "boolean"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -6206,8 +5909,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate375(data2, instancePath+"/session"))){
-errors = (vErrors = __concatIssues(vErrors, validate375.errors)).length;
+if(!(validate363(data2, instancePath+"/session"))){
+errors = (vErrors = __concatIssues(vErrors, validate363.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
@@ -6223,7 +5926,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/session","anyOf",{}));
 errors++;
-validate372.errors = vErrors;
+validate360.errors = vErrors;
 return false;
 }
 else {
@@ -6236,30 +5939,30 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan !== undefined && func0.call(data, "plan")){
-let data3 = data.plan;
+if(data.subagents !== undefined && func0.call(data, "subagents")){
+let data3 = data.subagents;
 const _errs10 = errors;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate381(data3, instancePath+"/plan"))){
-errors = (vErrors = __concatIssues(vErrors, validate381.errors)).length;
+if(!(validate369(data3, instancePath+"/subagents"))){
+errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
 if(data3 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/subagents","type",{type: "null"}));
 errors++;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/subagents","anyOf",{}));
 errors++;
-validate372.errors = vErrors;
+validate360.errors = vErrors;
 return false;
 }
 else {
@@ -6272,10 +5975,35 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(data.plan !== undefined && func0.call(data, "plan")){
+let data4 = data.plan;
 const _errs15 = errors;
-if(!(validate383(data.auth, instancePath+"/auth"))){
-errors = (vErrors = __concatIssues(vErrors, validate383.errors)).length;
+const _errs16 = errors;
+let valid4 = false;
+const _errs17 = errors;
+if(!(validate371(data4, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
+}
+var _valid2 = _errs17 === errors;
+valid4 = valid4 || _valid2;
+if(!valid4){
+const _errs18 = errors;
+if(data4 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","type",{type: "null"}));
+errors++;
+}
+var _valid2 = _errs18 === errors;
+valid4 = valid4 || _valid2;
+}
+if(!valid4){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/plan","anyOf",{}));
+errors++;
+validate360.errors = vErrors;
+return false;
+}
+else {
+errors = _errs16;
+vErrors = __truncateIssues(vErrors, _errs16);
 }
 var valid0 = _errs15 === errors;
 }
@@ -6283,66 +6011,41 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
-let data5 = data.elicitation;
-const _errs17 = errors;
-const _errs18 = errors;
-let valid5 = false;
-const _errs19 = errors;
-if(!(validate385(data5, instancePath+"/elicitation"))){
-errors = (vErrors = __concatIssues(vErrors, validate385.errors)).length;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs20 = errors;
-if(data5 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","type",{type: "null"}));
-errors++;
+if(!(validate373(data.auth, instancePath+"/auth"))){
+errors = (vErrors = __concatIssues(vErrors, validate373.errors)).length;
 }
-var _valid2 = _errs20 === errors;
-valid5 = valid5 || _valid2;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","anyOf",{}));
-errors++;
-validate372.errors = vErrors;
-return false;
-}
-else {
-errors = _errs18;
-vErrors = __truncateIssues(vErrors, _errs18);
-}
-var valid0 = _errs17 === errors;
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nes !== undefined && func0.call(data, "nes")){
-let data6 = data.nes;
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+let data6 = data.elicitation;
 const _errs22 = errors;
 const _errs23 = errors;
 let valid6 = false;
 const _errs24 = errors;
-if(!(validate391(data6, instancePath+"/nes"))){
-errors = (vErrors = __concatIssues(vErrors, validate391.errors)).length;
+if(!(validate375(data6, instancePath+"/elicitation"))){
+errors = (vErrors = __concatIssues(vErrors, validate375.errors)).length;
 }
 var _valid3 = _errs24 === errors;
 valid6 = valid6 || _valid3;
 if(!valid6){
 const _errs25 = errors;
 if(data6 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","type",{type: "null"}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","type",{type: "null"}));
 errors++;
 }
 var _valid3 = _errs25 === errors;
 valid6 = valid6 || _valid3;
 }
 if(!valid6){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/nes","anyOf",{}));
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/elicitation","anyOf",{}));
 errors++;
-validate372.errors = vErrors;
+validate360.errors = vErrors;
 return false;
 }
 else {
@@ -6355,47 +6058,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.positionEncodings !== undefined && func0.call(data, "positionEncodings")){
-let data7 = data.positionEncodings;
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
 const _errs27 = errors;
-if(errors === _errs27){
-if(Array.isArray(data7)){
-var valid7 = true;
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-const _errs29 = errors;
-if(!(((data8 === "utf-16") || (data8 === "utf-32")) || (data8 === "utf-8"))){
-return __fail(validate372, instancePath+"/positionEncodings/" + i0,"enum",{allowedValues: __schemaValue7});
-}
-var valid7 = _errs29 === errors;
-if(!valid7){
-break;
-}
-}
-}
-else {
-return __fail(validate372, instancePath+"/positionEncodings","type",{type: "array"});
-}
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate360, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs27 === errors;
 }
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data9 = data._meta;
-const _errs31 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-return __fail(validate372, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -6405,28 +6078,28 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate372, instancePath,"type",{type: "object"});
+return __fail(validate360, instancePath,"type",{type: "object"});
 }
 }
-validate372.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate370(data, instancePath=""){
+function validate358(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
-return __fail(validate370, instancePath,"required",{missingProperty: missing0});
+return __fail(validate358, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
-if(!(validate135(data.protocolVersion, instancePath+"/protocolVersion"))){
-errors = (vErrors = __concatIssues(vErrors, validate135.errors)).length;
+if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
+errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
 }
 var valid0 = _errs1 === errors;
 }
@@ -6436,8 +6109,8 @@ var valid0 = true;
 if(valid0){
 if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
-if(!(validate372(data.clientCapabilities, instancePath+"/clientCapabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate372.errors)).length;
+if(!(validate360(data.clientCapabilities, instancePath+"/clientCapabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -6451,8 +6124,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate199(data2, instancePath+"/clientInfo"))){
-errors = (vErrors = __concatIssues(vErrors, validate199.errors)).length;
+if(!(validate179(data2, instancePath+"/clientInfo"))){
+errors = (vErrors = __concatIssues(vErrors, validate179.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid3 = valid3 || _valid0;
@@ -6468,7 +6141,7 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/clientInfo","anyOf",{}));
 errors++;
-validate370.errors = vErrors;
+validate358.errors = vErrors;
 return false;
 }
 else {
@@ -6485,7 +6158,7 @@ if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate370, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate358, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 var valid0 = _errs10 === errors;
 }
@@ -6498,58 +6171,58 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate370, instancePath,"type",{type: "object"});
+return __fail(validate358, instancePath,"type",{type: "object"});
 }
 }
-validate370.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate404(data, instancePath=""){
+function validate386(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate404, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate386, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 else {
-return __fail(validate404, instancePath,"type",{type: "object"});
+return __fail(validate386, instancePath,"type",{type: "object"});
 }
 }
-validate404.errors = null;
+validate386.errors = null;
 return true;
 }
 
 
-function validate406(data, instancePath=""){
+function validate388(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
-return __fail(validate406, instancePath,"required",{missingProperty: missing0});
+return __fail(validate388, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate406, instancePath+"/providerId","type",{type: "string"});
+return __fail(validate388, instancePath+"/providerId","type",{type: "string"});
 }
 }
 {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate406, instancePath+"/apiType","type",{type: "string"});
+return __fail(validate388, instancePath+"/apiType","type",{type: "string"});
 }
 }
 {
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate406, instancePath+"/baseUrl","type",{type: "string"});
+return __fail(validate388, instancePath+"/baseUrl","type",{type: "string"});
 }
 }
 {
@@ -6559,7 +6232,7 @@ let data3 = data.headers;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key0 of Object.keys(data3)){
 if(typeof data3[key0] !== "string"){
-return __fail(validate406, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+return __fail(validate388, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
 }
 var valid5 = true;
 if(!valid5){
@@ -6568,7 +6241,7 @@ break;
 }
 }
 else {
-return __fail(validate406, instancePath+"/headers","type",{type: "object"});
+return __fail(validate388, instancePath+"/headers","type",{type: "object"});
 }
 }
 }
@@ -6576,7 +6249,7 @@ return __fail(validate406, instancePath+"/headers","type",{type: "object"});
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate406, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate388, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -6586,42 +6259,63 @@ return __fail(validate406, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate406, instancePath,"type",{type: "object"});
+return __fail(validate388, instancePath,"type",{type: "object"});
 }
 }
-validate406.errors = null;
+validate388.errors = null;
 return true;
 }
 
 
-function validate408(data, instancePath=""){
+function validate390(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
-return __fail(validate408, instancePath,"required",{missingProperty: missing0});
+return __fail(validate390, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate408, instancePath+"/providerId","type",{type: "string"});
+return __fail(validate390, instancePath+"/providerId","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate408, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate390, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
 }
 }
 else {
-return __fail(validate408, instancePath,"type",{type: "object"});
+return __fail(validate390, instancePath,"type",{type: "object"});
 }
 }
-validate408.errors = null;
+validate390.errors = null;
+return true;
+}
+
+
+
+
+function validate394(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data0 = data._meta;
+if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+else {
+return __fail(validate394, instancePath,"type",{type: "object"});
+}
+}
+validate394.errors = null;
 return true;
 }
 
@@ -6632,32 +6326,30 @@ return true;
 
 
 
-
-
-function validate421(data, instancePath=""){
+function validate405(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
-return __fail(validate421, instancePath,"required",{missingProperty: missing0});
+return __fail(validate405, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-return __fail(validate421, instancePath+"/name","type",{type: "string"});
+return __fail(validate405, instancePath+"/name","type",{type: "string"});
 }
 }
 {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate421, instancePath+"/serverId","type",{type: "string"});
+return __fail(validate405, instancePath+"/serverId","type",{type: "string"});
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate405, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 }
@@ -6665,24 +6357,24 @@ return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue4});
 }
 }
 else {
-return __fail(validate421, instancePath,"type",{type: "object"});
+return __fail(validate405, instancePath,"type",{type: "object"});
 }
 }
-validate421.errors = null;
+validate405.errors = null;
 return true;
 }
 
 
 
 
-function validate413(data, instancePath=""){
+function validate397(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate414(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate414.errors)).length;
+if(!(validate398(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate398.errors)).length;
 }
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6714,8 +6406,8 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
-if(!(validate418(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate418.errors)).length;
+if(!(validate402(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
 }
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6747,8 +6439,8 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate421(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate421.errors)).length;
+if(!(validate405(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate405.errors)).length;
 }
 if(errors === _errs11){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6780,8 +6472,8 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate423(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate423.errors)).length;
+if(!(validate407(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate407.errors)).length;
 }
 var _valid0 = _errs16 === errors;
 valid0 = valid0 || _valid0;
@@ -6791,32 +6483,105 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate413.errors = vErrors;
+validate397.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
 vErrors = __truncateIssues(vErrors, _errs0);
 }
-validate413.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate412(data, instancePath=""){
+function validate411(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+return __fail(validate411, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.mode !== undefined && func0.call(data, "mode")){
+const _errs1 = errors;
+if(typeof data.mode !== "string"){
+return __fail(validate411, instancePath+"/mode","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined && func0.call(data, "content")){
+let data1 = data.content;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data1)){
+var valid3 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs7 = errors;
+if(!(validate36(data1[i0], instancePath+"/content/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
+}
+var valid3 = _errs7 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+return __fail(validate411, instancePath+"/content","type",{type: "array"});
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs8 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate411, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate411, instancePath,"type",{type: "object"});
+}
+}
+validate411.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate396(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
-return __fail(validate412, instancePath,"required",{missingProperty: missing0});
+return __fail(validate396, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate412, instancePath+"/cwd","type",{type: "string"});
+return __fail(validate396, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -6834,7 +6599,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate412, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __fail(validate396, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -6843,7 +6608,7 @@ break;
 }
 }
 else {
-return __fail(validate412, instancePath+"/additionalDirectories","type",{type: "array"});
+return __fail(validate396, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs3 === errors;
@@ -6861,8 +6626,8 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate413(data3[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
+if(!(validate397(data3[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
 }
 var valid2 = _errs9 === errors;
 if(!valid2){
@@ -6871,7 +6636,7 @@ break;
 }
 }
 else {
-return __fail(validate412, instancePath+"/mcpServers","type",{type: "array"});
+return __fail(validate396, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs7 === errors;
@@ -6880,13 +6645,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+let data5 = data.systemPrompt;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate412, instancePath+"/_meta","type",{type: __schemaValue4});
+const _errs11 = errors;
+let valid3 = false;
+const _errs12 = errors;
+if(!(validate411(data5, instancePath+"/systemPrompt"))){
+errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
+}
+var _valid0 = _errs12 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const _errs13 = errors;
+if(data5 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
+errors++;
+validate396.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+vErrors = __truncateIssues(vErrors, _errs11);
 }
 var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data6 = data._meta;
+const _errs15 = errors;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
+return __fail(validate396, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -6896,23 +6697,24 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-return __fail(validate412, instancePath,"type",{type: "object"});
+return __fail(validate396, instancePath,"type",{type: "object"});
 }
 }
-validate412.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate428(data, instancePath=""){
+function validate415(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
-return __fail(validate428, instancePath,"required",{missingProperty: missing0});
+return __fail(validate415, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
@@ -6924,8 +6726,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate413(data0[i0], instancePath+"/mcpServers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
+if(!(validate397(data0[i0], instancePath+"/mcpServers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
 }
 var valid1 = _errs3 === errors;
 if(!valid1){
@@ -6934,7 +6736,7 @@ break;
 }
 }
 else {
-return __fail(validate428, instancePath+"/mcpServers","type",{type: "array"});
+return __fail(validate415, instancePath+"/mcpServers","type",{type: "array"});
 }
 }
 var valid0 = _errs1 === errors;
@@ -6946,7 +6748,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate428, instancePath+"/cwd","type",{type: "string"});
+return __fail(validate415, instancePath+"/cwd","type",{type: "string"});
 }
 var valid0 = _errs4 === errors;
 }
@@ -6964,7 +6766,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate428, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __fail(validate415, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -6973,7 +6775,7 @@ break;
 }
 }
 else {
-return __fail(validate428, instancePath+"/additionalDirectories","type",{type: "array"});
+return __fail(validate415, instancePath+"/additionalDirectories","type",{type: "array"});
 }
 }
 var valid0 = _errs6 === errors;
@@ -6985,7 +6787,7 @@ if(valid0){
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate428, instancePath+"/sessionId","type",{type: "string"});
+return __fail(validate415, instancePath+"/sessionId","type",{type: "string"});
 }
 var valid0 = _errs10 === errors;
 }
@@ -6993,13 +6795,49 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+let data6 = data.systemPrompt;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate428, instancePath+"/_meta","type",{type: __schemaValue4});
+const _errs15 = errors;
+let valid5 = false;
+const _errs16 = errors;
+if(!(validate411(data6, instancePath+"/systemPrompt"))){
+errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
+}
+var _valid0 = _errs16 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs17 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
+errors++;
+validate415.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+vErrors = __truncateIssues(vErrors, _errs15);
 }
 var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
+const _errs19 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate415, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs19 === errors;
 }
 else {
 var valid0 = true;
@@ -7010,17 +6848,392 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-return __fail(validate428, instancePath,"type",{type: "object"});
+return __fail(validate415, instancePath,"type",{type: "object"});
 }
 }
-validate428.errors = vErrors;
+validate415.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate419(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+let data0 = data.cwd;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+return __fail(validate419, instancePath+"/cwd","type",{type: __schemaValue2});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
+let data1 = data.cursor;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+return __fail(validate419, instancePath+"/cursor","type",{type: __schemaValue2});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.archived !== undefined && func0.call(data, "archived")){
+let data2 = data.archived;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(typeof data2 !== "string"){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/archived","type",{type: "string"}));
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs10 = errors;
+if(data2 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/archived","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/archived","anyOf",{}));
+errors++;
+validate419.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data3 = data._meta;
+const _errs12 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate419, instancePath,"type",{type: "object"});
+}
+}
+validate419.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
+function validate423(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+return __fail(validate423, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+const _errs1 = errors;
+if(typeof data.sessionId !== "string"){
+return __fail(validate423, instancePath+"/sessionId","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
+const _errs5 = errors;
+if(typeof data.cwd !== "string"){
+return __fail(validate423, instancePath+"/cwd","type",{type: "string"});
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+let data2 = data.additionalDirectories;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data2)){
+var valid3 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs9 = errors;
+if(typeof data2[i0] !== "string"){
+return __fail(validate423, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+}
+var valid3 = _errs9 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+return __fail(validate423, instancePath+"/additionalDirectories","type",{type: "array"});
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+let data4 = data.mcpServers;
+const _errs11 = errors;
+if(errors === _errs11){
+if(Array.isArray(data4)){
+var valid4 = true;
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+const _errs13 = errors;
+if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
+}
+var valid4 = _errs13 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+return __fail(validate423, instancePath+"/mcpServers","type",{type: "array"});
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+let data6 = data.systemPrompt;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid5 = false;
+const _errs16 = errors;
+if(!(validate411(data6, instancePath+"/systemPrompt"))){
+errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
+}
+var _valid0 = _errs16 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs17 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
+errors++;
+validate423.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+vErrors = __truncateIssues(vErrors, _errs15);
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
+const _errs19 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate423, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate423, instancePath,"type",{type: "object"});
+}
+}
+validate423.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate427(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+return __fail(validate427, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate427, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate427, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate427, instancePath,"type",{type: "object"});
+}
+}
+validate427.errors = null;
+return true;
+}
+
+
+function validate429(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+return __fail(validate429, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate429, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate429, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate429, instancePath,"type",{type: "object"});
+}
+}
+validate429.errors = null;
+return true;
+}
+
+
+function validate431(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+return __fail(validate431, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate431, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate431, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate431, instancePath,"type",{type: "object"});
+}
+}
+validate431.errors = null;
+return true;
+}
+
+
+function validate433(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+return __fail(validate433, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(typeof data.sessionId !== "string"){
+return __fail(validate433, instancePath+"/sessionId","type",{type: "string"});
+}
+}
+{
+if(data.title !== undefined && func0.call(data, "title")){
+if(typeof data.title !== "string"){
+return __fail(validate433, instancePath+"/title","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+else {
+return __fail(validate433, instancePath,"type",{type: "object"});
+}
+}
+validate433.errors = null;
+return true;
+}
 
 
 function validate435(data, instancePath=""){
@@ -7092,8 +7305,8 @@ var valid4 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs13 = errors;
-if(!(validate413(data4[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
+if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1))){
+errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
@@ -7111,16 +7324,53 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+let data6 = data.systemPrompt;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate435, instancePath+"/_meta","type",{type: __schemaValue4});
+const _errs15 = errors;
+let valid5 = false;
+const _errs16 = errors;
+if(!(validate411(data6, instancePath+"/systemPrompt"))){
+errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
+}
+var _valid0 = _errs16 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const _errs17 = errors;
+if(data6 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs17 === errors;
+valid5 = valid5 || _valid0;
+}
+if(!valid5){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
+errors++;
+validate435.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+vErrors = __truncateIssues(vErrors, _errs15);
 }
 var valid0 = _errs14 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data7 = data._meta;
+const _errs19 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
+return __fail(validate435, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -7137,118 +7387,6 @@ return errors === 0;
 }
 
 
-function validate438(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate438, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate438, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs5 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate438, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data2 = data.additionalDirectories;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(typeof data2[i0] !== "string"){
-return __fail(validate438, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate438, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
-let data4 = data.mcpServers;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data4)){
-var valid4 = true;
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-const _errs13 = errors;
-if(!(validate413(data4[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate413.errors)).length;
-}
-var valid4 = _errs13 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-return __fail(validate438, instancePath+"/mcpServers","type",{type: "array"});
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data6 = data._meta;
-const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate438, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate438, instancePath,"type",{type: "object"});
-}
-}
-validate438.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -7257,1135 +7395,14 @@ return errors === 0;
 
 
 
-
-
-function validate451(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name"))){
-return __fail(validate451, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate451, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-return __fail(validate451, instancePath+"/name","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate451, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate451, instancePath,"type",{type: "object"});
-}
-}
-validate451.errors = null;
-return true;
-}
-
-
-function validate453(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.owner === undefined) || (!(func0.call(data, "owner")))) && (missing0 = "owner"))) || (((data.remoteUrl === undefined) || (!(func0.call(data, "remoteUrl")))) && (missing0 = "remoteUrl"))){
-return __fail(validate453, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.name !== undefined && func0.call(data, "name")){
-if(typeof data.name !== "string"){
-return __fail(validate453, instancePath+"/name","type",{type: "string"});
-}
-}
-{
-if(data.owner !== undefined && func0.call(data, "owner")){
-if(typeof data.owner !== "string"){
-return __fail(validate453, instancePath+"/owner","type",{type: "string"});
-}
-}
-{
-if(data.remoteUrl !== undefined && func0.call(data, "remoteUrl")){
-if(typeof data.remoteUrl !== "string"){
-return __fail(validate453, instancePath+"/remoteUrl","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate453, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate453, instancePath,"type",{type: "object"});
-}
-}
-validate453.errors = null;
-return true;
-}
-
-
-function validate450(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.workspaceUri !== undefined && func0.call(data, "workspaceUri")){
-let data0 = data.workspaceUri;
-const _errs1 = errors;
-if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate450, instancePath+"/workspaceUri","type",{type: __schemaValue2});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.workspaceFolders !== undefined && func0.call(data, "workspaceFolders")){
-let data1 = data.workspaceFolders;
-const _errs3 = errors;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate450, instancePath+"/workspaceFolders","type",{type: __schemaValue3});
-}
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(!(validate451(data1[i0], instancePath+"/workspaceFolders/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate451.errors)).length;
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.repository !== undefined && func0.call(data, "repository")){
-let data3 = data.repository;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(!(validate453(data3, instancePath+"/repository"))){
-errors = (vErrors = __concatIssues(vErrors, validate453.errors)).length;
-}
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs9 = errors;
-if(data3 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/repository","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/repository","anyOf",{}));
-errors++;
-validate450.errors = vErrors;
-return false;
-}
-else {
-errors = _errs7;
-vErrors = __truncateIssues(vErrors, _errs7);
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs11 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate450, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate450, instancePath,"type",{type: "object"});
-}
-}
-validate450.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate460(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-return __fail(validate460, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate460, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data.languageId !== undefined && func0.call(data, "languageId")){
-if(typeof data.languageId !== "string"){
-return __fail(validate460, instancePath+"/languageId","type",{type: "string"});
-}
-}
-{
-if(data.text !== undefined && func0.call(data, "text")){
-if(typeof data.text !== "string"){
-return __fail(validate460, instancePath+"/text","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate460, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate460, instancePath,"type",{type: "object"});
-}
-}
-validate460.errors = null;
-return true;
-}
-
-
-function validate463(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.startLine === undefined) || (!(func0.call(data, "startLine")))) && (missing0 = "startLine")) || (((data.endLine === undefined) || (!(func0.call(data, "endLine")))) && (missing0 = "endLine"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-return __fail(validate463, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.startLine !== undefined && func0.call(data, "startLine")){
-let data0 = data.startLine;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate463, instancePath+"/startLine","type",{type: "integer"});
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate463, instancePath+"/startLine","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate463, instancePath+"/startLine","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data.endLine !== undefined && func0.call(data, "endLine")){
-let data1 = data.endLine;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate463, instancePath+"/endLine","type",{type: "integer"});
-}
-{
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 < 0 || isNaN(data1)){
-return __fail(validate463, instancePath+"/endLine","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data1))){
-return __fail(validate463, instancePath+"/endLine","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(data.text !== undefined && func0.call(data, "text")){
-if(typeof data.text !== "string"){
-return __fail(validate463, instancePath+"/text","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate463, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate463, instancePath,"type",{type: "object"});
-}
-}
-validate463.errors = null;
-return true;
-}
-
-
-function validate462(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.excerpts === undefined) || (!(func0.call(data, "excerpts")))) && (missing0 = "excerpts"))){
-return __fail(validate462, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate462, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.excerpts !== undefined && func0.call(data, "excerpts")){
-let data1 = data.excerpts;
-const _errs3 = errors;
-if(errors === _errs3){
-if(Array.isArray(data1)){
-var valid1 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs5 = errors;
-if(!(validate463(data1[i0], instancePath+"/excerpts/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate463.errors)).length;
-}
-var valid1 = _errs5 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __fail(validate462, instancePath+"/excerpts","type",{type: "array"});
-}
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs6 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate462, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate462, instancePath,"type",{type: "object"});
-}
-}
-validate462.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate466(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.diff === undefined) || (!(func0.call(data, "diff")))) && (missing0 = "diff"))){
-return __fail(validate466, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate466, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data.diff !== undefined && func0.call(data, "diff")){
-if(typeof data.diff !== "string"){
-return __fail(validate466, instancePath+"/diff","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate466, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate466, instancePath,"type",{type: "object"});
-}
-}
-validate466.errors = null;
-return true;
-}
-
-
-function validate468(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.action === undefined) || (!(func0.call(data, "action")))) && (missing0 = "action")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.timestampMs === undefined) || (!(func0.call(data, "timestampMs")))) && (missing0 = "timestampMs"))){
-return __fail(validate468, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.action !== undefined && func0.call(data, "action")){
-const _errs1 = errors;
-if(typeof data.action !== "string"){
-return __fail(validate468, instancePath+"/action","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs3 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate468, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.position !== undefined && func0.call(data, "position")){
-const _errs5 = errors;
-if(!(validate271(data.position, instancePath+"/position"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.timestampMs !== undefined && func0.call(data, "timestampMs")){
-let data3 = data.timestampMs;
-const _errs7 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-return __fail(validate468, instancePath+"/timestampMs","type",{type: "integer"});
-}
-if(errors === _errs7){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-return __fail(validate468, instancePath+"/timestampMs","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats10.validate(data3))){
-return __fail(validate468, instancePath+"/timestampMs","format",{format: "uint64"});
-}
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs9 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate468, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate468, instancePath,"type",{type: "object"});
-}
-}
-validate468.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate471(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))){
-return __fail(validate471, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate471, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.languageId !== undefined && func0.call(data, "languageId")){
-const _errs3 = errors;
-if(typeof data.languageId !== "string"){
-return __fail(validate471, instancePath+"/languageId","type",{type: "string"});
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
-let data2 = data.visibleRange;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid1 = false;
-const _errs7 = errors;
-if(!(validate270(data2, instancePath+"/visibleRange"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs8 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/visibleRange","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/visibleRange","anyOf",{}));
-errors++;
-validate471.errors = vErrors;
-return false;
-}
-else {
-errors = _errs6;
-vErrors = __truncateIssues(vErrors, _errs6);
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.lastFocusedMs !== undefined && func0.call(data, "lastFocusedMs")){
-let data3 = data.lastFocusedMs;
-const _errs10 = errors;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate471, instancePath+"/lastFocusedMs","type",{type: __schemaValue6});
-}
-if(errors === _errs10){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-return __fail(validate471, instancePath+"/lastFocusedMs","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats10.validate(data3))){
-return __fail(validate471, instancePath+"/lastFocusedMs","format",{format: "uint64"});
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs12 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate471, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate471, instancePath,"type",{type: "object"});
-}
-}
-validate471.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate474(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri")) || (((data.range === undefined) || (!(func0.call(data, "range")))) && (missing0 = "range"))) || (((data.severity === undefined) || (!(func0.call(data, "severity")))) && (missing0 = "severity"))) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
-return __fail(validate474, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs1 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate474, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.range !== undefined && func0.call(data, "range")){
-const _errs3 = errors;
-if(!(validate270(data.range, instancePath+"/range"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.severity !== undefined && func0.call(data, "severity")){
-let data2 = data.severity;
-const _errs5 = errors;
-if(!((((data2 === "error") || (data2 === "warning")) || (data2 === "information")) || (data2 === "hint"))){
-return __fail(validate474, instancePath+"/severity","enum",{allowedValues: __schemaValue10});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.message !== undefined && func0.call(data, "message")){
-const _errs8 = errors;
-if(typeof data.message !== "string"){
-return __fail(validate474, instancePath+"/message","type",{type: "string"});
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-const _errs10 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate474, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate474, instancePath,"type",{type: "object"});
-}
-}
-validate474.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate459(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.recentFiles !== undefined && func0.call(data, "recentFiles")){
-let data0 = data.recentFiles;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate459, instancePath+"/recentFiles","type",{type: __schemaValue3});
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate460(data0[i0], instancePath+"/recentFiles/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate460.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.relatedSnippets !== undefined && func0.call(data, "relatedSnippets")){
-let data2 = data.relatedSnippets;
-const _errs4 = errors;
-if((!(Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate459, instancePath+"/relatedSnippets","type",{type: __schemaValue3});
-}
-if(errors === _errs4){
-if(Array.isArray(data2)){
-var valid2 = true;
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-const _errs6 = errors;
-if(!(validate462(data2[i1], instancePath+"/relatedSnippets/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate462.errors)).length;
-}
-var valid2 = _errs6 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.editHistory !== undefined && func0.call(data, "editHistory")){
-let data4 = data.editHistory;
-const _errs7 = errors;
-if((!(Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate459, instancePath+"/editHistory","type",{type: __schemaValue3});
-}
-if(errors === _errs7){
-if(Array.isArray(data4)){
-var valid3 = true;
-const len2 = data4.length;
-for(let i2=0; i2<len2; i2++){
-const _errs9 = errors;
-if(!(validate466(data4[i2], instancePath+"/editHistory/" + i2))){
-errors = (vErrors = __concatIssues(vErrors, validate466.errors)).length;
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.userActions !== undefined && func0.call(data, "userActions")){
-let data6 = data.userActions;
-const _errs10 = errors;
-if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate459, instancePath+"/userActions","type",{type: __schemaValue3});
-}
-if(errors === _errs10){
-if(Array.isArray(data6)){
-var valid4 = true;
-const len3 = data6.length;
-for(let i3=0; i3<len3; i3++){
-const _errs12 = errors;
-if(!(validate468(data6[i3], instancePath+"/userActions/" + i3))){
-errors = (vErrors = __concatIssues(vErrors, validate468.errors)).length;
-}
-var valid4 = _errs12 === errors;
-if(!valid4){
-break;
-}
-}
-}
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.openFiles !== undefined && func0.call(data, "openFiles")){
-let data8 = data.openFiles;
-const _errs13 = errors;
-if((!(Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate459, instancePath+"/openFiles","type",{type: __schemaValue3});
-}
-if(errors === _errs13){
-if(Array.isArray(data8)){
-var valid5 = true;
-const len4 = data8.length;
-for(let i4=0; i4<len4; i4++){
-const _errs15 = errors;
-if(!(validate471(data8[i4], instancePath+"/openFiles/" + i4))){
-errors = (vErrors = __concatIssues(vErrors, validate471.errors)).length;
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-break;
-}
-}
-}
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.diagnostics !== undefined && func0.call(data, "diagnostics")){
-let data10 = data.diagnostics;
-const _errs16 = errors;
-if((!(Array.isArray(data10))) && (data10 !== null)){
-return __fail(validate459, instancePath+"/diagnostics","type",{type: __schemaValue3});
-}
-if(errors === _errs16){
-if(Array.isArray(data10)){
-var valid6 = true;
-const len5 = data10.length;
-for(let i5=0; i5<len5; i5++){
-const _errs18 = errors;
-if(!(validate474(data10[i5], instancePath+"/diagnostics/" + i5))){
-errors = (vErrors = __concatIssues(vErrors, validate474.errors)).length;
-}
-var valid6 = _errs18 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data12 = data._meta;
-const _errs19 = errors;
-if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-return __fail(validate459, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate459, instancePath,"type",{type: "object"});
-}
-}
-validate459.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate456(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.triggerKind === undefined) || (!(func0.call(data, "triggerKind")))) && (missing0 = "triggerKind"))){
-return __fail(validate456, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate456, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate456, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
-let data2 = data.version;
-const _errs7 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate456, instancePath+"/version","type",{type: "integer"});
-}
-if(errors === _errs7){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(!(formats0.validate(data2))){
-return __fail(validate456, instancePath+"/version","format",{format: "int64"});
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.position !== undefined && func0.call(data, "position")){
-const _errs9 = errors;
-if(!(validate271(data.position, instancePath+"/position"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.selection !== undefined && func0.call(data, "selection")){
-let data4 = data.selection;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid4 = false;
-const _errs13 = errors;
-if(!(validate270(data4, instancePath+"/selection"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var _valid0 = _errs13 === errors;
-valid4 = valid4 || _valid0;
-if(!valid4){
-const _errs14 = errors;
-if(data4 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/selection","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs14 === errors;
-valid4 = valid4 || _valid0;
-}
-if(!valid4){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/selection","anyOf",{}));
-errors++;
-validate456.errors = vErrors;
-return false;
-}
-else {
-errors = _errs12;
-vErrors = __truncateIssues(vErrors, _errs12);
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.triggerKind !== undefined && func0.call(data, "triggerKind")){
-let data5 = data.triggerKind;
-const _errs16 = errors;
-if(!(((data5 === "automatic") || (data5 === "diagnostic")) || (data5 === "manual"))){
-return __fail(validate456, instancePath+"/triggerKind","enum",{allowedValues: __schemaValue11});
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.context !== undefined && func0.call(data, "context")){
-let data6 = data.context;
-const _errs19 = errors;
-const _errs20 = errors;
-let valid7 = false;
-const _errs21 = errors;
-if(!(validate459(data6, instancePath+"/context"))){
-errors = (vErrors = __concatIssues(vErrors, validate459.errors)).length;
-}
-var _valid1 = _errs21 === errors;
-valid7 = valid7 || _valid1;
-if(!valid7){
-const _errs22 = errors;
-if(data6 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","type",{type: "null"}));
-errors++;
-}
-var _valid1 = _errs22 === errors;
-valid7 = valid7 || _valid1;
-}
-if(!valid7){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/context","anyOf",{}));
-errors++;
-validate456.errors = vErrors;
-return false;
-}
-else {
-errors = _errs20;
-vErrors = __truncateIssues(vErrors, _errs20);
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs24 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate456, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate456, instancePath,"type",{type: "object"});
-}
-}
-validate456.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate479(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate479, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate479, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate479, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-else {
-return __fail(validate479, instancePath,"type",{type: "object"});
-}
-}
-validate479.errors = null;
-return true;
-}
-
-
-function validate368(data, instancePath=""){
+function validate356(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate368, instancePath,"required",{missingProperty: missing0});
+return __fail(validate356, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
@@ -8402,7 +7419,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate368, instancePath+"/method","type",{type: "string"});
+return __fail(validate356, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs3 === errors;
 }
@@ -8419,148 +7436,156 @@ const _errs7 = errors;
 const _errs8 = errors;
 let valid3 = false;
 const _errs9 = errors;
-if(!(validate370(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate370.errors)).length;
+if(!(validate358(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate358.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
-if(!(validate402(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
+if(!(validate384(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate384.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate404(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate404.errors)).length;
+if(!(validate386(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate386.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate406(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate406.errors)).length;
+if(!(validate388(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate388.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs17 = errors;
-if(!(validate408(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate408.errors)).length;
+if(!(validate390(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate390.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs19 = errors;
-if(!(validate410(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate410.errors)).length;
+if(!(validate392(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate392.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate412(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate412.errors)).length;
+if(!(validate394(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs23 = errors;
-if(!(validate428(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate428.errors)).length;
+if(!(validate396(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate396.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs25 = errors;
-if(!(validate431(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate431.errors)).length;
+if(!(validate415(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate415.errors)).length;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs27 = errors;
-if(!(validate433(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
+if(!(validate419(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate419.errors)).length;
 }
 var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate435(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
+if(!(validate421(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate421.errors)).length;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate438(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate438.errors)).length;
+if(!(validate423(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate423.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate441(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate441.errors)).length;
+if(!(validate427(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate427.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate443(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate443.errors)).length;
+if(!(validate429(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs37 = errors;
-if(!(validate445(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate445.errors)).length;
+if(!(validate431(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate431.errors)).length;
 }
 var _valid1 = _errs37 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs39 = errors;
-if(!(validate447(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate447.errors)).length;
+if(!(validate433(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
 }
 var _valid1 = _errs39 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs41 = errors;
-if(!(validate450(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate450.errors)).length;
+if(!(validate435(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
 }
 var _valid1 = _errs41 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs43 = errors;
-if(!(validate456(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate456.errors)).length;
+if(!(validate439(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate439.errors)).length;
 }
 var _valid1 = _errs43 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs45 = errors;
-if(!(validate479(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate479.errors)).length;
+if(!(validate441(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate441.errors)).length;
 }
 var _valid1 = _errs45 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs47 = errors;
-if(!(validate126(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
+if(!(validate443(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate443.errors)).length;
 }
 var _valid1 = _errs47 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs49 = errors;
+if(!(validate445(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate445.errors)).length;
+}
 var _valid1 = _errs49 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs51 = errors;
+var _valid1 = _errs51 === errors;
+valid3 = valid3 || _valid1;
+}
 }
 }
 }
@@ -8592,18 +7617,18 @@ vErrors = __truncateIssues(vErrors, _errs8);
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const _errs51 = errors;
+const _errs53 = errors;
 if(data2 !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs51 === errors;
+var _valid0 = _errs53 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate368.errors = vErrors;
+validate356.errors = vErrors;
 return false;
 }
 else {
@@ -8620,104 +7645,74 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate368, instancePath,"type",{type: "object"});
+return __fail(validate356, instancePath,"type",{type: "object"});
 }
 }
-validate368.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const vInitializeRequest = validate370;
+export const vInitializeRequest = validate358;
 
-export const vClientCapabilities = validate372;
+export const vClientCapabilities = validate360;
 
-export const vClientSessionCapabilities = validate375;
+export const vSubagentCapabilities = validate369;
 
-export const vCompactionCapabilities = validate482;
+export const vPlanCapabilities = validate371;
 
-function validate482(data, instancePath=""){
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-return __fail(validate482, instancePath,"type",{type: "object"});
+export const vListProvidersRequest = validate386;
+
+export const vSetProviderRequest = validate388;
+
+export const vDisableProviderRequest = validate390;
+
+export const vAuthStatusRequest = validate394;
+
+export const vNewSessionRequest = validate396;
+
+export const vMcpServer = validate397;
+
+export const vMcpServerAcp = validate405;
+
+export const vSystemPrompt = validate411;
+
+export const vSystemPromptMode = validate448;
+
+function validate448(data, instancePath=""){
+if(typeof data !== "string"){
+return __fail(validate448, instancePath,"type",{type: "string"});
 }
-validate482.errors = null;
+validate448.errors = null;
 return true;
 }
 
-export const vPlanCapabilities = validate381;
+export const vLoadSessionRequest = validate415;
 
-export const vClientNesCapabilities = validate391;
+export const vListSessionsRequest = validate419;
 
-export const vNesJumpCapabilities = validate392;
+export const vSessionArchiveFilter = validate449;
 
-export const vNesRenameCapabilities = validate394;
-
-export const vNesSearchAndReplaceCapabilities = validate396;
-
-export const vListProvidersRequest = validate404;
-
-export const vSetProviderRequest = validate406;
-
-export const vDisableProviderRequest = validate408;
-
-export const vNewSessionRequest = validate412;
-
-export const vMcpServer = validate413;
-
-export const vMcpServerAcp = validate421;
-
-export const vLoadSessionRequest = validate428;
-
-export const vForkSessionRequest = validate435;
-
-export const vResumeSessionRequest = validate438;
-
-export const vStartNesRequest = validate450;
-
-export const vWorkspaceFolder = validate451;
-
-export const vNesRepository = validate453;
-
-export const vSuggestNesRequest = validate456;
-
-export const vNesTriggerKind = validate483;
-
-function validate483(data, instancePath=""){
-if(!(((data === "automatic") || (data === "diagnostic")) || (data === "manual"))){
-return __fail(validate483, instancePath,"enum",{allowedValues: __schemaValue11});
+function validate449(data, instancePath=""){
+if(typeof data !== "string"){
+return __fail(validate449, instancePath,"type",{type: "string"});
 }
-validate483.errors = null;
+validate449.errors = null;
 return true;
 }
 
-export const vNesSuggestContext = validate459;
+export const vForkSessionRequest = validate423;
 
-export const vNesRecentFile = validate460;
+export const vArchiveSessionRequest = validate427;
 
-export const vNesRelatedSnippet = validate462;
+export const vUnarchiveSessionRequest = validate429;
 
-export const vNesExcerpt = validate463;
+export const vSessionStatusRequest = validate431;
 
-export const vNesEditHistoryEntry = validate466;
+export const vSetSessionTitleRequest = validate433;
 
-export const vNesUserAction = validate468;
+export const vResumeSessionRequest = validate435;
 
-export const vNesOpenFile = validate471;
-
-export const vNesDiagnostic = validate474;
-
-export const vNesDiagnosticSeverity = validate484;
-
-function validate484(data, instancePath=""){
-if(!((((data === "error") || (data === "warning")) || (data === "information")) || (data === "hint"))){
-return __fail(validate484, instancePath,"enum",{allowedValues: __schemaValue10});
-}
-validate484.errors = null;
-return true;
-}
-
-export const vCloseNesRequest = validate479;
-
-export const vClientResponse = validate485;
+export const vClientResponse = validate450;
 
 
 
@@ -8747,58 +7742,135 @@ export const vClientResponse = validate485;
 
 
 
-function validate515(data, instancePath=""){
+function validate481(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.connectionId === undefined) || (!(func0.call(data, "connectionId")))) && (missing0 = "connectionId")){
-return __fail(validate515, instancePath,"required",{missingProperty: missing0});
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+return __fail(validate481, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.connectionId !== undefined && func0.call(data, "connectionId")){
-if(typeof data.connectionId !== "string"){
-return __fail(validate515, instancePath+"/connectionId","type",{type: "string"});
+if(data.code !== undefined && func0.call(data, "code")){
+let data0 = data.code;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+return __fail(validate481, instancePath+"/code","type",{type: "integer"});
+}
+{
+if((typeof data0 == "number") && (isFinite(data0))){
+if(!(formats40.validate(data0))){
+return __fail(validate481, instancePath+"/code","format",{format: "int32"});
+}
+}
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate515, instancePath+"/_meta","type",{type: __schemaValue4});
+if(data.message !== undefined && func0.call(data, "message")){
+if(typeof data.message !== "string"){
+return __fail(validate481, instancePath+"/message","type",{type: "string"});
 }
 }
 }
 }
 }
 else {
-return __fail(validate515, instancePath,"type",{type: "object"});
+return __fail(validate481, instancePath,"type",{type: "object"});
 }
 }
-validate515.errors = null;
+validate481.errors = null;
 return true;
 }
 
 
-function validate517(data, instancePath=""){
-{
+function validate480(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
+errors++;
+}
+else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate517, instancePath+"/_meta","type",{type: __schemaValue4});
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
+errors++;
+}
 }
 }
 }
 else {
-return __fail(validate517, instancePath,"type",{type: "object"});
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
 }
 }
-validate517.errors = null;
-return true;
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs6 = errors;
+if(errors === _errs6){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
+errors++;
+}
+else {
+if(data.error !== undefined && func0.call(data, "error")){
+const _errs8 = errors;
+if(!(validate481(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate481.errors)).length;
+}
+var valid2 = _errs8 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data2 = data._meta;
+const _errs10 = errors;
+if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
+errors++;
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
+errors++;
+validate480.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
+}
+validate480.errors = vErrors;
+return errors === 0;
 }
 
 
-function validate485(data, instancePath=""){
+function validate450(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -8829,91 +7901,78 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
 const _errs7 = errors;
-if(!(validate487(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate487.errors)).length;
+if(!(validate452(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate452.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs9 = errors;
-if(!(validate489(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate489.errors)).length;
+if(!(validate454(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate454.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs11 = errors;
-if(!(validate491(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate491.errors)).length;
+if(!(validate456(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate456.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate497(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate497.errors)).length;
+if(!(validate462(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate462.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate499(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate499.errors)).length;
+if(!(validate464(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate464.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs17 = errors;
-if(!(validate503(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate503.errors)).length;
+if(!(validate468(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate468.errors)).length;
 }
 var _valid1 = _errs17 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs19 = errors;
-if(!(validate505(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate505.errors)).length;
+if(!(validate470(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate470.errors)).length;
 }
 var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate507(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate507.errors)).length;
+if(!(validate472(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate472.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs23 = errors;
-if(!(validate509(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate509.errors)).length;
+if(!(validate474(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate474.errors)).length;
 }
 var _valid1 = _errs23 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs25 = errors;
-if(!(validate515(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate515.errors)).length;
+if(!(validate480(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate480.errors)).length;
 }
 var _valid1 = _errs25 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs27 = errors;
-if(!(validate517(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate517.errors)).length;
-}
 var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs29 = errors;
-var _valid1 = _errs29 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs31 = errors;
-var _valid1 = _errs31 === errors;
-valid3 = valid3 || _valid1;
-}
-}
 }
 }
 }
@@ -8948,8 +8007,8 @@ errors++;
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const _errs33 = errors;
-if(errors === _errs33){
+const _errs29 = errors;
+if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
@@ -8958,25 +8017,25 @@ errors++;
 }
 else {
 if(data.id !== undefined && func0.call(data, "id")){
-const _errs35 = errors;
+const _errs31 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
 }
-var valid19 = _errs35 === errors;
+var valid16 = _errs31 === errors;
 }
 else {
-var valid19 = true;
+var valid16 = true;
 }
-if(valid19){
+if(valid16){
 if(data.error !== undefined && func0.call(data, "error")){
-const _errs37 = errors;
-if(!(validate291(data.error, instancePath+"/error"))){
-errors = (vErrors = __concatIssues(vErrors, validate291.errors)).length;
+const _errs33 = errors;
+if(!(validate257(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
 }
-var valid19 = _errs37 === errors;
+var valid16 = _errs33 === errors;
 }
 else {
-var valid19 = true;
+var valid16 = true;
 }
 }
 }
@@ -8986,610 +8045,99 @@ vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
 errors++;
 }
 }
-var _valid0 = _errs33 === errors;
+var _valid0 = _errs29 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
 errors++;
-validate485.errors = vErrors;
+validate450.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
 vErrors = __truncateIssues(vErrors, _errs0);
 }
-validate485.errors = vErrors;
+validate450.errors = vErrors;
 return errors === 0;
 }
 
-export const vConnectMcpResponse = validate515;
+export const vMessageMcpResponse = validate480;
 
-export const vDisconnectMcpResponse = validate517;
+export const vMcpError = validate481;
 
-export const vClientNotification = validate521;
+export const vClientNotification = validate486;
 
 
 
-function validate524(data, instancePath=""){
+function validate489(data, instancePath=""){
 {
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.languageId === undefined) || (!(func0.call(data, "languageId")))) && (missing0 = "languageId"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text"))){
-return __fail(validate524, instancePath,"required",{missingProperty: missing0});
+if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+return __fail(validate489, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate524, instancePath+"/sessionId","type",{type: "string"});
+if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(typeof data.serverId !== "string"){
+return __fail(validate489, instancePath+"/serverId","type",{type: "string"});
 }
 }
 {
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate524, instancePath+"/uri","type",{type: "string"});
+if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(typeof data.requestId !== "string"){
+return __fail(validate489, instancePath+"/requestId","type",{type: "string"});
 }
 }
 {
-if(data.languageId !== undefined && func0.call(data, "languageId")){
-if(typeof data.languageId !== "string"){
-return __fail(validate524, instancePath+"/languageId","type",{type: "string"});
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate489, instancePath+"/method","type",{type: "string"});
 }
 }
 {
-if(data.version !== undefined && func0.call(data, "version")){
-let data3 = data.version;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-return __fail(validate524, instancePath+"/version","type",{type: "integer"});
-}
-{
-if((typeof data3 == "number") && (isFinite(data3))){
-if(!(formats0.validate(data3))){
-return __fail(validate524, instancePath+"/version","format",{format: "int64"});
-}
-}
-}
-}
-{
-if(data.text !== undefined && func0.call(data, "text")){
-if(typeof data.text !== "string"){
-return __fail(validate524, instancePath+"/text","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate524, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate524, instancePath,"type",{type: "object"});
-}
-}
-validate524.errors = null;
-return true;
-}
-
-
-function validate527(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.text === undefined) || (!(func0.call(data, "text")))) && (missing0 = "text")){
-return __fail(validate527, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.range !== undefined && func0.call(data, "range")){
-let data0 = data.range;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate270(data0, instancePath+"/range"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/range","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/range","anyOf",{}));
-errors++;
-validate527.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.text !== undefined && func0.call(data, "text")){
-const _errs6 = errors;
-if(typeof data.text !== "string"){
-return __fail(validate527, instancePath+"/text","type",{type: "string"});
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs8 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate527, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate527, instancePath,"type",{type: "object"});
-}
-}
-validate527.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate526(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.contentChanges === undefined) || (!(func0.call(data, "contentChanges")))) && (missing0 = "contentChanges"))){
-return __fail(validate526, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate526, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate526, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
-let data2 = data.version;
-const _errs7 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate526, instancePath+"/version","type",{type: "integer"});
-}
-if(errors === _errs7){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(!(formats0.validate(data2))){
-return __fail(validate526, instancePath+"/version","format",{format: "int64"});
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.contentChanges !== undefined && func0.call(data, "contentChanges")){
-let data3 = data.contentChanges;
-const _errs9 = errors;
-if(errors === _errs9){
-if(Array.isArray(data3)){
-var valid3 = true;
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-const _errs11 = errors;
-if(!(validate527(data3[i0], instancePath+"/contentChanges/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate527.errors)).length;
-}
-var valid3 = _errs11 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate526, instancePath+"/contentChanges","type",{type: "array"});
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-const _errs12 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate526, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate526, instancePath,"type",{type: "object"});
-}
-}
-validate526.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate531(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-return __fail(validate531, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate531, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate531, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate531, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate531, instancePath,"type",{type: "object"});
-}
-}
-validate531.errors = null;
-return true;
-}
-
-
-function validate533(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
-return __fail(validate533, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate533, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data.uri !== undefined && func0.call(data, "uri")){
-if(typeof data.uri !== "string"){
-return __fail(validate533, instancePath+"/uri","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate533, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate533, instancePath,"type",{type: "object"});
-}
-}
-validate533.errors = null;
-return true;
-}
-
-
-function validate535(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))) || (((data.version === undefined) || (!(func0.call(data, "version")))) && (missing0 = "version"))) || (((data.position === undefined) || (!(func0.call(data, "position")))) && (missing0 = "position"))) || (((data.visibleRange === undefined) || (!(func0.call(data, "visibleRange")))) && (missing0 = "visibleRange"))){
-return __fail(validate535, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate535, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.uri !== undefined && func0.call(data, "uri")){
-const _errs5 = errors;
-if(typeof data.uri !== "string"){
-return __fail(validate535, instancePath+"/uri","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.version !== undefined && func0.call(data, "version")){
-let data2 = data.version;
-const _errs7 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate535, instancePath+"/version","type",{type: "integer"});
-}
-if(errors === _errs7){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(!(formats0.validate(data2))){
-return __fail(validate535, instancePath+"/version","format",{format: "int64"});
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.position !== undefined && func0.call(data, "position")){
-const _errs9 = errors;
-if(!(validate271(data.position, instancePath+"/position"))){
-errors = (vErrors = __concatIssues(vErrors, validate271.errors)).length;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.visibleRange !== undefined && func0.call(data, "visibleRange")){
-const _errs11 = errors;
-if(!(validate270(data.visibleRange, instancePath+"/visibleRange"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data5 = data._meta;
-const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate535, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate535, instancePath,"type",{type: "object"});
-}
-}
-validate535.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate539(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
-return __fail(validate539, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate539, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data.id !== undefined && func0.call(data, "id")){
-if(typeof data.id !== "string"){
-return __fail(validate539, instancePath+"/id","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate539, instancePath+"/_meta","type",{type: __schemaValue4});
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate539, instancePath,"type",{type: "object"});
-}
-}
-validate539.errors = null;
-return true;
-}
-
-
-function validate541(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id"))){
-return __fail(validate541, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate541, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.id !== undefined && func0.call(data, "id")){
-const _errs5 = errors;
-if(typeof data.id !== "string"){
-return __fail(validate541, instancePath+"/id","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.reason !== undefined && func0.call(data, "reason")){
-let data2 = data.reason;
-const _errs9 = errors;
-const _errs10 = errors;
-let valid5 = false;
-const _errs11 = errors;
-if(!((((data2 === "rejected") || (data2 === "ignored")) || (data2 === "replaced")) || (data2 === "cancelled"))){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","enum",{allowedValues: __schemaValue12}));
-errors++;
-}
-var _valid0 = _errs11 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs13 = errors;
-if(data2 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs13 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/reason","anyOf",{}));
-errors++;
-validate541.errors = vErrors;
-return false;
-}
-else {
-errors = _errs10;
-vErrors = __truncateIssues(vErrors, _errs10);
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs15 = errors;
+if(data.params !== undefined && func0.call(data, "params")){
+let data3 = data.params;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate541, instancePath+"/_meta","type",{type: __schemaValue4});
+return __fail(validate489, instancePath+"/params","type",{type: __schemaValue0});
 }
-var valid0 = _errs15 === errors;
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data4 = data._meta;
+if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
+return __fail(validate489, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+}
+}
 }
 else {
-var valid0 = true;
+return __fail(validate489, instancePath,"type",{type: "object"});
 }
 }
-}
-}
-}
-}
-else {
-return __fail(validate541, instancePath,"type",{type: "object"});
-}
-}
-validate541.errors = vErrors;
-return errors === 0;
+validate489.errors = null;
+return true;
 }
 
 
-function validate521(data, instancePath=""){
+function validate486(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate521, instancePath,"required",{missingProperty: missing0});
+return __fail(validate486, instancePath,"required",{missingProperty: missing0});
 }
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate521, instancePath+"/method","type",{type: "string"});
+return __fail(validate486, instancePath+"/method","type",{type: "string"});
 }
 var valid0 = _errs1 === errors;
 }
@@ -9606,78 +8154,22 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate522(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate522.errors)).length;
+if(!(validate487(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate487.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate524(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate524.errors)).length;
+if(!(validate489(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate489.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate526(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate526.errors)).length;
-}
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs13 = errors;
-if(!(validate531(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate531.errors)).length;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs15 = errors;
-if(!(validate533(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate533.errors)).length;
-}
-var _valid1 = _errs15 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs17 = errors;
-if(!(validate535(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate535.errors)).length;
-}
-var _valid1 = _errs17 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs19 = errors;
-if(!(validate539(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate539.errors)).length;
-}
-var _valid1 = _errs19 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs21 = errors;
-if(!(validate541(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate541.errors)).length;
-}
-var _valid1 = _errs21 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs23 = errors;
-if(!(validate362(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate362.errors)).length;
-}
-var _valid1 = _errs23 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const _errs25 = errors;
-var _valid1 = _errs25 === errors;
-valid2 = valid2 || _valid1;
-}
-}
-}
-}
-}
-}
-}
 }
 }
 if(!valid2){
@@ -9691,18 +8183,18 @@ vErrors = __truncateIssues(vErrors, _errs6);
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const _errs27 = errors;
+const _errs13 = errors;
 if(data1 !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
 errors++;
 }
-var _valid0 = _errs27 === errors;
+var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
 errors++;
-validate521.errors = vErrors;
+validate486.errors = vErrors;
 return false;
 }
 else {
@@ -9718,36 +8210,418 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate521, instancePath,"type",{type: "object"});
+return __fail(validate486, instancePath,"type",{type: "object"});
 }
 }
-validate521.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const vDidOpenDocumentNotification = validate524;
+export const vMessageMcpNotification = validate489;
 
-export const vDidChangeDocumentNotification = validate526;
+export const vProxyRequest = validate491;
 
-export const vTextDocumentContentChangeEvent = validate527;
-
-export const vDidCloseDocumentNotification = validate531;
-
-export const vDidSaveDocumentNotification = validate533;
-
-export const vDidFocusDocumentNotification = validate535;
-
-export const vAcceptNesNotification = validate539;
-
-export const vRejectNesNotification = validate541;
-
-export const vNesRejectReason = validate544;
-
-function validate544(data, instancePath=""){
-if(!((((data === "rejected") || (data === "ignored")) || (data === "replaced")) || (data === "cancelled"))){
-return __fail(validate544, instancePath,"enum",{allowedValues: __schemaValue12});
+function validate493(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(!(validate358(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate358.errors)).length;
 }
-validate544.errors = null;
+validate493.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate496(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+return __fail(validate496, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate496, instancePath+"/method","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate496, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate496, instancePath,"type",{type: "object"});
+}
+}
+validate496.errors = null;
 return true;
 }
+
+
+function validate491(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+return __fail(validate491, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.id !== undefined && func0.call(data, "id")){
+const _errs1 = errors;
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.method !== undefined && func0.call(data, "method")){
+const _errs3 = errors;
+if(typeof data.method !== "string"){
+return __fail(validate491, instancePath+"/method","type",{type: "string"});
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined && func0.call(data, "params")){
+let data2 = data.params;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+if(!(validate493(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate493.errors)).length;
+}
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
+if(!(validate496(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate496.errors)).length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+}
+else {
+errors = _errs8;
+vErrors = __truncateIssues(vErrors, _errs8);
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs13 = errors;
+if(data2 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+validate491.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+return __fail(validate491, instancePath,"type",{type: "object"});
+}
+}
+validate491.errors = vErrors;
+return errors === 0;
+}
+
+export const vInitializeProxyRequest = validate493;
+
+export const vProxySuccessorRequest = validate496;
+
+export const vProxyResponse = validate498;
+
+function validate500(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(!(validate130(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate130.errors)).length;
+}
+validate500.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate498(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
+errors++;
+}
+else {
+if(data.id !== undefined && func0.call(data, "id")){
+const _errs3 = errors;
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.result !== undefined && func0.call(data, "result")){
+const _errs5 = errors;
+const _errs6 = errors;
+let valid3 = false;
+const _errs7 = errors;
+if(!(validate500(data.result, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate500.errors)).length;
+}
+var _valid1 = _errs7 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs9 = errors;
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/result","anyOf",{}));
+errors++;
+}
+else {
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs11 = errors;
+if(errors === _errs11){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
+errors++;
+}
+else {
+if(data.id !== undefined && func0.call(data, "id")){
+const _errs13 = errors;
+if(!(validate26(data.id, instancePath+"/id"))){
+errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
+}
+var valid7 = _errs13 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data.error !== undefined && func0.call(data, "error")){
+const _errs15 = errors;
+if(!(validate257(data.error, instancePath+"/error"))){
+errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
+}
+var valid7 = _errs15 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+else {
+vErrors = __pushIssue(vErrors, __issue(instancePath,"type",{type: "object"}));
+errors++;
+}
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+vErrors = __pushIssue(vErrors, __issue(instancePath,"anyOf",{}));
+errors++;
+validate498.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+vErrors = __truncateIssues(vErrors, _errs0);
+}
+validate498.errors = vErrors;
+return errors === 0;
+}
+
+export const vInitializeProxyResponse = validate500;
+
+export const vProxySuccessorResponse = validate505;
+
+function validate505(data, instancePath=""){
+validate505.errors = null;
+return true;
+}
+
+export const vProxyNotification = validate506;
+
+function validate507(data, instancePath=""){
+{
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+return __fail(validate507, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+if(typeof data.method !== "string"){
+return __fail(validate507, instancePath+"/method","type",{type: "string"});
+}
+}
+{
+if(data._meta !== undefined && func0.call(data, "_meta")){
+let data1 = data._meta;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+return __fail(validate507, instancePath+"/_meta","type",{type: __schemaValue0});
+}
+}
+}
+}
+}
+else {
+return __fail(validate507, instancePath,"type",{type: "object"});
+}
+}
+validate507.errors = null;
+return true;
+}
+
+
+function validate506(data, instancePath=""){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+return __fail(validate506, instancePath,"required",{missingProperty: missing0});
+}
+else {
+if(data.method !== undefined && func0.call(data, "method")){
+const _errs1 = errors;
+if(typeof data.method !== "string"){
+return __fail(validate506, instancePath+"/method","type",{type: "string"});
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.params !== undefined && func0.call(data, "params")){
+let data1 = data.params;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid2 = false;
+const _errs7 = errors;
+if(!(validate507(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate507.errors)).length;
+}
+var _valid1 = _errs7 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+}
+else {
+errors = _errs6;
+vErrors = __truncateIssues(vErrors, _errs6);
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs9 = errors;
+if(data1 !== null){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","type",{type: "null"}));
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+vErrors = __pushIssue(vErrors, __issue(instancePath+"/params","anyOf",{}));
+errors++;
+validate506.errors = vErrors;
+return false;
+}
+else {
+errors = _errs4;
+vErrors = __truncateIssues(vErrors, _errs4);
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+return __fail(validate506, instancePath,"type",{type: "object"});
+}
+}
+validate506.errors = vErrors;
+return errors === 0;
+}
+
+export const vProxySuccessorNotification = validate507;
 

@@ -13,14 +13,12 @@ export declare const CAPABILITY_GATES: readonly CapabilityGate[];
 /**
  * The agent's capabilities (`capabilities` of the `initialize` result), built from its
  * `Agent` handlers. A capability that promises methods is declared exactly when all their
- * handlers are there, so it cannot be declared without them
- * (`nes.events.document.didChange`, `nes.events.document.didClose`,
- * `nes.events.document.didFocus`, `nes.events.document.didOpen`,
- * `nes.events.document.didSave`, `session`, `session.delete`, `session.fork`). Everything
- * else (content, transports, settings) comes from `declared`, whose type leaves no room
- * for the capabilities the handlers decide.
+ * handlers are there, so it cannot be declared without them (`auth.status`,
+ * `session.archive`, `session`, `session.delete`, `session.fork`, `session.title`,
+ * `session.status`). Everything else (content, transports, settings) comes from
+ * `declared`, whose type leaves no room for the capabilities the handlers decide.
  */
-export declare function agentCapabilities(handlers: Partial<Agent>, declared?: T.AgentCapabilities & { nes?: { events?: { document?: { didChange?: never; didClose?: never; didFocus?: never; didOpen?: never; didSave?: never } | null } | null } | null; session?: { delete?: never; fork?: never } | null }): T.AgentCapabilities;
+export declare function agentCapabilities(handlers: Partial<Agent>, declared?: T.AgentCapabilities & { auth?: { status?: never } | null; session?: { archive?: never; delete?: never; fork?: never; title?: never; status?: never } | null }): T.AgentCapabilities;
 
 /**
  * The client's capabilities (`capabilities` of the `initialize` params), built from its

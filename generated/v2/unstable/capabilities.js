@@ -7,16 +7,9 @@ import { capabilitiesFrom, frozen } from "../../runtime/index.js";
  * sending a variant of a union in its params. The connections enforce it; tools may read it.
  */
 export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
-  { side: "agent", capability: ["nes", "events", "document", "didChange"], declare: {}, method: "document/didChange", kind: "notification", handler: "documentDidChange", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didClose"], declare: {}, method: "document/didClose", kind: "notification", handler: "documentDidClose", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didFocus"], declare: {}, method: "document/didFocus", kind: "notification", handler: "documentDidFocus", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didOpen"], declare: {}, method: "document/didOpen", kind: "notification", handler: "documentDidOpen", handlerRequired: true },
-  { side: "agent", capability: ["nes", "events", "document", "didSave"], declare: {}, method: "document/didSave", kind: "notification", handler: "documentDidSave", handlerRequired: true },
-  { side: "agent", capability: ["nes"], declare: {}, method: "nes/accept", kind: "notification", handler: "nesAccept", handlerRequired: false },
-  { side: "agent", capability: ["nes"], declare: {}, method: "nes/close", kind: "request", handler: "nesClose", handlerRequired: false },
-  { side: "agent", capability: ["nes"], declare: {}, method: "nes/reject", kind: "notification", handler: "nesReject", handlerRequired: false },
-  { side: "agent", capability: ["nes"], declare: {}, method: "nes/start", kind: "request", handler: "nesStart", handlerRequired: false },
-  { side: "agent", capability: ["nes"], declare: {}, method: "nes/suggest", kind: "request", handler: "nesSuggest", handlerRequired: false },
+  { side: "agent", capability: ["auth", "status"], declare: {}, method: "auth/status", kind: "request", handler: "authStatus", handlerRequired: true },
+  { side: "agent", capability: ["session"], declare: {}, method: "session/archive", kind: "request", handler: "sessionArchive", handlerRequired: false },
+  { side: "agent", capability: ["session", "archive"], declare: {}, method: "session/archive", kind: "request", handler: "sessionArchive", handlerRequired: true },
   { side: "agent", capability: ["session"], declare: {}, method: "session/cancel", kind: "notification", handler: "sessionCancel", handlerRequired: true },
   { side: "agent", capability: ["session"], declare: {}, method: "session/close", kind: "request", handler: "sessionClose", handlerRequired: true },
   { side: "agent", capability: ["session"], declare: {}, method: "session/delete", kind: "request", handler: "sessionDelete", handlerRequired: false },
@@ -40,6 +33,12 @@ export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
   { side: "agent", capability: ["session", "mcp", "http"], declare: {}, method: "session/resume", kind: "request", handler: "sessionResume", handlerRequired: false, content: { type: "McpServer", tag: "type", value: "http", at: [["mcpServers", "*"]] } },
   { side: "agent", capability: ["session", "mcp", "stdio"], declare: {}, method: "session/resume", kind: "request", handler: "sessionResume", handlerRequired: false, content: { type: "McpServer", tag: "type", value: "stdio", at: [["mcpServers", "*"]] } },
   { side: "agent", capability: ["session"], declare: {}, method: "session/set_config_option", kind: "request", handler: "sessionSetConfigOption", handlerRequired: false },
+  { side: "agent", capability: ["session"], declare: {}, method: "session/set_title", kind: "request", handler: "sessionSetTitle", handlerRequired: false },
+  { side: "agent", capability: ["session", "title"], declare: {}, method: "session/set_title", kind: "request", handler: "sessionSetTitle", handlerRequired: true },
+  { side: "agent", capability: ["session"], declare: {}, method: "session/status", kind: "request", handler: "sessionStatus", handlerRequired: false },
+  { side: "agent", capability: ["session", "status"], declare: {}, method: "session/status", kind: "request", handler: "sessionStatus", handlerRequired: true },
+  { side: "agent", capability: ["session"], declare: {}, method: "session/unarchive", kind: "request", handler: "sessionUnarchive", handlerRequired: false },
+  { side: "agent", capability: ["session", "archive"], declare: {}, method: "session/unarchive", kind: "request", handler: "sessionUnarchive", handlerRequired: true },
   { side: "client", capability: ["elicitation", "url"], declare: {}, method: "elicitation/complete", kind: "notification", handler: "elicitationComplete", handlerRequired: true },
   { side: "client", capability: ["elicitation", "form"], declare: {}, method: "elicitation/create", kind: "request", handler: "elicitationCreate", handlerRequired: false, content: { type: "CreateElicitationRequest", tag: "mode", value: "form", at: [[]] } },
   { side: "client", capability: ["elicitation", "url"], declare: {}, method: "elicitation/create", kind: "request", handler: "elicitationCreate", handlerRequired: false, content: { type: "CreateElicitationRequest", tag: "mode", value: "url", at: [[]] } },
@@ -48,12 +47,10 @@ export const CAPABILITY_GATES = /* @__PURE__ */ frozen([
 /**
  * The agent's capabilities (`capabilities` of the `initialize` result), built from its
  * `Agent` handlers. A capability that promises methods is declared exactly when all their
- * handlers are there, so it cannot be declared without them
- * (`nes.events.document.didChange`, `nes.events.document.didClose`,
- * `nes.events.document.didFocus`, `nes.events.document.didOpen`,
- * `nes.events.document.didSave`, `session`, `session.delete`, `session.fork`). Everything
- * else (content, transports, settings) comes from `declared`, whose type leaves no room
- * for the capabilities the handlers decide.
+ * handlers are there, so it cannot be declared without them (`auth.status`,
+ * `session.archive`, `session`, `session.delete`, `session.fork`, `session.title`,
+ * `session.status`). Everything else (content, transports, settings) comes from
+ * `declared`, whose type leaves no room for the capabilities the handlers decide.
  */
 export function agentCapabilities(handlers, declared) {
   return capabilitiesFrom(CAPABILITY_GATES, "agent", handlers, declared);

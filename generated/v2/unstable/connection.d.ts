@@ -7,6 +7,8 @@ import type { MessageStream } from "../../runtime/message-stream.js";
 import type { Negotiated } from "../../runtime/negotiation.js";
 import { SideConnection } from "../../runtime/side-connection.js";
 import type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
+import { ProxyConnection } from "../../runtime/proxy-connection.js";
+import type { ProxyRequestMap, ProxyNotificationMap } from "./methods.js";
 
 export { ndJsonStream } from "../../runtime/ndjson-stream.js";
 export type { NdJsonStreamOptions } from "../../runtime/ndjson-stream.js";
@@ -37,67 +39,17 @@ export interface Agent extends ExtensionHandlers {
   /** `auth/logout` (request). Request parameters for the `auth/logout` method. */
   authLogout?(params: T.LogoutAuthRequest, context: RequestContext): T.LogoutAuthResponse | Promise<T.LogoutAuthResponse>;
   /**
-   * `document/didChange` (notification). Notification sent when a file is edited.
+   * `auth/status` (request). Request parameters for the `auth/status` method.
    * @experimental Only in the unstable schema.
    */
-  documentDidChange?(params: T.DidChangeDocumentNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `document/didClose` (notification). Notification sent when a file is closed.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidClose?(params: T.DidCloseDocumentNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `document/didFocus` (notification). Notification sent when a file becomes the active editor tab.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidFocus?(params: T.DidFocusDocumentNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `document/didOpen` (notification). Notification sent when a file is opened in the editor.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidOpen?(params: T.DidOpenDocumentNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `document/didSave` (notification). Notification sent when a file is saved.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidSave?(params: T.DidSaveDocumentNotification, context: NotificationContext): void | Promise<void>;
+  authStatus?(params: T.AuthStatusRequest, context: RequestContext): T.AuthStatusResponse | Promise<T.AuthStatusResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
   initialize(params: T.InitializeRequest, context: RequestContext): T.InitializeResponse | Promise<T.InitializeResponse>;
   /**
-   * `mcp/message` (notification). Notification parameters for `mcp/message`.
+   * `mcp/message` (notification).
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `mcp/message` (request). Request parameters for `mcp/message`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): T.MessageMcpResponse | Promise<T.MessageMcpResponse>;
-  /**
-   * `nes/accept` (notification). Notification sent when a suggestion is accepted.
-   * @experimental Only in the unstable schema.
-   */
-  nesAccept?(params: T.AcceptNesNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `nes/close` (request). Request to close an NES session.
-   * @experimental Only in the unstable schema.
-   */
-  nesClose?(params: T.CloseNesRequest, context: RequestContext): T.CloseNesResponse | Promise<T.CloseNesResponse>;
-  /**
-   * `nes/reject` (notification). Notification sent when a suggestion is rejected.
-   * @experimental Only in the unstable schema.
-   */
-  nesReject?(params: T.RejectNesNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `nes/start` (request). Request to start an NES session.
-   * @experimental Only in the unstable schema.
-   */
-  nesStart?(params: T.StartNesRequest, context: RequestContext): T.StartNesResponse | Promise<T.StartNesResponse>;
-  /**
-   * `nes/suggest` (request). Request for a code suggestion.
-   * @experimental Only in the unstable schema.
-   */
-  nesSuggest?(params: T.SuggestNesRequest, context: RequestContext): T.SuggestNesResponse | Promise<T.SuggestNesResponse>;
+  mcpMessage?(params: T.MessageMcpNotification, context: NotificationContext): void | Promise<void>;
   /**
    * `providers/disable` (request). Request parameters for `providers/disable`.
    * @experimental Only in the unstable schema.
@@ -113,7 +65,12 @@ export interface Agent extends ExtensionHandlers {
    * @experimental Only in the unstable schema.
    */
   providersSet?(params: T.SetProviderRequest, context: RequestContext): T.SetProviderResponse | Promise<T.SetProviderResponse>;
-  /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
+  /**
+   * `session/archive` (request). Request parameters for archiving a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionArchive?(params: T.ArchiveSessionRequest, context: RequestContext): T.ArchiveSessionResponse | Promise<T.ArchiveSessionResponse>;
+  /** `session/cancel` (notification). Notification to cancel a session's foreground work and its prompts not yet inserted. */
   sessionCancel(params: T.CancelSessionNotification, context: NotificationContext): void | Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
   sessionClose?(params: T.CloseSessionRequest, context: RequestContext): T.CloseSessionResponse | Promise<T.CloseSessionResponse>;
@@ -134,6 +91,25 @@ export interface Agent extends ExtensionHandlers {
   sessionResume?(params: T.ResumeSessionRequest, context: RequestContext): T.ResumeSessionResponse | Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
   sessionSetConfigOption?(params: T.SetSessionConfigOptionRequest, context: RequestContext): T.SetSessionConfigOptionResponse | Promise<T.SetSessionConfigOptionResponse>;
+  /**
+   * `session/set_title` (request). Request parameters for setting the title of a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionSetTitle?(params: T.SetSessionTitleRequest, context: RequestContext): T.SetSessionTitleResponse | Promise<T.SetSessionTitleResponse>;
+  /**
+   * `session/status` (request). Request parameters for checking the status of a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionStatus?(params: T.SessionStatusRequest, context: RequestContext): T.SessionStatusResponse | Promise<T.SessionStatusResponse>;
+  /**
+   * `session/unarchive` (request). Request parameters for unarchiving a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionUnarchive?(params: T.UnarchiveSessionRequest, context: RequestContext): T.UnarchiveSessionResponse | Promise<T.UnarchiveSessionResponse>;
+  /** `terminal/cancel` (request). Request parameters for cancelling one terminal. */
+  terminalCancel?(params: T.CancelTerminalRequest, context: RequestContext): T.CancelTerminalResponse | Promise<T.CancelTerminalResponse>;
+  /** `tool_call/cancel` (request). Request parameters for cancelling one tool call. */
+  toolCallCancel?(params: T.CancelToolCallRequest, context: RequestContext): T.CancelToolCallResponse | Promise<T.CancelToolCallResponse>;
 }
 
 /**
@@ -146,29 +122,19 @@ export interface Agent extends ExtensionHandlers {
  */
 export interface Client extends ExtensionHandlers {
   /**
-   * `mcp/message` (notification). Notification parameters for `mcp/message`.
+   * `auth/status_update` (notification). Notification sent by the agent when its authentication status changes.
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification?(params: T.MessageMcpNotification, context: NotificationContext): void | Promise<void>;
-  /**
-   * `mcp/message` (request). Request parameters for `mcp/message`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): T.MessageMcpResponse | Promise<T.MessageMcpResponse>;
+  authStatusUpdate?(params: T.AuthStatusUpdateNotification, context: NotificationContext): void | Promise<void>;
   /** `elicitation/complete` (notification). Notification sent by the agent when a URL-based elicitation is complete. */
   elicitationComplete?(params: T.CompleteElicitationNotification, context: NotificationContext): void | Promise<void>;
   /** `elicitation/create` (request). Request from the agent to elicit structured user input. */
   elicitationCreate?(params: T.CreateElicitationRequest, context: RequestContext): T.CreateElicitationResponse | Promise<T.CreateElicitationResponse>;
   /**
-   * `mcp/connect` (request). Request parameters for `mcp/connect`.
+   * `mcp/message` (request).
    * @experimental Only in the unstable schema.
    */
-  mcpConnect?(params: T.ConnectMcpRequest, context: RequestContext): T.ConnectMcpResponse | Promise<T.ConnectMcpResponse>;
-  /**
-   * `mcp/disconnect` (request). Request parameters for `mcp/disconnect`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpDisconnect?(params: T.DisconnectMcpRequest, context: RequestContext): T.DisconnectMcpResponse | Promise<T.DisconnectMcpResponse>;
+  mcpMessage?(params: T.MessageMcpRequest, context: RequestContext): T.MessageMcpResponse | Promise<T.MessageMcpResponse>;
   /** `session/request_permission` (request). Request for user permission to proceed with an operation. */
   sessionRequestPermission(params: T.RequestPermissionRequest, context: RequestContext): T.RequestPermissionResponse | Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
@@ -182,67 +148,17 @@ export interface RemoteAgent {
   /** `auth/logout` (request). Request parameters for the `auth/logout` method. */
   authLogout(params: T.LogoutAuthRequest, options?: CallOptions): Promise<T.LogoutAuthResponse>;
   /**
-   * `document/didChange` (notification). Notification sent when a file is edited.
+   * `auth/status` (request). Request parameters for the `auth/status` method.
    * @experimental Only in the unstable schema.
    */
-  documentDidChange(params: T.DidChangeDocumentNotification): Promise<void>;
-  /**
-   * `document/didClose` (notification). Notification sent when a file is closed.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidClose(params: T.DidCloseDocumentNotification): Promise<void>;
-  /**
-   * `document/didFocus` (notification). Notification sent when a file becomes the active editor tab.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidFocus(params: T.DidFocusDocumentNotification): Promise<void>;
-  /**
-   * `document/didOpen` (notification). Notification sent when a file is opened in the editor.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidOpen(params: T.DidOpenDocumentNotification): Promise<void>;
-  /**
-   * `document/didSave` (notification). Notification sent when a file is saved.
-   * @experimental Only in the unstable schema.
-   */
-  documentDidSave(params: T.DidSaveDocumentNotification): Promise<void>;
+  authStatus(params: T.AuthStatusRequest, options?: CallOptions): Promise<T.AuthStatusResponse>;
   /** `initialize` (request). Request parameters for the initialize method. */
   initialize(params: T.InitializeRequest, options?: CallOptions): Promise<T.InitializeResponse>;
   /**
-   * `mcp/message` (notification). Notification parameters for `mcp/message`.
+   * `mcp/message` (notification).
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification(params: T.MessageMcpNotification): Promise<void>;
-  /**
-   * `mcp/message` (request). Request parameters for `mcp/message`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpMessage(params: T.MessageMcpRequest, options?: CallOptions): Promise<T.MessageMcpResponse>;
-  /**
-   * `nes/accept` (notification). Notification sent when a suggestion is accepted.
-   * @experimental Only in the unstable schema.
-   */
-  nesAccept(params: T.AcceptNesNotification): Promise<void>;
-  /**
-   * `nes/close` (request). Request to close an NES session.
-   * @experimental Only in the unstable schema.
-   */
-  nesClose(params: T.CloseNesRequest, options?: CallOptions): Promise<T.CloseNesResponse>;
-  /**
-   * `nes/reject` (notification). Notification sent when a suggestion is rejected.
-   * @experimental Only in the unstable schema.
-   */
-  nesReject(params: T.RejectNesNotification): Promise<void>;
-  /**
-   * `nes/start` (request). Request to start an NES session.
-   * @experimental Only in the unstable schema.
-   */
-  nesStart(params: T.StartNesRequest, options?: CallOptions): Promise<T.StartNesResponse>;
-  /**
-   * `nes/suggest` (request). Request for a code suggestion.
-   * @experimental Only in the unstable schema.
-   */
-  nesSuggest(params: T.SuggestNesRequest, options?: CallOptions): Promise<T.SuggestNesResponse>;
+  mcpMessage(params: T.MessageMcpNotification): Promise<void>;
   /**
    * `providers/disable` (request). Request parameters for `providers/disable`.
    * @experimental Only in the unstable schema.
@@ -258,7 +174,12 @@ export interface RemoteAgent {
    * @experimental Only in the unstable schema.
    */
   providersSet(params: T.SetProviderRequest, options?: CallOptions): Promise<T.SetProviderResponse>;
-  /** `session/cancel` (notification). Notification to cancel ongoing operations for a session. */
+  /**
+   * `session/archive` (request). Request parameters for archiving a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionArchive(params: T.ArchiveSessionRequest, options?: CallOptions): Promise<T.ArchiveSessionResponse>;
+  /** `session/cancel` (notification). Notification to cancel a session's foreground work and its prompts not yet inserted. */
   sessionCancel(params: T.CancelSessionNotification): Promise<void>;
   /** `session/close` (request). Request parameters for closing an active session. */
   sessionClose(params: T.CloseSessionRequest, options?: CallOptions): Promise<T.CloseSessionResponse>;
@@ -279,34 +200,43 @@ export interface RemoteAgent {
   sessionResume(params: T.ResumeSessionRequest, options?: CallOptions): Promise<T.ResumeSessionResponse>;
   /** `session/set_config_option` (request). Request parameters for setting a session configuration option. */
   sessionSetConfigOption(params: T.SetSessionConfigOptionRequest, options?: CallOptions): Promise<T.SetSessionConfigOptionResponse>;
+  /**
+   * `session/set_title` (request). Request parameters for setting the title of a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionSetTitle(params: T.SetSessionTitleRequest, options?: CallOptions): Promise<T.SetSessionTitleResponse>;
+  /**
+   * `session/status` (request). Request parameters for checking the status of a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionStatus(params: T.SessionStatusRequest, options?: CallOptions): Promise<T.SessionStatusResponse>;
+  /**
+   * `session/unarchive` (request). Request parameters for unarchiving a session.
+   * @experimental Only in the unstable schema.
+   */
+  sessionUnarchive(params: T.UnarchiveSessionRequest, options?: CallOptions): Promise<T.UnarchiveSessionResponse>;
+  /** `terminal/cancel` (request). Request parameters for cancelling one terminal. */
+  terminalCancel(params: T.CancelTerminalRequest, options?: CallOptions): Promise<T.CancelTerminalResponse>;
+  /** `tool_call/cancel` (request). Request parameters for cancelling one tool call. */
+  toolCallCancel(params: T.CancelToolCallRequest, options?: CallOptions): Promise<T.CancelToolCallResponse>;
 }
 
 /** The client as its peer sees it: one function per client method, sending it over the connection. */
 export interface RemoteClient {
   /**
-   * `mcp/message` (notification). Notification parameters for `mcp/message`.
+   * `auth/status_update` (notification). Notification sent by the agent when its authentication status changes.
    * @experimental Only in the unstable schema.
    */
-  mcpMessageNotification(params: T.MessageMcpNotification): Promise<void>;
-  /**
-   * `mcp/message` (request). Request parameters for `mcp/message`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpMessage(params: T.MessageMcpRequest, options?: CallOptions): Promise<T.MessageMcpResponse>;
+  authStatusUpdate(params: T.AuthStatusUpdateNotification): Promise<void>;
   /** `elicitation/complete` (notification). Notification sent by the agent when a URL-based elicitation is complete. */
   elicitationComplete(params: T.CompleteElicitationNotification): Promise<void>;
   /** `elicitation/create` (request). Request from the agent to elicit structured user input. */
   elicitationCreate(params: T.CreateElicitationRequest, options?: CallOptions): Promise<T.CreateElicitationResponse>;
   /**
-   * `mcp/connect` (request). Request parameters for `mcp/connect`.
+   * `mcp/message` (request).
    * @experimental Only in the unstable schema.
    */
-  mcpConnect(params: T.ConnectMcpRequest, options?: CallOptions): Promise<T.ConnectMcpResponse>;
-  /**
-   * `mcp/disconnect` (request). Request parameters for `mcp/disconnect`.
-   * @experimental Only in the unstable schema.
-   */
-  mcpDisconnect(params: T.DisconnectMcpRequest, options?: CallOptions): Promise<T.DisconnectMcpResponse>;
+  mcpMessage(params: T.MessageMcpRequest, options?: CallOptions): Promise<T.MessageMcpResponse>;
   /** `session/request_permission` (request). Request for user permission to proceed with an operation. */
   sessionRequestPermission(params: T.RequestPermissionRequest, options?: CallOptions): Promise<T.RequestPermissionResponse>;
   /** `session/update` (notification). Notification containing a session update from the agent. */
@@ -345,4 +275,91 @@ export declare class ClientSideConnection extends SideConnection<AgentRequestMap
    * before anything is sent (the `capabilities` option says how).
    */
   get negotiated(): Negotiated<T.AgentCapabilities, T.ClientCapabilities> | undefined;
+}
+
+/**
+ * What a proxy serves. The conductor carries both of its neighbours over one connection:
+ * the predecessor's calls (the client's way) arrive as the agent's methods, and go to
+ * `agent`; the successor's (the agent's way) arrive unwrapped from `proxy/successor` as the
+ * client's methods, and go to `client`. A call with no handler here passes on to the other
+ * neighbour, and its answer comes back as that neighbour gave it, so a proxy handles only
+ * what it changes; a handler reaches the neighbours through the connection's
+ * `client` and `successor`. Params are read as with `unknownVariants: "reject"`:
+ * whatever a proxy receives it may send on, and a variant this package does not know
+ * could not be sent.
+ */
+export interface Proxy {
+  /**
+   * `proxy/initialize` (request). Request parameters for `proxy/initialize`.
+   * Without a handler, the `initialize` request goes on to the successor with these params and its result is the answer.
+   * @experimental Only in the unstable schema.
+   */
+  proxyInitialize?(params: T.InitializeProxyRequest, context: RequestContext): T.InitializeProxyResponse | Promise<T.InitializeProxyResponse>;
+  /** The agent's methods, as the predecessor calls them. */
+  agent?: Partial<Agent>;
+  /** The client's methods, as the successor calls them. */
+  client?: Partial<Client>;
+}
+
+/**
+ * A proxy's end of its link to the conductor. Serves the `Proxy` that `toProxy` returns (it
+ * receives this connection), calls the predecessor through `client` and the successor through
+ * `successor` (each call wrapped in `proxy/successor`). Reading starts as soon as it is constructed.
+ */
+export declare class ProxySideConnection extends ProxyConnection {
+  constructor(toProxy: (connection: ProxySideConnection) => Proxy, stream: MessageStream, options?: ConnectionOptions);
+  /** The predecessor, towards the client: the client's methods. */
+  get client(): RemoteClient;
+  /** The successor, towards the agent: the agent's methods. */
+  get successor(): RemoteAgent;
+}
+
+/**
+ * What a conductor serves on its link to a proxy: the client's methods the proxy sends
+ * towards the client, and `proxy/successor`, which the proxy sends to reach its successor.
+ * Read as with `unknownVariants: "reject"`, like a proxy's: a conductor passes calls on.
+ */
+export interface Conductor extends Client {
+  /**
+   * `proxy/successor` (request). Parameters of a `proxy/successor` request.
+   * @experimental Only in the unstable schema.
+   */
+  proxySuccessor(params: T.ProxySuccessorRequest, context: RequestContext): T.ProxySuccessorResponse | Promise<T.ProxySuccessorResponse>;
+  /**
+   * `proxy/successor` (notification). Parameters of a `proxy/successor` notification.
+   * @experimental Only in the unstable schema.
+   */
+  proxySuccessorNotification(params: T.ProxySuccessorNotification, context: NotificationContext): void | Promise<void>;
+}
+
+/** The proxy methods as the conductor calls them. */
+export interface RemoteProxy {
+  /**
+   * `proxy/initialize` (request). Request parameters for `proxy/initialize`.
+   * @experimental Only in the unstable schema.
+   */
+  proxyInitialize(params: T.InitializeProxyRequest, options?: CallOptions): Promise<T.InitializeProxyResponse>;
+  /**
+   * `proxy/successor` (notification). Parameters of a `proxy/successor` notification.
+   * @experimental Only in the unstable schema.
+   */
+  proxySuccessorNotification(params: T.ProxySuccessorNotification): Promise<void>;
+  /**
+   * `proxy/successor` (request). Parameters of a `proxy/successor` request.
+   * @experimental Only in the unstable schema.
+   */
+  proxySuccessor(params: T.ProxySuccessorRequest, options?: CallOptions): Promise<T.ProxySuccessorResponse>;
+}
+
+/**
+ * The conductor's end of its link to a proxy. Serves the `Conductor` that `toConductor` returns
+ * (it receives this connection), calls the proxy's agent methods through `agent` and the
+ * proxy methods through `proxy`, or by wire name with `request`/`notify`.
+ */
+export declare class ConductorSideConnection extends SideConnection<AgentRequestMap & ProxyRequestMap, AgentNotificationMap & ProxyNotificationMap> {
+  constructor(toConductor: (connection: ConductorSideConnection) => Conductor, stream: MessageStream, options?: ConnectionOptions);
+  /** The agent's methods, served by the chain from this proxy on. */
+  get agent(): RemoteAgent;
+  /** The proxy methods. */
+  get proxy(): RemoteProxy;
 }

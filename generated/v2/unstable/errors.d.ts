@@ -15,14 +15,16 @@ export declare class RequestError extends RuntimeRequestError {
   static methodNotFound(data?: unknown, detail?: string): RequestError;
   /** -32602 Invalid params: Invalid method parameter(s). */
   static invalidParams(data?: unknown, detail?: string): RequestError;
-  /** -32603 Internal error: Internal JSON-RPC error. Reserved for implementation-defined server errors. */
+  /** -32603 Internal error: Internal JSON-RPC error. */
   static internalError(data?: unknown, detail?: string): RequestError;
   /** -32800 Request cancelled: Execution of the method was aborted either due to a cancellation request from the caller or because of resource constraints or shutdown. */
   static requestCancelled(data?: unknown, detail?: string): RequestError;
   /** -32000 Authentication required: Authentication is required before this operation can be performed. */
   static authenticationRequired(data?: unknown, detail?: string): RequestError;
-  /** -32002 Resource not found: A given resource, such as a file, was not found. */
+  /** -32002 Resource not found: A given resource, such as a session, was not found. */
   static resourceNotFound(data?: unknown, detail?: string): RequestError;
+  /** -32022 Unsupported protocol version: No protocol version supported by the Agent is at or below the requested version. The error data is an [`UnsupportedProtocolVersionErrorData`]. */
+  static unsupportedProtocolVersion(data?: unknown, detail?: string): RequestError;
   /** The session a request names does not exist (or is not active): `Resource not found` with `data.sessionId`. */
   static sessionNotFound(sessionId: string): RequestError;
 }

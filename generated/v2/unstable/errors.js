@@ -29,7 +29,7 @@ export class RequestError extends RuntimeRequestError {
   static invalidParams(data, detail) {
     return new RequestError(-32602, withDetail("Invalid params", detail), data);
   }
-  /** -32603 Internal error: Internal JSON-RPC error. Reserved for implementation-defined server errors. */
+  /** -32603 Internal error: Internal JSON-RPC error. */
   static internalError(data, detail) {
     return new RequestError(-32603, withDetail("Internal error", detail), data);
   }
@@ -41,9 +41,13 @@ export class RequestError extends RuntimeRequestError {
   static authenticationRequired(data, detail) {
     return new RequestError(-32000, withDetail("Authentication required", detail), data);
   }
-  /** -32002 Resource not found: A given resource, such as a file, was not found. */
+  /** -32002 Resource not found: A given resource, such as a session, was not found. */
   static resourceNotFound(data, detail) {
     return new RequestError(-32002, withDetail("Resource not found", detail), data);
+  }
+  /** -32022 Unsupported protocol version: No protocol version supported by the Agent is at or below the requested version. The error data is an [`UnsupportedProtocolVersionErrorData`]. */
+  static unsupportedProtocolVersion(data, detail) {
+    return new RequestError(-32022, withDetail("Unsupported protocol version", detail), data);
   }
   /** The session a request names does not exist (or is not active): `Resource not found` with `data.sessionId`. */
   static sessionNotFound(sessionId) {

@@ -2,7 +2,7 @@
 /**
  * Agent Client Protocol v2 (unstable).
  *
- * Protocol version 2: 267 definition types, 34 methods.
+ * Protocol version 2: 262 definition types, 33 methods.
  * Includes the unstable (feature-gated draft) protocol: items marked `@experimental`
  * may change or disappear in any release.
  * @packageDocumentation
