@@ -8,7 +8,7 @@ import { readTree } from "../generator/output/write.js";
 import { ROOT } from "../generator/paths.js";
 import { NODE_ENTRY } from "../generator/symbols/exports.js";
 import { cli, HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR, tempDir } from "./support/run.js";
-import { metaMethods, metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
+import { annotatedMethods, SURFACES, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
 
 const work = tempDir("cli");
@@ -16,11 +16,14 @@ const work = tempDir("cli");
 const pristine = TEST_PACKAGE;
 afterAll(() => work.remove());
 
-/** A fresh copy of the vendored schema and of a package generated from it. */
-function scratch(name: string): { schema: string; out: string } {
+/**
+ * A fresh copy of a schema folder (the vendored one unless `from` says otherwise) and of the
+ * package generated from the vendored schema.
+ */
+function scratch(name: string, from = SCHEMA_DIR): { schema: string; out: string } {
   const schema = join(work.path, name, "schema");
   const out = join(work.path, name, "generated");
-  cpSync(SCHEMA_DIR, schema, { recursive: true });
+  cpSync(from, schema, { recursive: true });
   cpSync(pristine, out, { recursive: true });
   return { schema, out };
 }
@@ -43,10 +46,11 @@ describe("generate", () => {
       join(work.path, "summary"),
     );
     expect(run.code).toBe(0);
-    // One line per surface: entry point, schema file, its definitions and its meta.json methods.
+    // One line per surface: entry point, schema file, its definitions and its methods (one
+    // per entry of the method maps: a method both sides serve counts on each).
     const expected = SURFACES.map((s) => {
       const types = Object.keys(schemaOf(s).$defs).length;
-      const methods = metaMethods(metaOf(s)).length;
+      const methods = annotatedMethods(schemaOf(s)).length;
       return [s.entry, s.schema, `${types} types`, `${methods} methods`];
     });
     expect(run.stderr).toEqual([]);
@@ -190,11 +194,14 @@ describe("check", () => {
 });
 
 describe("bad input: exit 2, one line naming file and pointer, output untouched", () => {
-  const cases: Array<[string, (schema: string) => void, RegExp]> = [
+  /** A release that ships meta.json, for the cases about it (npm releases ship none). */
+  const WITH_META = join(HISTORY_DIR, "v1.0.0");
+  const cases: Array<[string, (schema: string) => void, RegExp, string?]> = [
     [
       "missing schema file",
       (s) => rmSync(join(s, "v1", "schema.json")),
       /v1\/meta\.json#: has no matching v1\/schema\.json/,
+      WITH_META,
     ],
     [
       "missing schema dir",
@@ -244,6 +251,7 @@ describe("bad input: exit 2, one line naming file and pointer, output untouched"
           m.clientMethods.session_cancel = "session/cancel";
         }),
       /v1\/meta\.json#\/clientMethods\/session_cancel: method "session\/cancel" has no definition with x-method "session\/cancel" served by the client side/,
+      WITH_META,
     ],
     [
       "x-method missing from meta.json",
@@ -252,6 +260,7 @@ describe("bad input: exit 2, one line naming file and pointer, output untouched"
           delete m.clientMethods.terminal_kill;
         }),
       /v1\/schema\.json#\/\$defs\/KillTerminalRequest\/x-method: method "terminal\/kill" .* is not listed in .*meta\.json/,
+      WITH_META,
     ],
     [
       "response without request",
@@ -264,8 +273,8 @@ describe("bad input: exit 2, one line naming file and pointer, output untouched"
     ],
   ];
 
-  it.each(cases)("%s", async (_label, breakIt, message) => {
-    const { schema, out } = scratch(`bad-${_label.replace(/\W+/g, "-")}`);
+  it.each(cases)("%s", async (_label, breakIt, message, from) => {
+    const { schema, out } = scratch(`bad-${_label.replace(/\W+/g, "-")}`, from);
     const before = readTree(out);
     breakIt(schema);
     for (const command of ["generate", "check"]) {

@@ -5,7 +5,7 @@ import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
 import { exportedDeclarations, exportedTypes, parse } from "./support/declarations.js";
 import { importSurface } from "./support/run.js";
-import { metaOf, SURFACES, schemaOf } from "./support/surfaces.js";
+import { methodMaps, SURFACES, schemaOf } from "./support/surfaces.js";
 import { TEST_PACKAGE } from "./support/test-package.js";
 
 type Guard = (value: unknown) => boolean;
@@ -23,7 +23,7 @@ const guard = (surface: string, name: string): Guard => {
 
 describe.each(SURFACES)("surface $id", (surface) => {
   const schema = schemaOf(surface);
-  const meta = metaOf(surface);
+  const maps = methodMaps(schema);
   const defNames = Object.keys(schema.$defs);
 
   it("exports a type for every definition, and nothing else", () => {
@@ -59,12 +59,13 @@ describe.each(SURFACES)("surface $id", (surface) => {
     }
   });
 
-  it("method constants and PROTOCOL_VERSION equal meta.json", () => {
+  it("method constants equal the schema's x-method annotations, PROTOCOL_VERSION the folder's", () => {
     const mod = modules.get(surface.id) ?? {};
-    expect(mod.PROTOCOL_VERSION).toBe(meta.version);
-    expect(mod.AGENT_METHODS).toEqual(meta.agentMethods);
-    expect(mod.CLIENT_METHODS).toEqual(meta.clientMethods);
-    expect(mod.PROTOCOL_METHODS).toEqual(meta.protocolMethods);
+    expect(mod.PROTOCOL_VERSION).toBe(surface.version);
+    expect(mod.AGENT_METHODS).toEqual(maps.agent ?? {});
+    expect(mod.CLIENT_METHODS).toEqual(maps.client ?? {});
+    expect(mod.PROTOCOL_METHODS).toEqual(maps.protocol ?? {});
+    if (maps.proxy) expect(mod.PROXY_METHODS).toEqual(maps.proxy);
   });
 
   it("METHODS lists every x-method definition with its side, kind and types", () => {
@@ -100,9 +101,9 @@ describe.each(SURFACES)("surface $id", (surface) => {
       ]),
     );
     const sides: Array<[string, Record<string, string>]> = [
-      ["Agent", meta.agentMethods],
-      ["Client", meta.clientMethods],
-      ["Protocol", meta.protocolMethods],
+      ["Agent", maps.agent ?? {}],
+      ["Client", maps.client ?? {}],
+      ["Protocol", maps.protocol ?? {}],
     ];
     for (const [side, wires] of sides) {
       const listed = `${blocks.get(`${side}RequestMap`) ?? ""}\n${blocks.get(`${side}NotificationMap`) ?? ""}`;

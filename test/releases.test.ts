@@ -1,4 +1,3 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../generator/diagnostics.js";
@@ -11,30 +10,17 @@ import type { CapabilityGate } from "../templates/runtime/negotiation.js";
 import {
   type CliRun,
   cli,
-  ERAS_DIR,
-  HISTORY_DIR,
+  heldReleases,
   importSurface,
-  RELEASES_DIR,
-  SCHEMA_DIR,
   tempDir,
   typeCheckDeclarations,
 } from "./support/run.js";
-
-const folders = (dir: string, label: string): Array<[string, string]> =>
-  readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e): [string, string] => [`${label}${e.name}`, join(dir, e.name)]);
 
 /**
  * Every real schema release we hold: the vendored one, the shared history, the SDK's npm
  * releases and the older eras (the first npm package, upstream tags with gaps).
  */
-const RELEASES: Array<[string, string]> = [
-  ["vendored", SCHEMA_DIR],
-  ...folders(HISTORY_DIR, "history "),
-  ...folders(RELEASES_DIR, "sdk "),
-  ...folders(ERAS_DIR, "era "),
-];
+const RELEASES = heldReleases({ eras: true });
 
 const work = tempDir("releases");
 afterAll(() => work.remove());

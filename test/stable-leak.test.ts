@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../generator/paths.js";
 import {
   exportedDeclarations,
   identifiers,
@@ -18,8 +19,7 @@ import {
 } from "./support/declarations.js";
 import { handlerName } from "./support/protocol.js";
 import {
-  metaMethods,
-  metaOf,
+  annotatedMethods,
   type SchemaDocument,
   STABLE_UNSTABLE_PAIRS,
   SURFACES,
@@ -119,6 +119,21 @@ function handleForms(schema: SchemaDocument): string[] {
   );
 }
 
+/** Every property name the runtime's types declare (templates/runtime/, read with the parser). */
+const RUNTIME_VOCABULARY: ReadonlySet<string> = (() => {
+  const dir = join(ROOT, "templates", "runtime");
+  const names = new Set<string>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+    const visit = (n: ts.Node) => {
+      if ((ts.isPropertySignature(n) || ts.isMethodSignature(n)) && ts.isIdentifier(n.name))
+        names.add(n.name.text);
+      ts.forEachChild(n, visit);
+    };
+    visit(parse(file, readFileSync(join(dir, file), "utf8")));
+  }
+  return names;
+})();
+
 const read = (surface: Surface, file: string) =>
   readFileSync(join(TEST_PACKAGE, surface.id, file), "utf8");
 
@@ -160,9 +175,16 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
     const stableDefs = new Set(Object.keys(stableSchema.$defs));
     const files = emittedFiles(stable);
 
-    /** Words the unstable schema gives meaning to and the stable schema never spells. */
+    /**
+     * Words the unstable schema gives meaning to and the stable schema never spells, leaving
+     * out the runtime's own vocabulary: the property names its contracts declare (a repair
+     * plan's `open`, the handshake's `capabilities`) are the package's words on every
+     * surface, whatever a schema calls its fields.
+     */
     const stableStrings = allStrings(stableSchema);
-    const unstableOnly = [...schemaWords(unstableSchema)].filter((w) => !stableStrings.has(w));
+    const unstableOnly = [...schemaWords(unstableSchema)].filter(
+      (w) => !stableStrings.has(w) && !RUNTIME_VOCABULARY.has(w),
+    );
     /** Names the package would derive from the definitions only the unstable schema has. */
     const unstableOnlyNames = Object.keys(unstableSchema.$defs)
       .filter((d) => !stableDefs.has(d))
@@ -276,7 +298,7 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
           typeof def["x-method"] === "string" ? [[name, def["x-method"]] as const] : [],
         ),
       );
-      const stableMethods = metaMethods(metaOf(stable));
+      const stableMethods = annotatedMethods(stableSchema);
       const handlersOf = (wire: string) =>
         stableMethods.filter((m) => m.wire === wire).map((m) => handlerName(m.key));
       /** Members that name a method's definitions, as [file, interface, member, wire]. */

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileStrict } from "../support/compile.js";
 import { exportedTypes, parse } from "../support/declarations.js";
@@ -118,7 +118,7 @@ describe("generate --extension: every surface", () => {
     });
 
     it("typed _meta keys: optional in the type, validated strictly, dropped alone by parse when they do not fit", async () => {
-      const types = readFileSync(join(out.path, id, "types.d.ts"), "utf8");
+      const types = declarationTexts(join(out.path, id, "types.d.ts"));
       const entry = await importSurface(out.path, id);
       for (const [target, keys] of Object.entries(extension["x-meta"] ?? {})) {
         const is = entry[`is${target}`] as Fn;
@@ -183,10 +183,24 @@ function between(text: string, start: string, end: string): string {
   return text.slice(from, to);
 }
 
+/**
+ * A types.d.ts and the declaration files it takes names from (an unstable surface's takes the
+ * stable surface's unchanged declarations from `../types.js`), each file's text on its own.
+ */
+function declarationTexts(path: string): string[] {
+  const text = readFileSync(path, "utf8");
+  const sources = [...text.matchAll(/^(?:import|export) [^;]*? from "(\.[^"]+)\.js";/gm)].map((m) =>
+    join(dirname(path), `${m[1]}.d.ts`),
+  );
+  return [text, ...new Set(sources)].map((t, i) => (i === 0 ? t : readFileSync(t, "utf8")));
+}
+
 /** The type whose declaration holds `needle` (the last `export interface|type` before it). */
-function ownerOf(types: string, needle: string): string | undefined {
-  const at = types.indexOf(needle);
-  expect(at, `${needle} is declared`).toBeGreaterThanOrEqual(0);
-  const declarations = [...types.slice(0, at).matchAll(/^export (?:interface|type) (\w+)/gm)];
+function ownerOf(files: string[], needle: string): string | undefined {
+  const types = files.find((t) => t.includes(needle));
+  expect(types, `${needle} is declared`).toBeDefined();
+  const text = types ?? "";
+  const at = text.indexOf(needle);
+  const declarations = [...text.slice(0, at).matchAll(/^export (?:interface|type) (\w+)/gm)];
   return declarations.at(-1)?.[1];
 }

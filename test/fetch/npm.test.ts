@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { cli, RELEASES_DIR, readJson, SCHEMA_DIR, tempDir } from "../support/run.js";
+import { cli, HISTORY_DIR, RELEASES_DIR, readJson, SCHEMA_DIR, tempDir } from "../support/run.js";
 import {
   buildTarball,
   copyDir,
@@ -74,9 +74,10 @@ afterAll(async () => {
 
 let count = 0;
 /** A copy of the vendored schema folder (hand-written README included) to fetch into. */
-function schemaCopy(): string {
+/** A copy of a schema folder: the vendored one, or `from`. */
+function schemaCopy(from = SCHEMA_DIR): string {
   count++;
-  return copyDir(SCHEMA_DIR, join(work.path, `case-${count}`, "schema"));
+  return copyDir(from, join(work.path, `case-${count}`, "schema"));
 }
 
 describe("fetch npm:PACKAGE@VERSION", () => {
@@ -117,7 +118,8 @@ describe("fetch npm:PACKAGE@VERSION", () => {
   });
 
   it("resolves a package without a version to its latest release, and prints the diff as JSON", async () => {
-    const dir = schemaCopy();
+    // A folder fetched from git before: a release with meta.json files.
+    const dir = schemaCopy(join(HISTORY_DIR, "v1.0.0"));
     const run = await cli("fetch", "npm:@acme/acp-schema", "--schema-dir", dir, "--json");
     expect(run.code).toBe(0);
     const body = JSON.parse(run.stdout.join("\n")) as {
@@ -131,7 +133,7 @@ describe("fetch npm:PACKAGE@VERSION", () => {
     expect(body.source).toBe("npm:@acme/acp-schema@2.4.0");
     expect(body.requested).toBe("npm:@acme/acp-schema");
     expect(body).toMatchObject({ changed: true, written: true });
-    // The vendored folder has meta.json files; the tarball has none.
+    // The old folder has meta.json files; the tarball has none.
     expect(body.removed.sort()).toEqual([
       "v1/meta.json",
       "v1/meta.unstable.json",

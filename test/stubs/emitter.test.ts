@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
 import { emitConnection } from "../../generator/emit/connection.js";
@@ -8,8 +9,8 @@ import { buildModel } from "../../generator/model/build.js";
 import type { SurfaceModel } from "../../generator/model/protocol.js";
 import { surfaceSymbols } from "../../generator/symbols/table.js";
 import { BASELINE_METHODS, handlerName } from "../support/protocol.js";
-import { RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
-import { metaOf, SURFACES } from "../support/surfaces.js";
+import { HISTORY_DIR, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
+import { methodMaps, SURFACES, schemaOf } from "../support/surfaces.js";
 
 function surfaces(dir: string): SurfaceModel[] {
   return buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;
@@ -85,8 +86,8 @@ describe("emitConnection", () => {
     ]);
   });
 
-  it("gives both sides both handlers when x-side is `both` (pinned unstable schema)", () => {
-    const unstable = surfaces(SCHEMA_DIR).find((s) => s.id === "v1/unstable");
+  it("gives both sides both handlers when x-side is `both` (upstream 788fdeda's unstable schema)", () => {
+    const unstable = surfaces(join(HISTORY_DIR, "788fdeda")).find((s) => s.id === "v1/unstable");
     const { dts } = emitted(unstable as SurfaceModel);
     for (const iface of ["Agent", "Client", "RemoteAgent", "RemoteClient"]) {
       const names = members(dts, iface).map((m) => m.replace("?", ""));
@@ -101,7 +102,9 @@ describe("emitConnection", () => {
 
   it("makes exactly the protocol's baseline methods required, on every surface", () => {
     for (const surface of surfaces(SCHEMA_DIR)) {
-      const meta = metaOf(SURFACES.find((s) => s.id === surface.id) as (typeof SURFACES)[number]);
+      const maps = methodMaps(
+        schemaOf(SURFACES.find((s) => s.id === surface.id) as (typeof SURFACES)[number]),
+      );
       const { dts } = emitted(surface);
       const required = (iface: string) =>
         members(dts, iface)
@@ -114,10 +117,10 @@ describe("emitConnection", () => {
           .map(([key]) => handlerName(key))
           .sort();
       expect(required("Agent"), surface.id).toEqual(
-        baseline(meta.agentMethods, BASELINE_METHODS.agent),
+        baseline(maps.agent ?? {}, BASELINE_METHODS.agent),
       );
       expect(required("Client"), surface.id).toEqual(
-        baseline(meta.clientMethods, BASELINE_METHODS.client),
+        baseline(maps.client ?? {}, BASELINE_METHODS.client),
       );
       expect(required("Agent").length + required("Client").length).toBe(
         BASELINE_METHODS.agent.length + BASELINE_METHODS.client.length,

@@ -7,7 +7,7 @@ import type {
   NdJsonStreamOptions,
 } from "../../.test-package/package/v1/index.js";
 import { BASELINE_METHODS } from "../support/protocol.js";
-import { metaOf, SURFACES } from "../support/surfaces.js";
+import { methodMaps, SURFACES, schemaOf } from "../support/surfaces.js";
 import { TEST_PACKAGE } from "../support/test-package.js";
 
 /**
@@ -149,12 +149,12 @@ describe.each(SURFACES.map((s) => s.id))(
 );
 
 describe("baseline methods", () => {
-  it.each(SURFACES)("exist under their wire names in $meta", (surface) => {
-    const meta = metaOf(surface);
-    expect(Object.values(meta.agentMethods)).toEqual(
+  it.each(SURFACES)("exist under their wire names in $schema", (surface) => {
+    const maps = methodMaps(schemaOf(surface));
+    expect(Object.values(maps.agent ?? {})).toEqual(
       expect.arrayContaining([...BASELINE_METHODS.agent]),
     );
-    expect(Object.values(meta.clientMethods)).toEqual(
+    expect(Object.values(maps.client ?? {})).toEqual(
       expect.arrayContaining([...BASELINE_METHODS.client]),
     );
   });

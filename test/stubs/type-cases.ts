@@ -2,27 +2,20 @@
  * Type-level tests of the generated stubs: compiles only if every `@ts-expect-error` below
  * marks a real type error. Checked by `npm run typecheck` and, under several consumer
  * setups (no DOM, DOM, @types/node; skipLibCheck off), by types.test.ts. Never executed.
+ * The methods named here are v1's baseline (the protocol's documentation); the cases about
+ * methods that come and go between releases (unstable-only, dropped by v2) are picked from
+ * the schema: test/support/schema-cases.ts.
  */
 import type * as stable from "../../.test-package/package/v1/index.js";
-import type * as unstable from "../../.test-package/package/v1/unstable/index.js";
-import type * as v2 from "../../.test-package/package/v2/index.js";
 
 declare const clientSide: stable.ClientSideConnection;
 declare const agentSide: stable.AgentSideConnection;
-declare const unstableClientSide: unstable.ClientSideConnection;
-declare const v2AgentSide: v2.AgentSideConnection;
 
 // --- proxies: methods, params and results come from the schema --------------------------------
 
 export const created: Promise<stable.NewSessionResponse> = clientSide.agent.sessionNew({
   cwd: "/",
   mcpServers: [],
-});
-// @ts-expect-error session/fork is an unstable method: the stable proxy has no such member
-clientSide.agent.sessionFork({ sessionId: "s", cwd: "/" });
-export const forked: Promise<unstable.ForkSessionResponse> = unstableClientSide.agent.sessionFork({
-  sessionId: "s",
-  cwd: "/",
 });
 // @ts-expect-error cwd must be a string
 clientSide.agent.sessionNew({ cwd: 42, mcpServers: [] });
@@ -35,8 +28,6 @@ export const wrongResult: Promise<stable.NewSessionResponse> = clientSide.agent.
 });
 // @ts-expect-error the client proxy only has client methods
 agentSide.client.sessionPrompt({ sessionId: "s", prompt: [] });
-// @ts-expect-error v2 has no fs/ methods
-v2AgentSide.client.fsReadTextFile({ sessionId: "s", path: "/x" });
 export const notified: Promise<void> = agentSide.client.sessionUpdate({
   sessionId: "s",
   update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
@@ -52,9 +43,6 @@ agentSide.client.sessionUpdate({
 export const byName: Promise<stable.InitializeResponse> = clientSide.request("initialize", {
   protocolVersion: 1,
 });
-// @ts-expect-error session/fork is not in the stable AgentRequestMap
-clientSide.request("session/fork", { sessionId: "s", cwd: "/" });
-unstableClientSide.request("session/fork", { sessionId: "s", cwd: "/" });
 // @ts-expect-error params of another method
 clientSide.request("session/new", { protocolVersion: 1 });
 // @ts-expect-error a notification is not a request
@@ -100,15 +88,6 @@ export const minimalClient: stable.Client = {
 // @ts-expect-error sessionUpdate is required
 export const noUpdates: stable.Client = {
   sessionRequestPermission: minimalClient.sessionRequestPermission,
-};
-export const nesAgent: unstable.Agent = {
-  ...minimalAgent,
-  nesStart: async () => ({ sessionId: "nes" }),
-};
-export const stableNes: stable.Agent = {
-  ...minimalAgent,
-  // @ts-expect-error nesStart is not an Agent member on the stable surface
-  nesStart: async () => ({ sessionId: "nes" }),
 };
 
 // --- terminal handle: terminal/create resolves with one -----------------------------------------

@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../generator/paths.js";
 import { tempDir } from "../support/run.js";
+import { SCHEMA_CASES_FILE } from "../support/test-package.js";
 
 /**
- * type-cases.ts holds the type-level tests (each `@ts-expect-error` must meet a real error, or
- * tsc fails). Consumers compile our .d.ts with their own settings and `skipLibCheck: false`,
+ * type-cases.ts, and the cases picked from the schema beside the test package
+ * (support/schema-cases.ts), hold the type-level tests (each `@ts-expect-error` must meet a
+ * real error, or tsc fails). Consumers compile our .d.ts with their own settings and `skipLibCheck: false`,
  * so the cases are checked under each setup a consumer may have.
  */
 const TSC_7 = join(ROOT, "node_modules", "typescript", "bin", "tsc");
@@ -46,7 +48,10 @@ describe("type-level tests of the generated stubs", { timeout: 60_000 }, () => {
     };
     writeFileSync(
       config,
-      JSON.stringify({ compilerOptions, files: [join(ROOT, "test", "stubs", "type-cases.ts")] }),
+      JSON.stringify({
+        compilerOptions,
+        files: [join(ROOT, "test", "stubs", "type-cases.ts"), SCHEMA_CASES_FILE],
+      }),
     );
     const result = spawnSync(process.execPath, [tsc, "-p", config], { encoding: "utf8" });
     expect(result.stdout).toBe("");

@@ -22,7 +22,8 @@ export const handlerName = (metaKey: string): string =>
   metaKey.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /**
- * Capability negotiation in the stable v1 protocol, as the protocol's documentation states it
+ * Capability negotiation in the stable v1 protocol of SDK 2.4.0's schema (the release the test
+ * holds it against), as the protocol's documentation states it
  * (https://agentclientprotocol.com/protocol/initialization, "Agent capabilities", "Client
  * capabilities", and the pages of each gated method): the capability, on the side that
  * declares it, and what it gates. `content` is a variant of a union, by its tag value, in the

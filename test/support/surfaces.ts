@@ -5,7 +5,8 @@ import { ROOT } from "../../generator/paths.js";
 /**
  * The surfaces of the vendored schema, read from the schema folder itself (so a schema bump
  * that adds or drops one changes every test that walks them): each `v<N>/` folder holds
- * `schema.json` + `meta.json` (stable) and `schema.unstable.json` + `meta.unstable.json`.
+ * `schema.json` (stable) and `schema.unstable.json`, each with its `meta.json` /
+ * `meta.unstable.json` where the release ships one (npm releases never do).
  * Entry points as the product defines them: `.` is v1 stable, `./unstable` v1 unstable,
  * `./v<N>` and `./v<N>/unstable` the others.
  */
@@ -16,7 +17,7 @@ export interface Surface {
   entry: string;
   version: number;
   stable: boolean;
-  /** Schema and meta files, relative to the schema folder. */
+  /** Schema and meta files, relative to the schema folder; the meta file may not exist. */
   schema: string;
   meta: string;
 }
@@ -75,8 +76,67 @@ export function schemaOf(surface: Surface, schemaDir = SCHEMA_DIR): SchemaDocume
   return JSON.parse(readFileSync(join(schemaDir, surface.schema), "utf8")) as SchemaDocument;
 }
 
-export function metaOf(surface: Surface, schemaDir = SCHEMA_DIR): MetaDocument {
-  return JSON.parse(readFileSync(join(schemaDir, surface.meta), "utf8")) as MetaDocument;
+/** The surface's meta.json, or undefined where the release ships none. */
+export function metaOf(surface: Surface, schemaDir = SCHEMA_DIR): MetaDocument | undefined {
+  const path = join(schemaDir, surface.meta);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as MetaDocument) : undefined;
+}
+
+export interface AnnotatedMethod {
+  /** The method map it belongs to: `agent`, `client`, `protocol` or `proxy`. */
+  side: string;
+  /** Its key in that map: the wire name in snake_case (see {@link methodKey}). */
+  key: string;
+  wire: string;
+  kind: "request" | "notification";
+  /** The `$defs` key of its params definition. */
+  params: string;
+}
+
+/**
+ * A meta.json key as the protocol's own generator makes it from the wire name, the rule
+ * PRODUCT.md states for releases without meta.json: a leading `$/` dropped, `/` → `_`,
+ * camelCase words → snake_case (`session/set_mode` → `session_set_mode`,
+ * `$/cancel_request` → `cancel_request`, `document/didOpen` → `document_did_open`).
+ */
+export const methodKey = (wire: string): string =>
+  wire
+    .replace(/^\$\//, "")
+    .replace(/\//g, "_")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase();
+
+/**
+ * Every method the schema annotates, read straight from `x-method` / `x-side` on the request
+ * and notification definitions (named by their suffix, as the protocol's generator names
+ * them): the test suite's own reading, independent of the generator's. `x-side: both` puts a
+ * method in the agent's and the client's map alike.
+ */
+export function annotatedMethods(schema: SchemaDocument): AnnotatedMethod[] {
+  const methods: AnnotatedMethod[] = [];
+  for (const [name, def] of Object.entries(schema.$defs)) {
+    const wire = def["x-method"];
+    const side = def["x-side"];
+    const kind = name.endsWith("Request")
+      ? "request"
+      : name.endsWith("Notification")
+        ? "notification"
+        : undefined;
+    if (typeof wire !== "string" || typeof side !== "string" || !kind) continue;
+    for (const s of side === "both" ? ["agent", "client"] : [side])
+      methods.push({ side: s, key: methodKey(wire), wire, kind, params: name });
+  }
+  return methods;
+}
+
+/** The method maps a surface's meta.json would hold (`agentMethods`, …), from its schema. */
+export function methodMaps(schema: SchemaDocument): Record<string, Record<string, string>> {
+  const maps: Record<string, Record<string, string>> = {};
+  for (const m of annotatedMethods(schema)) {
+    maps[m.side] ??= {};
+    (maps[m.side] as Record<string, string>)[m.key] = m.wire;
+  }
+  return maps;
 }
 
 /** All method entries of a meta.json: each (side, key) is one method of the surface. */

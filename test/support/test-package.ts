@@ -17,10 +17,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "../../generator/paths.js";
+import { renderSchemaCases, schemaCasesPath } from "./schema-cases.js";
 
 const HOME = join(ROOT, ".test-package");
 /** Root of the generated package (what `npm pack` would pack). */
 export const TEST_PACKAGE = join(HOME, "package");
+/** The type-level cases picked from the schema (support/schema-cases.ts), beside the package. */
+export const SCHEMA_CASES_FILE = schemaCasesPath(HOME);
 const STAMP = join(HOME, "stamp");
 
 /**
@@ -66,6 +69,8 @@ function stamp(): string {
  * regenerate, unless the stamp shows nothing changed since the last preparation.
  */
 export async function prepareTestPackage(): Promise<"fresh" | "regenerated"> {
+  mkdirSync(HOME, { recursive: true });
+  writeFileSync(schemaCasesPath(HOME), renderSchemaCases(join(ROOT, "schema")));
   const current = stamp();
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === current) return "fresh";
   // The runtime is two projects: the web-platform core, and the Node entry's node.ts.
