@@ -25,7 +25,7 @@ export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): Proto
       stability === "unstable"
         ? extended.find((s) => s.surface.version === version && s.surface.stability === "stable")
         : undefined;
-    return buildSurface(surface, stable);
+    return buildSurface(surface, stable, diagnostics);
   });
   return { surfaces, inputs: input.files, extensions: input.extensions };
 }
@@ -33,6 +33,7 @@ export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): Proto
 function buildSurface(
   extended: ExtendedSurface,
   stableExtended: ExtendedSurface | undefined,
+  diagnostics: Diagnostics | undefined,
 ): SurfaceModel {
   const surface = extended.surface;
   const stable = stableExtended?.surface;
@@ -66,7 +67,10 @@ function buildSurface(
   }));
 
   const read = { definitions, methods, defsKeyword: surface.defsKeyword };
-  const negotiation = negotiationOf({ ...read, schemaFile: surface.schemaFile });
+  const negotiation = negotiationOf(
+    { ...read, schemaFile: surface.schemaFile, extensions: extended.extensions },
+    diagnostics,
+  );
   return {
     id: surfaceId(surface),
     entry: entryPoint(surface.version, surface.stability),

@@ -1,3 +1,4 @@
+import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refOrNull, typesOf } from "../schema/node.js";
@@ -40,7 +41,8 @@ import type {
  * is not is an input error too: the schema moved it.
  */
 
-type Surface = Pick<SurfaceModel, "definitions" | "methods" | "defsKeyword" | "schemaFile">;
+type Surface = Pick<SurfaceModel, "definitions" | "methods" | "defsKeyword" | "schemaFile"> &
+  Partial<Pick<SurfaceModel, "extensions">>;
 
 /** One capability of a side's capabilities object (or of an object inside it). */
 interface CapabilityField {
@@ -64,7 +66,10 @@ interface Described {
 const MAX_DEPTH = 8;
 
 /** The surface's handshake and its gates; undefined when the surface has no handshake. */
-export function negotiationOf(surface: Surface): Negotiation | undefined {
+export function negotiationOf(
+  surface: Surface,
+  diagnostics?: Diagnostics,
+): Negotiation | undefined {
   const method = surface.methods.find(
     (m) =>
       m.method === NEGOTIATION.method &&
@@ -94,7 +99,7 @@ export function negotiationOf(surface: Surface): Negotiation | undefined {
   const agentProperty = carrier(method.result, agent);
   if (!clientProperty || !agentProperty) return undefined;
 
-  const reader = new GateReader(surface, defs, { agent, client });
+  const reader = new GateReader(surface, defs, { agent, client }, diagnostics);
   reader.namedFields();
   reader.describedFields();
   reader.ruleGates();
@@ -124,6 +129,7 @@ class GateReader {
     private readonly surface: Surface,
     private readonly defs: ReadonlyMap<string, JsonObject>,
     private readonly roots: Readonly<Record<ServingSide, string>>,
+    private readonly diagnostics: Diagnostics | undefined,
   ) {
     this.file = surface.schemaFile.display;
     this.trees = {
@@ -149,11 +155,11 @@ class GateReader {
           const wire = words(m.method);
           if (!leaf.every((w) => wire.includes(w)) || !wire.every((w) => all.has(w))) continue;
           if (REQUIRED_HANDLERS[side].includes(m.method)) {
-            throw new InputError(
-              this.file,
+            this.unheld(
               field.at,
               `capability ${field.path.join(".")} is named after ${m.method}, which every ${side} must serve (model/conventions.ts REQUIRED_HANDLERS)`,
             );
+            continue;
           }
           this.add(side, field, m, undefined, { kind: "named", at: field.at });
         }
@@ -206,7 +212,10 @@ class GateReader {
       const field = rule.paths
         .map((path) => this.trees[rule.side].find((f) => sameTokens(f.path, path)))
         .find((f) => f !== undefined);
-      if (!field) throw this.moved(rule);
+      if (!field) {
+        this.moved(rule);
+        continue;
+      }
       this.add(rule.side, field, method, content, { kind: "rule", rule: rule.name });
     }
   }
@@ -230,7 +239,8 @@ class GateReader {
                 return field ? [{ side, field }] : [];
               }),
             );
-            if (found.length === 0 && sided) throw this.unknownPath(d, tokens, SERVING_SIDES);
+            if (found.length === 0 && sided)
+              this.unknownPath(d, tokens, SERVING_SIDES, this.extensionOf(def.key));
             for (const { side, field } of found) {
               const scope = this.scopeOf(side, field);
               for (const m of methodsOf(this.surface, side)) {
@@ -275,7 +285,7 @@ class GateReader {
             if (fields.length > 0 || !sided) continue;
             // STALE_PROSE: another era's path, for a method a field named after it gates.
             if (this.methodGated(side, m)) continue;
-            throw this.unknownPath(d, tokens, [side]);
+            this.unknownPath(d, tokens, [side], m.extension);
           }
         }
       }
@@ -440,19 +450,43 @@ class GateReader {
     return within(from, [from]);
   }
 
-  private unknownPath(d: Described, tokens: string[], sides: readonly ServingSide[]): InputError {
+  /**
+   * Prose that names a capability the schema does not have. In a user's extension file it is
+   * an input error the user can fix, named by that file; in a released protocol schema, input
+   * nobody here controls, it is a warning, and the method or variant is read as if the
+   * sentence were not there.
+   */
+  private unknownPath(
+    d: Described,
+    tokens: string[],
+    sides: readonly ServingSide[],
+    extension: string | undefined,
+  ): void {
     const names = tokens.map((t) => `\`${t}\``).join(" or ");
     const [one, other] = sides.map((side) => this.roots[side]);
     const where = other ? `neither ${one} nor ${other} has` : `${one} does not have`;
-    return new InputError(this.file, d.at, `names the capability ${names}, which ${where}`);
+    const message = `names the capability ${names}, which ${where}`;
+    const file = this.surface.extensions?.find((e) => e.file.name === extension)?.file;
+    if (file) throw new InputError(file.display, d.at, message);
+    this.unheld(d.at, message);
   }
 
-  private moved(rule: CapabilityRule): InputError {
-    return new InputError(
-      this.file,
+  /** A named rule whose method is here but whose capability is not: the rule is not applied. */
+  private moved(rule: CapabilityRule): void {
+    this.unheld(
       pointer(this.surface.defsKeyword, this.roots[rule.side]),
       `capability rule "${rule.name}" (model/capability-rules.ts): ${rule.method} is here, but ${this.roots[rule.side]} has no ${rule.paths.map((p) => p.join(".")).join(" or ")}; if the capability moved, add its new path to the rule`,
     );
+  }
+
+  /** A reading of the schema's prose that does not hold on this schema: warned, and not applied. */
+  private unheld(at: string, message: string): void {
+    this.diagnostics?.warn(this.file, at, `${message}; read as if it were not said`);
+  }
+
+  /** The extension file that declares definition `key`, if one does. */
+  private extensionOf(key: string): string | undefined {
+    return this.surface.extensions?.find((e) => e.definitions.includes(key))?.file.name;
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Diagnostics } from "../../generator/diagnostics.js";
+import { Diagnostics, formatWarning } from "../../generator/diagnostics.js";
 import { InputError } from "../../generator/errors.js";
 import { type LoadedInput, loadSchemaDir, loadSurfaces } from "../../generator/load/index.js";
 import { surfaceOfFile } from "../../generator/load/layout.js";
@@ -9,7 +9,7 @@ import { buildModel } from "../../generator/model/build.js";
 import { CAPABILITY_RULES, STALE_PROSE } from "../../generator/model/capability-rules.js";
 import type { CapabilityGate, SurfaceModel } from "../../generator/model/protocol.js";
 import { V1_CAPABILITY_GATES } from "../support/protocol.js";
-import { heldReleases, SCHEMA_DIR } from "../support/run.js";
+import { heldReleases, RELEASES_DIR, SCHEMA_DIR } from "../support/run.js";
 
 /**
  * The capability model against the schema it was read from, on the vendored schema and on
@@ -23,6 +23,8 @@ type Node = Record<string, unknown>;
 type Defs = Record<string, Node>;
 
 const RELEASES = heldReleases();
+/** The release the documented facts below were read against. */
+const SDK_2_4 = join(RELEASES_DIR, "2.4.0");
 
 const surfacesOf = (dir: string): SurfaceModel[] =>
   buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;
@@ -254,8 +256,8 @@ describe("the capability model against its schema, on every release", () => {
     },
   );
 
-  it("v1 stable gates exactly what the protocol's documentation lists", () => {
-    const v1 = surfacesOf(SCHEMA_DIR).find((s) => s.id === "v1");
+  it("SDK 2.4.0's v1 stable gates exactly what the protocol's documentation lists", () => {
+    const v1 = surfacesOf(SDK_2_4).find((s) => s.id === "v1");
     const found = (v1?.negotiation?.gates ?? []).map(idOf).sort();
     const documented = V1_CAPABILITY_GATES.map((g) =>
       gateId({ ...g, path: g.capability.split(".") }),
@@ -263,8 +265,8 @@ describe("the capability model against its schema, on every release", () => {
     expect(found).toEqual(documented);
   });
 
-  it("only the gates whose capability promises the method require its handler", () => {
-    const v2 = surfacesOf(SCHEMA_DIR).find((s) => s.id === "v2");
+  it("only the gates whose capability promises the method require its handler (SDK 2.4.0)", () => {
+    const v2 = surfacesOf(SDK_2_4).find((s) => s.id === "v2");
     const gate = (path: string, method: string) =>
       v2?.negotiation?.gates.find(
         (g) => g.path.join(".") === path && g.method.method === method && !g.content,
@@ -273,7 +275,7 @@ describe("the capability model against its schema, on every release", () => {
     expect(gate("session", "session/new")?.handlerRequired).toBe(true);
     expect(gate("session", "session/delete")?.handlerRequired).toBe(false);
     expect(gate("session.delete", "session/delete")?.handlerRequired).toBe(true);
-    const v1 = surfacesOf(SCHEMA_DIR).find((s) => s.id === "v1");
+    const v1 = surfacesOf(SDK_2_4).find((s) => s.id === "v1");
     const content = v1?.negotiation?.gates.filter((g) => g.content) ?? [];
     expect(content.length).toBeGreaterThan(0);
     expect(content.every((g) => !g.handlerRequired)).toBe(true);
@@ -321,13 +323,13 @@ describe("named capability rules", () => {
   );
 
   it(`${STALE_PROSE.name}: a release needs it, and the field named after the method gates it`, () => {
-    // v1's session/fork says `session.fork`; v1 has sessionCapabilities.fork.
-    const unstable = vendored.find((s) => s.id === "v1/unstable");
+    // SDK 2.4.0's v1 session/fork says `session.fork`; v1 has sessionCapabilities.fork.
+    const unstable = surfacesOf(SDK_2_4).find((s) => s.id === "v1/unstable");
     const fork = unstable?.negotiation?.gates.filter((g) => g.method.method === "session/fork");
     expect(fork?.map((g) => g.path.join(".")).filter((p) => !p.startsWith("mcp"))).toEqual([
       "sessionCapabilities.fork",
     ]);
-    const doc = readFileSync(join(SCHEMA_DIR, "v1", "schema.unstable.json"), "utf8");
+    const doc = readFileSync(join(SDK_2_4, "v1", "schema.unstable.json"), "utf8");
     expect(doc).toContain("only available if the agent advertises the `session.fork` capability");
   });
 });
@@ -353,18 +355,34 @@ function refusal(input: LoadedInput): string {
   throw new Error("expected the model to refuse the schema");
 }
 
+/** The model built from `input`, with the warnings it gave. */
+function built(input: LoadedInput): { v1: SurfaceModel; warnings: string[] } {
+  const diagnostics = new Diagnostics();
+  const model = buildModel(input, diagnostics);
+  const v1 = model.surfaces[0];
+  if (!v1) throw new Error("expected the edited v1 surface");
+  return { v1, warnings: diagnostics.warnings.map(formatWarning) };
+}
+
+const gatedPaths = (v1: SurfaceModel, method: string) =>
+  (v1.negotiation?.gates ?? [])
+    .filter((g) => g.method.method === method)
+    .map((g) => `${g.path.join(".")}${g.content ? ` [${g.content.value}]` : ""}`);
+
 const props = (defs: Defs, key: string) => defs[key]?.properties as Record<string, Node>;
 
-describe("a schema whose capabilities moved is an input error, not a silent gap", () => {
+describe("prose that does not hold on a released schema: a warning, and read as if not said", () => {
   it("a rule's capability renamed while its method stays", () => {
     const input = editedV1((defs) => {
       const p = props(defs, "ClientCapabilities");
       p.elicit = p.elicitation as Node;
       delete p.elicitation;
     });
-    expect(refusal(input)).toBe(
-      'schema.json#/$defs/ClientCapabilities: capability rule "elicitation form mode" (model/capability-rules.ts): elicitation/create is here, but ClientCapabilities has no elicitation.form; if the capability moved, add its new path to the rule',
+    const { v1, warnings } = built(input);
+    expect(warnings).toContain(
+      'warning: schema.json#/$defs/ClientCapabilities: capability rule "elicitation form mode" (model/capability-rules.ts): elicitation/create is here, but ClientCapabilities has no elicitation.form; if the capability moved, add its new path to the rule; read as if it were not said',
     );
+    expect(v1.negotiation?.gates.some((g) => g.sources.some((x) => x.kind === "rule"))).toBe(false);
   });
 
   it("a rule whose method the release does not have is simply absent", () => {
@@ -377,9 +395,10 @@ describe("a schema whose capabilities moved is an input error, not a silent gap"
       for (const key of Object.keys(defs))
         if (String(defs[key]?.["x-method"]) === "undefined") delete defs[key]?.["x-side"];
     });
-    const v1 = buildModel(input).surfaces[0];
-    expect(v1?.negotiation?.gates.some((g) => g.path[0] === "elicitation")).toBe(false);
-    expect(v1?.negotiation?.gates.some((g) => g.path[0] === "loadSession")).toBe(true);
+    const { v1, warnings } = built(input);
+    expect(warnings).toEqual([]);
+    expect(v1.negotiation?.gates.some((g) => g.path[0] === "elicitation")).toBe(false);
+    expect(v1.negotiation?.gates.some((g) => g.path[0] === "loadSession")).toBe(true);
   });
 
   it("a method's description naming a capability no field has, with nothing else gating it", () => {
@@ -390,9 +409,17 @@ describe("a schema whose capabilities moved is an input error, not a silent gap"
       const text = String(defs.LoadSessionRequest?.description);
       (defs.LoadSessionRequest as Node).description = text.replace("`loadSession`", "`canLoad`");
     });
-    expect(refusal(input)).toBe(
-      "schema.json#/$defs/LoadSessionRequest/description: names the capability `canLoad`, which AgentCapabilities does not have",
-    );
+    const { v1, warnings } = built(input);
+    // The definition's description, and the copy on the reference to it in ClientRequest.
+    expect(warnings).toEqual([
+      "warning: schema.json#/$defs/LoadSessionRequest/description: names the capability `canLoad`, which AgentCapabilities does not have; read as if it were not said",
+      expect.stringMatching(
+        /^warning: schema\.json#\/\$defs\/ClientRequest\/properties\/params\/.*\/description: names the capability `loadSession`, which AgentCapabilities does not have; read as if it were not said$/,
+      ),
+    ]);
+    expect(gatedPaths(v1, "session/load").filter((p) => !p.includes("["))).toEqual([]);
+    // The rest of the schema's gates are read as before.
+    expect(gatedPaths(v1, "fs/read_text_file")).toEqual(["fs.readTextFile"]);
   });
 
   it("a variant's description naming a capability neither side has", () => {
@@ -401,17 +428,46 @@ describe("a schema whose capabilities moved is an input error, not a silent gap"
       const branch = image[1] as Node;
       branch.description = String(branch.description).replace("`image`", "`pictures`");
     });
-    expect(refusal(input)).toBe(
-      "schema.json#/$defs/ContentBlock/oneOf/1/description: names the capability `pictures`, which neither AgentCapabilities nor ClientCapabilities has",
-    );
+    const { v1, warnings } = built(input);
+    expect(warnings).toEqual([
+      "warning: schema.json#/$defs/ContentBlock/oneOf/1/description: names the capability `pictures`, which neither AgentCapabilities nor ClientCapabilities has; read as if it were not said",
+    ]);
+    expect(gatedPaths(v1, "session/prompt")).not.toContain("promptCapabilities.image [image]");
+    expect(gatedPaths(v1, "session/prompt")).toContain("promptCapabilities.audio [audio]");
   });
 
   it("a capability named after a method every agent must serve", () => {
     const input = editedV1((defs) => {
       props(defs, "SessionCapabilities").prompt = { type: "boolean" };
     });
+    const { v1, warnings } = built(input);
+    expect(warnings).toEqual([
+      "warning: schema.json#/$defs/SessionCapabilities/properties/prompt: capability sessionCapabilities.prompt is named after session/prompt, which every agent must serve (model/conventions.ts REQUIRED_HANDLERS); read as if it were not said",
+    ]);
+    expect(gatedPaths(v1, "session/prompt").filter((p) => !p.includes("["))).toEqual([]);
+  });
+
+  it("the same prose in a user's extension file is an input error naming that file", () => {
+    const input = editedV1(() => {});
+    const surface = input.surfaces[0] as LoadedInput["surfaces"][number];
+    const file = { name: "acme.json", path: "/x/acme.json", display: "acme.json" };
+    surface.extensions = [
+      {
+        file,
+        defs: {
+          AcmeRequest: {
+            type: "object",
+            description: "Only available if the Agent supports the `acme.widgets` capability.",
+            "x-side": "agent",
+            "x-method": "_acme/widgets",
+          },
+          AcmeResponse: { type: "object", "x-side": "agent", "x-method": "_acme/widgets" },
+        },
+        meta: {},
+      },
+    ] as unknown as typeof surface.extensions;
     expect(refusal(input)).toBe(
-      "schema.json#/$defs/SessionCapabilities/properties/prompt: capability sessionCapabilities.prompt is named after session/prompt, which every agent must serve (model/conventions.ts REQUIRED_HANDLERS)",
+      "acme.json#/$defs/AcmeRequest/description: names the capability `acme.widgets`, which AgentCapabilities does not have",
     );
   });
 });
