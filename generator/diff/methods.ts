@@ -137,3 +137,36 @@ function labelOf(m: Method): string {
 function pathOf(surface: SurfaceModel, m: Method): string {
   return [surface.defsKeyword, m.params, "x-method"].map(escapePointerToken).join("/");
 }
+
+/**
+ * Where the old release named its methods in meta.json and the new one has none (no npm
+ * tarball has ever carried one), the new keys are derived from `x-method` (model/methods.ts).
+ * A key that differs is a breaking change of its own (`method-key-changed`); this note says
+ * what was compared when none does, so a bump's record shows the derived keys were checked.
+ */
+export function derivedKeysNote(
+  oldSurfaces: readonly SurfaceModel[],
+  newSurfaces: readonly SurfaceModel[],
+): string | undefined {
+  let compared = 0;
+  let differ = 0;
+  let derived = 0;
+  for (const after of newSurfaces) {
+    const before = oldSurfaces.find((s) => s.id === after.id);
+    if (after.meta || !before?.meta) continue;
+    derived++;
+    const old = byId(before.methods);
+    for (const m of after.methods) {
+      const a = old.get(methodId(m));
+      if (!a || a.extension || m.extension) continue;
+      compared++;
+      if (a.key !== m.key) differ++;
+    }
+  }
+  if (derived === 0) return undefined;
+  const outcome =
+    differ === 0
+      ? `they equal the old meta.json keys for all ${compared} methods both have`
+      : `${differ} of the ${compared} methods both have changed key (listed as breaking below)`;
+  return `method keys: the new release has no meta.json, so its keys are derived from x-method; ${outcome}`;
+}

@@ -1,5 +1,6 @@
 import type { ProtocolModel } from "../model/protocol.js";
 import type { Change } from "./change.js";
+import { derivedKeysNote } from "./methods.js";
 import { type BumpAdvice, suggestBump } from "./semver.js";
 import { compareModels, surfaceIds } from "./surfaces.js";
 
@@ -52,5 +53,12 @@ export function buildReport(
       advice: suggestBump(own),
     };
   });
-  return { ...names, advice: suggestBump(changes), notes, surfaces, changes };
+  const keys = derivedKeysNote(oldModel.surfaces, newModel.surfaces);
+  return {
+    ...names,
+    advice: suggestBump(changes),
+    notes: keys ? [...notes, keys] : notes,
+    surfaces,
+    changes,
+  };
 }

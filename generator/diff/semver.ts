@@ -54,3 +54,17 @@ export function countImpacts(changes: readonly Change[]): Counts {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
+
+/**
+ * The version the advice leads to from `current` (docs/bump.md, "Choosing the version"):
+ * from 1.0.0 on, major/minor/patch as named; below it, the usual shift (a breaking change
+ * bumps the minor, anything else the patch). A prerelease or build suffix is dropped.
+ */
+export function nextVersion(current: string, bump: Bump): string {
+  const parsed = /^(\d+)\.(\d+)\.(\d+)/.exec(current);
+  if (!parsed || bump === "none") return current;
+  const [major, minor, patch] = parsed.slice(1).map(Number) as [number, number, number];
+  if (major === 0) return bump === "major" ? `0.${minor + 1}.0` : `0.${minor}.${patch + 1}`;
+  if (bump === "major") return `${major + 1}.0.0`;
+  return bump === "minor" ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
+}
