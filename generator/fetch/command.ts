@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { formatWarning } from "../diagnostics.js";
 import { FORMATS, type Format, render } from "../diff/format.js";
+import { CHANGES_FILE } from "../load/layout.js";
 import { type FetchOutcome, fetchSchema } from "./fetch.js";
 import { DEFAULT_GITHUB_BASE_URL } from "./github.js";
 import { README_FILE, RECORD_FILE } from "./record.js";
@@ -13,6 +14,7 @@ export interface FetchIO {
 
 interface FetchCliOptions {
   schemaDir: string;
+  out: string;
   githubBaseUrl: string;
   dryRun?: boolean;
   format: Format;
@@ -36,6 +38,11 @@ export function registerFetch(program: Command, io: FetchIO): Command {
     )
     .argument("<source>", SOURCE_FORMS)
     .option("--schema-dir <dir>", "the schema folder to fill", "./schema")
+    .option(
+      "--out <dir>",
+      "the package generated from it, whose version the suggested next version follows",
+      "./generated",
+    )
     .option("--dry-run", "print the diff, write nothing")
     .option(
       "--github-base-url <url>",
@@ -61,7 +68,9 @@ Sources:
                                    schema folder itself)
 
 The schema folder ends up holding the release's schema files (bytes unchanged, in a layout
-the generator reads), ${README_FILE} and ${RECORD_FILE} (the source and each file's sha256).
+the generator reads), ${README_FILE} and ${RECORD_FILE} (the source and each file's sha256),
+and ${CHANGES_FILE}: the schema diff of this bump, which \`generate\` makes the package's
+CHANGELOG.md entry for its version.
 
 Examples:
   $ acp-codegen fetch npm:@agentclientprotocol/sdk@latest
@@ -78,6 +87,7 @@ Exit codes:
         schemaDir: opts.schemaDir,
         githubBaseUrl: opts.githubBaseUrl,
         dryRun: opts.dryRun === true,
+        out: opts.out,
       });
       for (const w of outcome.warnings) io.err(formatWarning(w));
       const format: Format = opts.json ? "json" : opts.format;
@@ -100,6 +110,7 @@ function jsonOutcome(o: FetchOutcome): object {
     files: o.files.map((f) => ({ path: f.path, from: f.from, sha256: f.sha256, status: f.status })),
     removed: o.removed,
     diff: JSON.parse(render(o.report, "json").join("\n")) as unknown,
+    packageVersion: o.version ?? null,
   };
 }
 
@@ -120,13 +131,33 @@ function renderOutcome(o: FetchOutcome, format: "text" | "markdown"): string[] {
   lines.push("", ...diff, "");
   if (o.dryRun) lines.push(`Dry run: ${o.schemaDir} is unchanged.`);
   else if (!o.written) lines.push(`${o.schemaDir} already holds this release: nothing written.`);
-  else {
+  else if (o.changed) {
     lines.push(
-      `Wrote ${o.schemaDir} (${o.files.length} schema files, ${README_FILE}, ${RECORD_FILE}).`,
-      o.changed
-        ? `Next: npx acp-codegen generate, review the changes, commit ${o.schemaDir} and the generated package together.`
-        : "The schema files are unchanged: only the record was rewritten.",
+      `Wrote ${o.schemaDir} (${o.files.length} schema files, ${README_FILE}, ${RECORD_FILE}, ${CHANGES_FILE}).`,
+      `Next: ${generateCommand(o)}, review the changes, commit ${o.schemaDir} and the generated package together.`,
+    );
+  } else {
+    lines.push(
+      `Wrote ${o.schemaDir} (${README_FILE}, ${RECORD_FILE}).`,
+      "The schema files are unchanged: only the record was rewritten.",
     );
   }
   return lines;
+}
+
+/**
+ * The command that regenerates the package at the version the diff advises, so the bump is
+ * not left to memory: from the package's recorded version (`--out`'s manifest), or a
+ * placeholder when there is no package yet. `--schema-dir` is repeated unless it is the default.
+ */
+function generateCommand(o: FetchOutcome): string {
+  const schemaDir = o.schemaDir === "./schema" ? "" : ` --schema-dir ${o.schemaDir}`;
+  const out = o.out === "./generated" ? "" : ` --out ${o.out}`;
+  const version =
+    o.version === undefined
+      ? " --pkg-version <version>"
+      : o.version.next === o.version.current
+        ? ""
+        : ` --pkg-version ${o.version.next}`;
+  return `npx acp-codegen generate${schemaDir}${out}${version}`;
 }

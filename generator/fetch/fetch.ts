@@ -1,13 +1,17 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Diagnostics, type Warning } from "../diagnostics.js";
+import { render } from "../diff/format.js";
 import { buildReport, type DiffReport } from "../diff/report.js";
+import { nextVersion } from "../diff/semver.js";
 import { InputError } from "../errors.js";
 import { loadSchemaDir } from "../load/index.js";
+import { CHANGES_FILE } from "../load/layout.js";
 import { buildModel } from "../model/build.js";
 import type { ProtocolModel } from "../model/protocol.js";
+import { MANIFEST, type Manifest } from "../output/plan.js";
 import { writeAtomically } from "../output/write.js";
 import { type Member, readArchive } from "./archive.js";
 import { SourceError } from "./errors.js";
@@ -30,6 +34,8 @@ export interface FetchOptions {
   schemaDir: string;
   githubBaseUrl: string;
   dryRun: boolean;
+  /** The package generated from the folder, whose version the next one follows (`--out`). */
+  out?: string;
 }
 
 export type FileStatus = "added" | "changed" | "unchanged";
@@ -41,6 +47,8 @@ export interface FetchOutcome {
   requested: string;
   integrity?: string;
   schemaDir: string;
+  /** `--out` as given: the package the version follows. */
+  out: string;
   files: Array<RecordedFile & { status: FileStatus }>;
   /** Schema files the folder held that the release does not have. */
   removed: string[];
@@ -51,6 +59,8 @@ export interface FetchOutcome {
   dryRun: boolean;
   report: DiffReport;
   warnings: Warning[];
+  /** The generated package's version now, and the one the advice leads to (when `out` has a package). */
+  version?: { current: string; next: string };
 }
 
 /** A release's schema files, read from its source but not yet checked. */
@@ -91,6 +101,8 @@ export async function fetchSchema(argument: string, options: FetchOptions): Prom
     const notes: string[] = [];
     const oldModel = loadCurrent(current.exists && current.files.size > 0, options, notes);
     const report = buildReport(oldModel, newModel, { old: display, new: release.source }, notes);
+    // The bump's record names the releases, not the folder: the source it held, if recorded.
+    const changes = `${render({ ...report, old: recordedSource(current.record) ?? display }, "markdown").join("\n")}\n`;
 
     const record: FetchRecord = {
       source: release.source,
@@ -117,15 +129,23 @@ export async function fetchSchema(argument: string, options: FetchOptions): Prom
           ...files.map((f) => ({ path: f.path, content: f.text })),
           { path: README_FILE, content: readme },
           { path: RECORD_FILE, content: recordText },
+          // A rewrite of the record alone keeps the bump the folder's files came with.
+          ...(changed
+            ? [{ path: CHANGES_FILE, content: changes }]
+            : current.changes !== undefined
+              ? [{ path: CHANGES_FILE, content: current.changes }]
+              : []),
         ],
         true,
       );
     }
+    const version = packageVersion(options.out);
     return {
       source: release.source,
       requested: argument,
       ...(release.integrity ? { integrity: release.integrity } : {}),
       schemaDir: display,
+      out: options.out ?? "./generated",
       files: statuses,
       removed,
       changed,
@@ -133,6 +153,9 @@ export async function fetchSchema(argument: string, options: FetchOptions): Prom
       dryRun: options.dryRun,
       report,
       warnings: diagnostics.warnings,
+      ...(version
+        ? { version: { current: version, next: nextVersion(version, report.advice.bump) } }
+        : {}),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -268,5 +291,27 @@ function loadCurrent(present: boolean, options: FetchOptions, notes: string[]): 
       `the schema in ${options.schemaDir} cannot be read (${error.message}): every entry point counts as new`,
     );
     return EMPTY;
+  }
+}
+
+/** The source a fetch record names (`source.json`), if the folder has a readable one. */
+function recordedSource(record: string | undefined): string | undefined {
+  if (record === undefined) return undefined;
+  try {
+    const source = (JSON.parse(record) as { source?: unknown }).source;
+    return typeof source === "string" ? source : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version the package in `out` was last generated at, from its manifest. */
+function packageVersion(out: string | undefined): string | undefined {
+  if (out === undefined) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(out, MANIFEST), "utf8")) as Partial<Manifest>;
+    return typeof manifest.options?.version === "string" ? manifest.options.version : undefined;
+  } catch {
+    return undefined;
   }
 }

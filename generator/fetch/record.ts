@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
+import { CHANGES_FILE } from "../load/layout.js";
 import { TEMPLATES_DIR } from "../paths.js";
 
 /** Written beside the schema files: where they came from, for scripts (the README says it for people). */
@@ -55,6 +56,7 @@ export function renderReadme(record: FetchRecord, example: string): string {
     integrity: record.integrity ?? false,
     files: record.files,
     record: RECORD_FILE,
+    changes: CHANGES_FILE,
     example,
   });
 }

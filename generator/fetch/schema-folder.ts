@@ -1,15 +1,17 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
+import { CHANGES_FILE } from "../load/layout.js";
 import { targetName } from "./layout.js";
 import { README_FILE, RECORD_FILE } from "./record.js";
 
-/** What the schema folder holds now: its schema files by path, and the two record files. */
+/** What the schema folder holds now: its schema files by path, and fetch's record files. */
 export interface CurrentSchema {
   exists: boolean;
   files: Map<string, Buffer>;
   readme?: string;
   record?: string;
+  changes?: string;
 }
 
 /**
@@ -53,6 +55,8 @@ export function readCurrentSchema(dir: string, display: string): CurrentSchema {
       current.readme = readFileSync(full, "utf8");
     } else if (name === RECORD_FILE) {
       current.record = readFileSync(full, "utf8");
+    } else if (name === CHANGES_FILE) {
+      current.changes = readFileSync(full, "utf8");
     } else if (targetName(name) !== undefined && stat.isFile()) {
       current.files.set(name, readFileSync(full));
     } else {

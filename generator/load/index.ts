@@ -14,7 +14,14 @@ import {
 } from "./extensions.js";
 import { checkDocument, checkPattern } from "./hostile.js";
 import type { InputFile } from "./input-file.js";
-import { discoverSurfaces, type Stability, type SurfaceFiles, UNSTABLE_BANNER } from "./layout.js";
+import {
+  changesFile,
+  discoverSurfaces,
+  type SourceFile,
+  type Stability,
+  type SurfaceFiles,
+  UNSTABLE_BANNER,
+} from "./layout.js";
 import { readJsonFile } from "./read-json.js";
 import { checkRefs } from "./refs.js";
 
@@ -45,6 +52,8 @@ export interface LoadedInput {
   files: InputFile[];
   /** Every `--extension` file, in the order given. */
   extensions: InputFile[];
+  /** The schema folder's CHANGES.md (layout.ts), also listed in `files`. */
+  changes?: { file: InputFile; text: string };
 }
 
 export type { ExtensionInputs } from "./extensions.js";
@@ -56,7 +65,25 @@ export function loadSchemaDir(
   diagnostics: Diagnostics,
   extensions?: ExtensionInputs,
 ): LoadedInput {
-  return loadSurfaces(discoverSurfaces(schemaDir, displayDir), diagnostics, extensions);
+  const input = loadSurfaces(discoverSurfaces(schemaDir, displayDir), diagnostics, extensions);
+  const changes = changesFile(schemaDir, displayDir);
+  if (!changes) return input;
+  const text = readText(changes);
+  const file = inputFile(changes.name, changes.display, text);
+  return { ...input, files: [...input.files, file], changes: { file, text } };
+}
+
+/** A text input file, as UTF-8. */
+function readText(file: SourceFile): string {
+  try {
+    return readFileSync(file.path, "utf8");
+  } catch (error) {
+    throw new InputError(
+      file.display,
+      "",
+      `cannot read (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
 }
 
 /**
@@ -216,17 +243,19 @@ export function describe(value: unknown): string {
  */
 export function hashInputs(schemaDir: string, displayDir: string): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const found of discoverSurfaces(schemaDir, displayDir)) {
-    for (const file of [found.schema, found.meta]) {
-      if (file === undefined) continue;
-      let text: string;
-      try {
-        text = readFileSync(file.path, "utf8");
-      } catch {
-        continue; // unreadable: the full check will report it properly
-      }
-      hashes[file.name] = inputFile(file.name, file.display, text).sha256;
+  const sources = [
+    ...discoverSurfaces(schemaDir, displayDir).flatMap((found) => [found.schema, found.meta]),
+    changesFile(schemaDir, displayDir),
+  ];
+  for (const file of sources) {
+    if (file === undefined) continue;
+    let text: string;
+    try {
+      text = readFileSync(file.path, "utf8");
+    } catch {
+      continue; // unreadable: the full check will report it properly
     }
+    hashes[file.name] = inputFile(file.name, file.display, text).sha256;
   }
   return hashes;
 }

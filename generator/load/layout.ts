@@ -23,6 +23,21 @@ export interface SurfaceFiles {
   meta?: SourceFile;
 }
 
+/**
+ * The schema diff of the bump that brought the folder's files, in Markdown: `fetch` writes it
+ * beside them, and `generate` makes it the package's CHANGELOG.md entry for its version
+ * (emit/changelog.ts). Not part of any surface.
+ */
+export const CHANGES_FILE = "CHANGES.md";
+
+/** The schema folder's CHANGES.md, when it has one. */
+export function changesFile(schemaDir: string, displayDir: string): SourceFile | undefined {
+  const path = join(schemaDir, CHANGES_FILE);
+  return existsSync(path) && statSync(path).isFile()
+    ? { name: CHANGES_FILE, path, display: join(displayDir, CHANGES_FILE) }
+    : undefined;
+}
+
 /** A surface's file name in a folder (`""` flat, `v2/`): `schema.json`, `v2/meta.unstable.json`… */
 function fileName(folder: string, stability: Stability, base: "schema" | "meta"): string {
   return `${folder}${base}${stability === "unstable" ? ".unstable" : ""}.json`;

@@ -90,7 +90,7 @@ describe("fetch npm:PACKAGE@VERSION", () => {
     const expected = fixtureFiles(join(RELEASES_DIR, "2.0.0"));
     const after = readBytes(dir);
     expect([...after.keys()].sort()).toEqual(
-      [...Object.keys(expected), "README.md", "source.json"].sort(),
+      [...Object.keys(expected), "README.md", "source.json", "CHANGES.md"].sort(),
     );
     for (const [path, bytes] of Object.entries(expected)) {
       expect(after.get(path)?.equals(bytes), path).toBe(true);

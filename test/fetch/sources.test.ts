@@ -55,7 +55,7 @@ function schemaCopy(): string {
 function expectExactly(dir: string, expected: Record<string, Buffer>): void {
   const after = readBytes(dir);
   expect([...after.keys()].sort()).toEqual(
-    [...Object.keys(expected), "README.md", "source.json"].sort(),
+    [...Object.keys(expected), "README.md", "source.json", "CHANGES.md"].sort(),
   );
   for (const [path, bytes] of Object.entries(expected)) {
     expect(after.get(path)?.equals(bytes), path).toBe(true);
