@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { formatWarning } from "./diagnostics.js";
 import { registerDiff } from "./diff/command.js";
+import { CHANGELOG_FILE } from "./emit/changelog.js";
 import type { PackageOptions } from "./emit/package.js";
 import { InputError, oneLine } from "./errors.js";
 import { registerFetch } from "./fetch/command.js";
@@ -11,6 +12,7 @@ import { checkTree, cleanByManifest } from "./output/check.js";
 import { MANIFEST, type Manifest } from "./output/plan.js";
 import { readTree, writeAtomically } from "./output/write.js";
 import { GENERATOR_VERSION } from "./paths.js";
+import type { CarriedFiles } from "./pipeline.js";
 
 export const EXIT = { ok: 0, drift: 1, badInput: 2 } as const;
 
@@ -95,6 +97,12 @@ function withCommon(command: Command): Command {
     .option("--debug", "print stack traces for errors");
 }
 
+/** What the package in --out carries into the next one: its changelog (emit/changelog.ts). */
+function carriedFiles(out: string): CarriedFiles {
+  const path = join(out, CHANGELOG_FILE);
+  return existsSync(path) ? { changelog: readFileSync(path, "utf8") } : {};
+}
+
 /** The pipeline pulls in the type and validator backends: load it only when we regenerate. */
 const loadPipeline = () => import("./pipeline.js");
 
@@ -165,6 +173,7 @@ ${EXIT_CODES_HELP}`,
         opts.schemaDir,
         options,
         extensionInputs(opts.extension, opts.extensionSurfaces),
+        carriedFiles(opts.out),
       );
       const before = readTree(opts.out);
       writeAtomically(opts.out, opts.out, result.files, opts.force === true);
@@ -257,6 +266,7 @@ ${EXIT_CODES_HELP}`,
         opts.schemaDir,
         options,
         extensions,
+        carriedFiles(opts.out),
       );
       const report = checkTree(
         result.files,

@@ -1,5 +1,6 @@
 import { Diagnostics } from "./diagnostics.js";
 import { emitCapabilities } from "./emit/capabilities.js";
+import { emitChangelog } from "./emit/changelog.js";
 import { emitConnection } from "./emit/connection.js";
 import { type EmitContext, surfaceContexts } from "./emit/context.js";
 import { emitErrors } from "./emit/errors.js";
@@ -26,6 +27,12 @@ import type { ProtocolModel } from "./model/protocol.js";
 import { plan } from "./output/plan.js";
 import { buildSymbols } from "./symbols/table.js";
 
+/** What the package folder holds that the next package carries on (emit/changelog.ts). */
+export interface CarriedFiles {
+  /** The package's CHANGELOG.md as it is: the entries of earlier versions. */
+  changelog?: string;
+}
+
 export interface RenderResult {
   model: ProtocolModel;
   files: OutputFile[];
@@ -42,6 +49,7 @@ export async function render(
   displayDir: string,
   options: PackageOptions,
   extensions?: ExtensionInputs,
+  carried: CarriedFiles = {},
 ): Promise<RenderResult> {
   const diagnostics = new Diagnostics();
   const model = buildModel(
@@ -52,6 +60,7 @@ export async function render(
   const emitted: OutputFile[] = [
     emitPackageJson(model, symbols, options),
     emitReadme(model, symbols, options),
+    emitChangelog(model, options, carried.changelog),
     ...emitMigration(model, options),
     ...emitNodeEntry(symbols),
     ...emitRuntime(),

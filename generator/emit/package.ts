@@ -5,6 +5,7 @@ import { GENERATOR_VERSION, RUNTIME_BUNDLE_DIR, RUNTIME_DIR, TEMPLATES_DIR } fro
 import { RUNTIME_MODULE, RUNTIME_NODE_MODULE, reexportLines } from "../symbols/exports.js";
 import type { Symbols } from "../symbols/table.js";
 import { capabilityRows, readmeShowsCapabilities } from "./capabilities.js";
+import { CHANGELOG_FILE } from "./changelog.js";
 import type { EmitContext } from "./context.js";
 import { MIGRATION_FILE, migrationRows } from "./migration.js";
 import { banner, type OutputFile } from "./output.js";
@@ -177,8 +178,10 @@ export function emitPackageJson(
       symbols.node.entry.folder,
       "runtime",
       ...(migrationRows(model.surfaces) ? [MIGRATION_FILE] : []),
+      CHANGELOG_FILE,
     ].sort(),
-    engines: { node: ">=18" },
+    // The oldest Node.js the package's tests run on (test/node-versions).
+    engines: { node: ">=20" },
     keywords: ["agent-client-protocol", "acp", "json-rpc", "types", "validation"],
   };
   return { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` };

@@ -27,7 +27,12 @@ export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): Proto
         : undefined;
     return buildSurface(surface, stable, diagnostics);
   });
-  return { surfaces, inputs: input.files, extensions: input.extensions };
+  return {
+    surfaces,
+    inputs: input.files,
+    extensions: input.extensions,
+    ...(input.changes ? { changes: input.changes.text } : {}),
+  };
 }
 
 function buildSurface(

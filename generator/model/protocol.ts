@@ -9,6 +9,8 @@ import type { HandlerSide, Side } from "./sides.js";
 export interface ProtocolModel {
   surfaces: SurfaceModel[];
   inputs: InputFile[];
+  /** The schema folder's CHANGES.md: the bump's schema diff, in Markdown (emit/changelog.ts). */
+  changes?: string;
   /** The user's extension files (`--extension`), in the order given. */
   extensions: InputFile[];
 }
