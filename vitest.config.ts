@@ -6,9 +6,27 @@ import { defineConfig } from "vitest/config";
 const literal = (path: string) => path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const root = fileURLToPath(new URL(".", import.meta.url));
 
+/**
+ * The tests that exercise the generated package at run time (its runtime, connections,
+ * parsers, Node helpers, consumers and interop with the SDK): `npm test` runs them on every
+ * Node.js release users run, not only on the one running the suite (tools/test/run.mjs).
+ */
+export const PACKAGE_FACING = [
+  "test/runtime/**/*.test.ts",
+  "test/stubs/**/*.test.ts",
+  "test/chain/**/*.test.ts",
+  "test/consumers/**/*.test.ts",
+  "test/parse/**/*.test.ts",
+  "test/fuzz/differential.test.ts",
+  "test/extensions/connection.test.ts",
+  "test/generated-package.test.ts",
+  "test/hostile-wire.test.ts",
+  "test/package-install.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: process.env.ACP_TEST_SET === "package" ? PACKAGE_FACING : ["test/**/*.test.ts"],
     // Generates the package under test from schema/ into .test-package/ (see the file).
     globalSetup: ["test/support/test-package.ts"],
     // Generated packages (the test run's, and those tests generate into temp folders) are

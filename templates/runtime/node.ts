@@ -4,9 +4,10 @@
  * other one stays web-platform only; this module alone imports Node's built-ins.
  *
  * They read and write Node streams directly rather than through `Readable.toWeb` /
- * `Writable.toWeb`: Node 20's writable adapter throws an uncaught TypeError when the
- * application ends the Node stream while a write is in flight and the connection then
- * closes, and an EPIPE from a peer that died needs a listener or it kills the process.
+ * `Writable.toWeb`: the writable adapter of Node 20 and 22 (not 24) throws an uncaught
+ * TypeError when the application ends the Node stream while a write is in flight and the
+ * connection then closes, and an EPIPE from a peer that died needs a listener or it kills
+ * the process.
  */
 import { type SpawnOptions, spawn } from "node:child_process";
 import { Fifo } from "./fifo.js";

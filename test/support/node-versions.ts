@@ -1,0 +1,21 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../../generator/paths.js";
+
+const NODES = join(ROOT, "test", "node-versions");
+
+/**
+ * The Node.js binaries besides the one running the suite, as test/node-versions/package.json
+ * lists them (installed by `npm install`, run by tools/test/run.mjs): by their major version.
+ */
+export function otherNodes(): Array<{ major: number; bin: string }> {
+  const pkg = JSON.parse(readFileSync(join(NODES, "package.json"), "utf8")) as {
+    optionalDependencies?: Record<string, string>;
+  };
+  return Object.entries(pkg.optionalDependencies ?? {}).map(([name, spec]) => {
+    const bin = join(NODES, "node_modules", name, "bin", "node");
+    if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm install`);
+    const major = Number(/@(\d+)\./.exec(spec)?.[1]);
+    return { major, bin };
+  });
+}
