@@ -219,44 +219,102 @@ interface Tally {
 }
 const tallies = new Map<string, Tally>();
 
+type Context = (typeof contexts)[number];
+
+/** Both sides' outcomes on `input` are the same: both reject, or both give equal values. */
+function same(context: Context, type: string, input: unknown): boolean {
+  const parse = context.modules.parsers[`parse${type}`] as (v: unknown) => unknown;
+  const ours = attempt(parse, input);
+  const theirs = (context.zod[`z${type}`] as ZodSchema).safeParse(input);
+  if (!ours.ok || !theirs.success) return !ours.ok && !theirs.success;
+  return isDeepStrictEqual(clean(ours.value), clean(theirs.data));
+}
+
+function classify(
+  context: Context,
+  type: string,
+  input: unknown,
+  ours: Outcome,
+  theirs: ReturnType<ZodSchema["safeParse"]>,
+): Known | "agree" | "unexplained" {
+  const { modules, formats } = context;
+  const is = modules.guards[`is${type}`] as (v: unknown) => boolean;
+  if (ours.ok && theirs.success && isDeepStrictEqual(clean(ours.value), clean(theirs.data)))
+    return "agree";
+  if (!ours.ok && !theirs.success) return "agree";
+  if (theirs.success && !is(theirs.data)) return "theirs: result violates the schema";
+  if (
+    ours.ok &&
+    theirs.success &&
+    isDeepStrictEqual(clean(withoutProto(ours.value)), clean(withoutProto(theirs.data)))
+  )
+    return "by design: no own __proto__";
+  const stripped = withoutProto(input);
+  if (same(context, type, stripped)) return "theirs: a __proto__ map key ignored";
+  if (
+    same(context, type, wellFormed(input, formats)) ||
+    same(context, type, wellFormed(stripped, formats))
+  )
+    return "theirs: format enforced";
+  return "unexplained";
+}
+
+/**
+ * Runs the property for one type of one surface, once per file (the type's own test, its
+ * surface's summary and the summary of all four ask for it, in whatever order they run, and
+ * each runs alone as well) and counts what it saw.
+ */
+function tallyOf(context: Context, type: string): Tally {
+  const key = `${context.id} ${type}`;
+  const done = tallies.get(key);
+  if (done) return done;
+  const { modules, zod, arbitraries, mutations } = context;
+  const parse = modules.parsers[`parse${type}`] as (v: unknown) => unknown;
+  const is = modules.guards[`is${type}`] as (v: unknown) => boolean;
+  const theirs = zod[`z${type}`] as ZodSchema;
+  const tally: Tally = {
+    cases: 0,
+    agreed: 0,
+    unchanged: 0,
+    repaired: 0,
+    rejected: 0,
+    seen: new Map(),
+  };
+  fc.assert(
+    fc.property(arbitraries.definition(type), mutationsArbitrary, (generated, edits) => {
+      const mutated = mutate(generated, edits, mutations);
+      // Only a message the mutations really changed is a case.
+      fc.pre(!isDeepStrictEqual(mutated, generated));
+      const input = deepFreeze(mutated);
+      const prototypes = Object.getOwnPropertyNames(Object.prototype).length;
+      const ours = attempt(parse, input);
+      // Whatever parse returns is valid under the schema, plain (no own __proto__, no
+      // prototype set), and the input is left alone (frozen: a write would have thrown).
+      if (ours.ok) {
+        expect(is(ours.value)).toBe(true);
+        expect(plain(ours.value)).toBe(true);
+      }
+      expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(prototypes);
+      const verdict = classify(context, type, input, ours, theirs.safeParse(input));
+      tally.cases++;
+      if (!ours.ok) tally.rejected++;
+      else if (ours.value === input) tally.unchanged++;
+      else tally.repaired++;
+      if (verdict === "agree") tally.agreed++;
+      else if (verdict !== "unexplained")
+        tally.seen.set(verdict, (tally.seen.get(verdict) ?? 0) + 1);
+      return verdict !== "unexplained";
+    }),
+    { seed: SEED, numRuns: RUNS_PER_TYPE },
+  );
+  tallies.set(key, tally);
+  return tally;
+}
+
 describe.each(contexts.map((c) => [c.id, c] as const))(
   "%s: parse gives the SDK's value",
   (_id, context) => {
-    const { modules, zod, arbitraries, mutations, types, formats } = context;
-
-    const parseOf = (type: string) => modules.parsers[`parse${type}`] as (v: unknown) => unknown;
-
-    /** Both sides' outcomes on `input` are the same: both reject, or both give equal values. */
-    function same(type: string, input: unknown): boolean {
-      const ours = attempt(parseOf(type), input);
-      const theirs = (zod[`z${type}`] as ZodSchema).safeParse(input);
-      if (!ours.ok || !theirs.success) return !ours.ok && !theirs.success;
-      return isDeepStrictEqual(clean(ours.value), clean(theirs.data));
-    }
-
-    function classify(
-      type: string,
-      input: unknown,
-      ours: Outcome,
-      theirs: ReturnType<ZodSchema["safeParse"]>,
-    ): Known | "agree" | "unexplained" {
-      const is = modules.guards[`is${type}`] as (v: unknown) => boolean;
-      if (ours.ok && theirs.success && isDeepStrictEqual(clean(ours.value), clean(theirs.data)))
-        return "agree";
-      if (!ours.ok && !theirs.success) return "agree";
-      if (theirs.success && !is(theirs.data)) return "theirs: result violates the schema";
-      if (
-        ours.ok &&
-        theirs.success &&
-        isDeepStrictEqual(clean(withoutProto(ours.value)), clean(withoutProto(theirs.data)))
-      )
-        return "by design: no own __proto__";
-      const stripped = withoutProto(input);
-      if (same(type, stripped)) return "theirs: a __proto__ map key ignored";
-      if (same(type, wellFormed(input, formats)) || same(type, wellFormed(stripped, formats)))
-        return "theirs: format enforced";
-      return "unexplained";
-    }
+    const { modules, zod, types } = context;
 
     it("has an SDK schema for every definition", () => {
       expect(modules.surface.definitions.map((d) => d.key).filter((k) => !zod[`z${k}`])).toEqual(
@@ -264,62 +322,12 @@ describe.each(contexts.map((c) => [c.id, c] as const))(
       );
     });
 
-    /**
-     * Runs the property for one type (once per file: the type's own test and the summary
-     * below both ask for it, in whatever order they run) and counts what it saw.
-     */
-    function tallyOf(type: string): Tally {
-      const key = `${context.id} ${type}`;
-      const done = tallies.get(key);
-      if (done) return done;
-      const parse = modules.parsers[`parse${type}`] as (v: unknown) => unknown;
-      const is = modules.guards[`is${type}`] as (v: unknown) => boolean;
-      const theirs = zod[`z${type}`] as ZodSchema;
-      const tally: Tally = {
-        cases: 0,
-        agreed: 0,
-        unchanged: 0,
-        repaired: 0,
-        rejected: 0,
-        seen: new Map(),
-      };
-      fc.assert(
-        fc.property(arbitraries.definition(type), mutationsArbitrary, (generated, edits) => {
-          const mutated = mutate(generated, edits, mutations);
-          // Only a message the mutations really changed is a case.
-          fc.pre(!isDeepStrictEqual(mutated, generated));
-          const input = deepFreeze(mutated);
-          const prototypes = Object.getOwnPropertyNames(Object.prototype).length;
-          const ours = attempt(parse, input);
-          // Whatever parse returns is valid under the schema, plain (no own __proto__, no
-          // prototype set), and the input is left alone (frozen: a write would have thrown).
-          if (ours.ok) {
-            expect(is(ours.value)).toBe(true);
-            expect(plain(ours.value)).toBe(true);
-          }
-          expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(prototypes);
-          const verdict = classify(type, input, ours, theirs.safeParse(input));
-          tally.cases++;
-          if (!ours.ok) tally.rejected++;
-          else if (ours.value === input) tally.unchanged++;
-          else tally.repaired++;
-          if (verdict === "agree") tally.agreed++;
-          else if (verdict !== "unexplained")
-            tally.seen.set(verdict, (tally.seen.get(verdict) ?? 0) + 1);
-          return verdict !== "unexplained";
-        }),
-        { seed: SEED, numRuns: RUNS_PER_TYPE },
-      );
-      tallies.set(key, tally);
-      return tally;
-    }
-
     it.each(types)("%s", (type) => {
-      expect(tallyOf(type).cases).toBe(RUNS_PER_TYPE);
+      expect(tallyOf(context, type).cases).toBe(RUNS_PER_TYPE);
     });
 
     it("exercised accepted, repaired and rejected messages alike; disagreements only of known kinds", () => {
-      const all = types.map(tallyOf);
+      const all = types.map((type) => tallyOf(context, type));
       const total = (bucket: "cases" | "unchanged" | "repaired" | "rejected") =>
         all.reduce((sum, t) => sum + t[bucket], 0);
       expect(total("cases")).toBe(types.length * RUNS_PER_TYPE);
@@ -333,10 +341,8 @@ describe.each(contexts.map((c) => [c.id, c] as const))(
 
 describe("all four surfaces", () => {
   it(`agree on at least ${MIN_AGREEMENT * 100}% of at least ${MIN_CASES} mutated messages`, () => {
-    // Every surface's types, whichever file's tests ran first.
-    for (const c of contexts)
-      for (const type of c.types) expect(tallies.has(`${c.id} ${type}`), type).toBe(true);
-    const all = [...tallies.values()];
+    // Every surface's types: run here unless another test of this file already ran them.
+    const all = contexts.flatMap((c) => c.types.map((type) => tallyOf(c, type)));
     const cases = all.reduce((sum, t) => sum + t.cases, 0);
     const agreed = all.reduce((sum, t) => sum + t.agreed, 0);
     const seen = new Map<Known, number>();
