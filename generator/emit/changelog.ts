@@ -1,7 +1,6 @@
 import type { ProtocolModel } from "../model/protocol.js";
 import { GENERATOR_VERSION } from "../paths.js";
 import type { OutputFile } from "./output.js";
-import type { PackageOptions } from "./package.js";
 
 export const CHANGELOG_FILE = "CHANGELOG.md";
 
@@ -25,7 +24,7 @@ interface Entry {
  */
 export function emitChangelog(
   model: ProtocolModel,
-  options: PackageOptions,
+  options: { name: string; version: string },
   previous: string | undefined,
 ): OutputFile {
   const older = entriesOf(previous ?? "").filter((e) => e.version !== options.version);
