@@ -60,6 +60,9 @@ async function buildReceivedSource(context: EmitContext): Promise<DeclarationSou
     diagnostics,
   };
   const prepared = new Map<string, Json>();
+  // The plain types refs-to-plain-types names; a `tsType` may also be a TypeScript type of its
+  // own (annotations-only-are-any writes `unknown`), which nothing declares.
+  const declared = new Set(names.definitions.map((d) => d.type));
   const plain = new Set<string>();
   for (const def of surface.definitions) {
     if (!reach.has(def.key)) continue;
@@ -67,7 +70,8 @@ async function buildReceivedSource(context: EmitContext): Promise<DeclarationSou
       def.union && isObject(def.schema) ? withUnknownVariant(def.schema, def.union) : def.schema;
     const schema = prepareDefinition("received-types", input, def.key, open);
     forEachJson(schema, (value, path, inNames) => {
-      if (!inNames && path.at(-1) === "tsType" && typeof value === "string") plain.add(value);
+      if (!inNames && path.at(-1) === "tsType" && typeof value === "string" && declared.has(value))
+        plain.add(value);
     });
     prepared.set(def.key, withExperimentalTags(def, schema));
   }

@@ -2,6 +2,7 @@ import type { Diagnostics } from "../diagnostics.js";
 import type { Json } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import {
+  annotationsOnlyAreAny,
   applyRules,
   discriminatorForAjv,
   dropNoopUnevaluated,
@@ -49,7 +50,13 @@ export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
     passes: [
       // A pass of its own: it reads unions as the schema writes them, before they are split.
       [untaggedVariantsWithoutTag],
-      [stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators],
+      [
+        stripTitles,
+        refBesideKeywords,
+        splitPropertiesFromUnion,
+        escapeCommentTerminators,
+        annotationsOnlyAreAny,
+      ],
     ],
     also: "emit/types.ts then adds the @experimental tags, and swaps keys named like Object.prototype members for placeholders around the compile (placeholder-keys.ts: undone on the output, so a codec rather than a rule)",
     without: {
@@ -60,7 +67,13 @@ export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
     reader: "json-schema-to-typescript, in emit/received.ts",
     passes: [
       [untaggedVariantsWithoutTag],
-      [stripTitles, refBesideKeywords, splitPropertiesFromUnion, escapeCommentTerminators],
+      [
+        stripTitles,
+        refBesideKeywords,
+        splitPropertiesFromUnion,
+        escapeCommentTerminators,
+        annotationsOnlyAreAny,
+      ],
       // After ref-beside-keywords: every reference is then a node of its own.
       [refsToPlainTypes],
     ],

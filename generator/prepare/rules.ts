@@ -44,6 +44,19 @@ export const stripTitles: Rule = {
   },
 };
 
+export const annotationsOnlyAreAny: Rule = {
+  name: "annotations-only-are-any",
+  reason:
+    "A schema holding only annotations (a description, a default, the x-* vocabulary) admits every JSON value, as ToolCall's `rawInput` does; json-schema-to-typescript types it as an object of any keys all the same, so the type would claim what the value need not be. `tsType: unknown` says what the schema says.",
+  apply(node) {
+    if (Object.hasOwn(node, "tsType")) return node;
+    const keys = Object.keys(node);
+    if (keys.length === 0 || !keys.every((k) => ANNOTATION_KEYWORDS.has(k) || ACP_KEYWORDS.has(k)))
+      return node;
+    return { ...node, tsType: "unknown" };
+  },
+};
+
 export const splitPropertiesFromUnion: Rule = {
   name: "split-properties-from-union",
   reason:
