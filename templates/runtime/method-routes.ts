@@ -111,9 +111,11 @@ export function kindsOf(unknown: readonly UnknownVariant[]): string {
 }
 
 /**
- * An empty result arrives as `null` from many peers (the official TypeScript SDK sends
- * `null` when a handler returns nothing) and as `undefined` from our own handlers. When the
- * schema's result type is an object that `{}` satisfies, that is what both mean.
+ * An empty result arrives as `null` from many peers (the official TypeScript SDK, 2.4.0 as
+ * 1.9, sends `null` when a handler returns nothing, except for the methods it lists as having
+ * an empty result: `session/resume` and extension methods get `null`, `session/set_mode`
+ * gets `{}`) and as `undefined` from our own handlers. When the schema's result type is an
+ * object that `{}` satisfies, that is what both mean.
  */
 export function fillEmpty(value: unknown, validator: CompiledValidator | undefined): unknown {
   if (value !== undefined && value !== null) return value;
