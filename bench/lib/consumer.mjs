@@ -37,8 +37,8 @@ function packageDir(name) {
 
 /**
  * A throwaway application folder whose node_modules links our package (as "acp-bench"), the
- * official SDK and zod (its peer dependency), so both are resolved exactly as an installed
- * dependency would be.
+ * official SDK and zod (the peer dependency its declarations need), so both are resolved
+ * exactly as an installed dependency would be.
  * @param {string} tmp
  * @param {string} ourPkg
  */
@@ -54,7 +54,8 @@ export function makeConsumerProject(tmp, ourPkg) {
   );
 
   // The same application code against each package; only the import and, for ours, the
-  // runtime guard differ (the SDK has no public guard; its zod schemas are internal).
+  // runtime guard differ (the SDK has no guard of a whole definition, only variant guards of
+  // four unions; its zod schemas are not in its exports map).
   const body = `
 export const init: InitializeRequest = {
   protocolVersion: 1,
@@ -135,7 +136,7 @@ export const seen = (n: SessionNotification): string => n.sessionId;
  * The strict consumer: an editor-side client that connects over a web stream pair, handles the
  * two requests a client must, sends a prompt, guards an untrusted value and names two types,
  * with the compiler checking every declaration file it reads (`skipLibCheck: false`). The SDK
- * has no guard and no connection class: its side uses its own builder (`client()`) and reads
+ * has no such guard, no connection class: its side uses its own builder (`client()`) and reads
  * the value as typed. Both sides need the DOM's streams and the disposal symbols the SDK's
  * declarations name; the empty baseline has the same library, so the shares are the packages'.
  * @param {string} tmp

@@ -136,8 +136,9 @@ for (const item of [...items, ...invalid]) {
     ],
     timing,
   );
-  // Lenient parsing: the SDK's connection runs `schema.parse(params)` on every incoming message
-  // (its zod schemas carry the lenient rules), so that is the call compared with parse<Name>.
+  // Lenient parsing: the SDK's connection runs `schema.parse(params)` on every incoming request
+  // and notification (its zod schemas carry the lenient rules), so that is the call compared
+  // with parse<Name>.
   // parse<Name> is picked up as soon as the generator emits it; its exact return shape does not
   // matter here, only that the call completes (a throw counts as a completed rejection).
   let parsing = null;

@@ -154,7 +154,8 @@ export function extractMethods(
  * - NULL RESULT: otherwise the result is JSON `null` (`authenticate`, `session/load`,
  *   `fs/write_text_file`). Those releases serialised a result without content as `null`,
  *   list it in the response union as `{ "title": "AuthenticateResponse", "type": "null" }`,
- *   and their SDK sent `"result": null` and typed the call `Promise<void>`.
+ *   and their SDK sent `"result": null` and typed the call `Promise<void>` (`authenticate`,
+ *   `session/load`) or with a type that is `null` (`fs/write_text_file`).
  */
 function unannotatedResult(
   surface: LoadedSurface,

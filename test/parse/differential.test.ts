@@ -44,7 +44,7 @@ const KNOWN = {
   "theirs: format enforced":
     "serde deserializes `uri` and `date-time` fields as plain `String`s (schemars writes the format as an annotation only), so it neither rejects nor drops such a value. The SDK validates them (zod's z.url(), an ISO date check) and rejects the message or, under its default-on-error, drops the field. Attributed when both agree once every such string is replaced by a well-formed one.",
   "theirs: result violates the schema":
-    "The SDK does not re-check what its fallbacks produce: its default-on-error turns an array into [] where the schema says minItems: 1 (v2 SessionConfigGroup.options), a value its own schema rejects. parse returns only values the schema accepts: such an item is dropped one level up (skip-invalid-items) or the message is rejected.",
+    "The SDK does not re-check what its fallbacks produce: its default-on-error turns an array into [] where the schema says minItems: 1 (v2 SessionConfigSelectGroup.options), a value its own schema rejects. parse returns only values the schema accepts: such an item is dropped one level up (skip-invalid-items) or the message is rejected.",
   "theirs: a __proto__ map key ignored":
     'serde reads a `"__proto__"` key of a map (`HashMap`, an `additionalProperties` schema) like any other key, so an invalid value under it fails the map (and the variant holding it, ElicitationSchema.properties, AuthMethodTerminal.env). zod\'s z.record never sees that key, and accepts. Attributed when both agree once `__proto__` keys are taken out of the input.',
   "by design: no own __proto__":

@@ -21,7 +21,7 @@ async function sdkClient(
   const editor = new Editor();
   const app = sdk
     .client({ name: "sdk-scenario-client" })
-    // The SDK types `rawInput` as unknown where the schema (and so our types) says object.
+    // The SDK types `rawInput` as unknown (the schema gives it no type); our types say object.
     .onNotification(sdk.methods.client.session.update, ({ params }) =>
       editor.sessionUpdate(params as acp.SessionNotification),
     )

@@ -151,8 +151,10 @@ export async function installTarball(dir: string, tarball: string): Promise<void
 }
 
 /**
- * The official SDK, copied from the repository's node_modules with the one dependency its
- * declarations need (zod, a peer dependency). Copied rather than installed: no network.
+ * The official SDK, copied from the repository's node_modules with the one dependency the
+ * declarations of the entry points consumed here need (zod, a peer dependency; its optional
+ * peer `@modelcontextprotocol/server` serves `./experimental/mcp-server` only). Copied rather
+ * than installed: no network.
  */
 export function sdkSubject(): Subject {
   const name = "@agentclientprotocol/sdk";
