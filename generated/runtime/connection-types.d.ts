@@ -122,8 +122,10 @@ export interface ConnectionOptions {
      * moment, such as an agent that prints a login screen on stdout and reads stdin as the
      * user's answer. An error sent back lands in that prompt as input; and a peer that does
      * speak JSON-RPC cannot match an error with `id: null` to anything either. The official
-     * TypeScript SDK also logs and drops. Choose `"answer"` for a peer or a conformance suite
-     * that expects the errors.
+     * TypeScript SDK does answer: 2.4.0, like every release since 1.4 (1.0 to 1.3 logged and
+     * dropped), sends -32700 with `id: null` for a line that is not JSON and logs nothing; it
+     * reads bytes that are not UTF-8 as U+FFFD, and a line over its size limit closes its
+     * connection. Choose `"answer"` for a peer or a conformance suite that expects the errors.
      */
     readonly malformedInput?: "drop" | "answer";
     /**
