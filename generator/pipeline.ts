@@ -7,7 +7,6 @@ import { emitErrors } from "./emit/errors.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
 import { emitMigration } from "./emit/migration.js";
-import { emitNodeEntry } from "./emit/node-entry.js";
 import type { OutputFile } from "./emit/output.js";
 import {
   emitPackageJson,
@@ -17,6 +16,7 @@ import {
   type PackageOptions,
   withReachableRuntime,
 } from "./emit/package.js";
+import { emitPackageEntries } from "./emit/package-entries.js";
 import { emitParsers } from "./emit/parsers.js";
 import { emitReceived } from "./emit/received.js";
 import { emitTypes } from "./emit/types.js";
@@ -62,7 +62,7 @@ export async function render(
     emitReadme(model, symbols, options),
     emitChangelog(model, options, carried.changelog),
     ...emitMigration(model, options),
-    ...emitNodeEntry(symbols),
+    ...emitPackageEntries(symbols),
     ...emitRuntime(),
   ];
   for (const context of surfaceContexts(model, symbols, diagnostics))

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
 import { GENERATOR_VERSION, RUNTIME_BUNDLE_DIR, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
-import { RUNTIME_MODULE, RUNTIME_NODE_MODULE, reexportLines } from "../symbols/exports.js";
+import {
+  RUNTIME_MODULE,
+  RUNTIME_NODE_MODULE,
+  RUNTIME_REMOTE_MODULE,
+  reexportLines,
+  runtimeBundle,
+} from "../symbols/exports.js";
 import type { Symbols } from "../symbols/table.js";
 import { capabilityRows, readmeShowsCapabilities } from "./capabilities.js";
 import { CHANGELOG_FILE } from "./changelog.js";
@@ -56,7 +62,7 @@ export function emitRuntime(): OutputFile[] {
     path: `runtime/${name}`,
     content: readFileSync(join(dir, name), "utf8"),
   });
-  const web = modules.filter((m) => `${m}.js` !== RUNTIME_NODE_MODULE);
+  const web = modules.filter((m) => runtimeBundle(`${m}.js`) === RUNTIME_MODULE);
   return [
     ...modules.map((m) => file(RUNTIME_DIR, `${m}.d.ts`)),
     file(RUNTIME_BUNDLE_DIR, RUNTIME_MODULE),
@@ -65,6 +71,7 @@ export function emitRuntime(): OutputFile[] {
       content: `${web.map((m) => `export * from "./${m}.js";`).join("\n")}\n`,
     },
     file(RUNTIME_BUNDLE_DIR, RUNTIME_NODE_MODULE),
+    file(RUNTIME_BUNDLE_DIR, RUNTIME_REMOTE_MODULE),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -125,14 +132,14 @@ function exportsMap(model: ProtocolModel, symbols: Symbols): Record<string, unkn
   return map;
 }
 
-/** The surfaces' entry points, then the Node helpers' (`./node`, in `node/`). */
+/** The surfaces' entry points, then those every surface shares (`./node`, `./remote`). */
 function entryPoints(
   model: ProtocolModel,
   symbols: Symbols,
 ): Array<{ entry: string; folder: string }> {
   return [
     ...orderedSurfaces(model).map((s) => ({ entry: s.entry, folder: s.id })),
-    { entry: symbols.node.entry.subpath, folder: symbols.node.entry.folder },
+    ...[symbols.node, symbols.remote].map((e) => ({ entry: e.subpath, folder: e.folder })),
   ];
 }
 
@@ -153,6 +160,9 @@ function typesVersionsOf(
   }
   return Object.keys(paths).length > 0 ? { typesVersions: { "*": paths } } : {};
 }
+
+/** The `ws` releases `PKG/node` works with (the 8.x API). */
+const WS_RANGE = "^8.0.0";
 
 export function emitPackageJson(
   model: ProtocolModel,
@@ -175,13 +185,18 @@ export function emitPackageJson(
     // `generate` and `check` know the folder, and nothing that imports the package reads it.
     files: [
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
-      symbols.node.entry.folder,
+      symbols.node.folder,
+      symbols.remote.folder,
       "runtime",
       ...(migrationRows(model.surfaces) ? [MIGRATION_FILE] : []),
       CHANGELOG_FILE,
     ].sort(),
     // The oldest Node.js the package's tests run on (test/node-versions).
     engines: { node: ">=20" },
+    // `PKG/node`'s `serve` accepts WebSocket upgrades with `ws`, imported only when it runs:
+    // every other use of the package needs nothing installed beside it.
+    peerDependencies: { ws: WS_RANGE },
+    peerDependenciesMeta: { ws: { optional: true } },
     keywords: ["agent-client-protocol", "acp", "json-rpc", "types", "validation"],
   };
   return { path: "package.json", content: `${JSON.stringify(pkg, null, 2)}\n` };
@@ -245,6 +260,7 @@ export function emitReadme(
       capabilityExample: root !== undefined && readmeShowsCapabilities(root),
       chain: { surfaces: chained.map(importPath), ...chainRoles },
       nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
+      remoteExports: symbols.remote.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       inputs,
     }),
   };

@@ -197,13 +197,22 @@ export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "signatures.js", names: Object.values(SIGNATURES), typeOnly: true },
 ];
 
+/** An entry point that is the same for every surface: where it lives, what it re-exports. */
+export interface PackageEntry {
+  /** The `exports` key: `./node`. */
+  readonly subpath: string;
+  /** Its folder in the package, holding `index.js` and `index.d.ts`. */
+  readonly folder: string;
+  readonly reexports: readonly RuntimeReexport[];
+}
+
 /**
  * `PKG/node`: the Node.js helpers (serve on this process's stdio, spawn an agent, any pair
- * of Node streams), one entry point for every surface since they deal in message streams,
- * not in any surface's methods. Apart, so every other entry point stays web-platform only;
- * its `index.js` re-exports these from the runtime's `node.js`.
+ * of Node streams, the remote transport on Node's `http` server), one entry point for every
+ * surface since they deal in message streams, not in any surface's methods. Apart, so every
+ * other entry point stays web-platform only; its `index.js` re-exports these from the
+ * runtime's `node.js`.
  */
-export const NODE_ENTRY = { subpath: "./node", folder: "node" } as const;
 export const NODE_REEXPORTS: readonly RuntimeReexport[] = [
   {
     from: "node.js",
@@ -218,7 +227,74 @@ export const NODE_REEXPORTS: readonly RuntimeReexport[] = [
     ],
     typeOnly: true,
   },
+  {
+    from: "node-remote.js",
+    names: ["serve", "createNodeHttpHandler", "createNodeWebSocketUpgradeHandler"],
+  },
+  {
+    from: "node-remote.js",
+    names: [
+      ...["NodeIncomingMessage", "NodeServerResponse", "NodeUpgradeSocket", "NodeWebSocketServer"],
+      ...["NodeWebSocketOptions", "ServedAcp", "ServeOptions"],
+    ],
+    typeOnly: true,
+  },
 ];
+export const NODE_ENTRY: PackageEntry = {
+  subpath: "./node",
+  folder: "node",
+  reexports: NODE_REEXPORTS,
+};
+
+/**
+ * `PKG/remote`: the streamable-HTTP and WebSocket transport of the upstream RFD, web
+ * platform only: the client's streams (`createHttpStream`, `createWebSocketStream`) and the
+ * agent's `AcpServer`. Like `PKG/node`, one for every surface: the streams feed the
+ * connection of any of them. Named as the official SDK names them, so a port changes imports.
+ */
+export const REMOTE_REEXPORTS: readonly RuntimeReexport[] = [
+  { from: "remote-client.js", names: ["createHttpStream", "createWebSocketStream"] },
+  { from: "remote-client.js", names: ["MemoryAcpCookieStore"] },
+  {
+    from: "remote-client.js",
+    names: ["AcpCookieStore", "HttpStreamOptions", "RemoteStreamOptions", "WebSocketStreamOptions"],
+    typeOnly: true,
+  },
+  { from: "remote-server.js", names: ["AcpServer"] },
+  {
+    from: "remote-server.js",
+    names: ["AcpServerOptions", "AuthenticateResult", "WebSocketUpgrade"],
+    typeOnly: true,
+  },
+  { from: "remote-connection.js", names: ["DEFAULT_REMOTE_LIMITS"] },
+  {
+    from: "remote-connection.js",
+    names: ["RemoteConnectionInfo", "RemoteLimits", "ResolvedLimits"],
+    typeOnly: true,
+  },
+  {
+    from: "remote-wire.js",
+    names: ["HEADER_CONNECTION_ID", "HEADER_SESSION_ID", "RemoteClosedError"],
+  },
+  { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
+  { from: "web-globals.js", names: ["WebSocketConstructor"], typeOnly: true },
+  {
+    from: "web-types.js",
+    names: [
+      ...["FetchLike", "HeadersLike", "PlatformResponse", "RequestLike", "ResponseLike"],
+      ...["SignalLike", "WebSocketLike"],
+    ],
+    typeOnly: true,
+  },
+];
+export const REMOTE_ENTRY: PackageEntry = {
+  subpath: "./remote",
+  folder: "remote",
+  reexports: REMOTE_REEXPORTS,
+};
+
+/** The entry points shared by every surface, in the order `exports` lists them. */
+export const PACKAGE_ENTRIES: readonly PackageEntry[] = [NODE_ENTRY, REMOTE_ENTRY];
 
 /**
  * Every name an entry point may export besides those derived from definitions, whatever
@@ -248,19 +324,31 @@ export function packageNames(): string[] {
  * The runtime's one JavaScript module for the web platform: the build bundles
  * templates/runtime into it (tools/build/runtime-bundle.mjs), because Node loads each ES
  * module file separately and eighteen small files cost a cold import more than their code.
- * The Node helpers (`node.js`) are a module of their own; declarations stay one file per
- * runtime module, so a consumer's compiler reads only the ones a surface refers to.
+ * Two groups of modules are bundled apart, each importing the web module for the rest: the
+ * Node helpers (`node*.ts`, compiled with Node's types) into `node.js`, and the remote
+ * transport (`remote*.ts`) into `remote.js`, so an application that uses neither loads
+ * neither. Declarations stay one file per runtime module, so a consumer's compiler reads
+ * only the ones a surface refers to.
  */
 export const RUNTIME_MODULE = "index.js";
 /** The Node helpers' module: its own file, which imports the web-platform one. */
 export const RUNTIME_NODE_MODULE = "node.js";
+/** The remote transport's module: its own file, which imports the web-platform one. */
+export const RUNTIME_REMOTE_MODULE = "remote.js";
+
+/** The bundled module holding runtime module `file` (`remote-client.js` → `remote.js`). */
+export function runtimeBundle(file: string): string {
+  if (file.startsWith("node")) return RUNTIME_NODE_MODULE;
+  if (file.startsWith("remote")) return RUNTIME_REMOTE_MODULE;
+  return RUNTIME_MODULE;
+}
 
 /**
  * What generated code imports from for the runtime's module `file` (`parse.js`): in
  * declarations that module's own file, in JavaScript the bundled module that holds it.
  */
 export function runtimeSpecifier(runtimePath: string, file: string, declarations: boolean): string {
-  return `${runtimePath}/${declarations || file === RUNTIME_NODE_MODULE ? file : RUNTIME_MODULE}`;
+  return `${runtimePath}/${declarations ? file : runtimeBundle(file)}`;
 }
 
 /** `export { a, b } from "<runtime>/<module>";` (or `export type`) for each re-export. */

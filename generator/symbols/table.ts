@@ -18,9 +18,10 @@ import {
   methodConstant,
   methodMap,
   NODE_ENTRY,
-  NODE_REEXPORTS,
+  type PackageEntry,
   packageNames,
   RECEIVED_NAMESPACE,
+  REMOTE_ENTRY,
   ROLES,
   type Role,
   type RuntimeReexport,
@@ -99,7 +100,9 @@ export interface ErrorSymbols {
 export interface Symbols {
   of(surface: SurfaceModel): SurfaceSymbols;
   /** The Node-only entry point (the same for every surface): where it lives, what it re-exports. */
-  node: { entry: typeof NODE_ENTRY; reexports: readonly RuntimeReexport[] };
+  node: PackageEntry;
+  /** The remote transport's entry point (the same for every surface). */
+  remote: PackageEntry;
 }
 
 /** The symbol table of every surface; throws the first name that cannot be exported. */
@@ -111,7 +114,8 @@ export function buildSymbols(model: ProtocolModel): Symbols {
       if (!found) throw new Error(`internal error: no symbols for surface ${surface.id}`);
       return found;
     },
-    node: { entry: NODE_ENTRY, reexports: NODE_REEXPORTS },
+    node: NODE_ENTRY,
+    remote: REMOTE_ENTRY,
   };
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`, after tsc has compiled templates/runtime to dist/runtime/: the runtime as the
 // generated package ships its JavaScript, one module for the web-platform runtime
-// (dist/runtime-bundle/index.js) and one for the Node helpers (node.js, which imports the other).
+// (dist/runtime-bundle/index.js), one for the remote transport (remote.js) and one for the Node
+// helpers (node.js), the last two importing the first.
 //
 // Why: Node loads every ES module file on its own (resolve, read, compile, link: about half a
 // millisecond each on this project's machines), so the eighteen small runtime files cost a cold
@@ -17,14 +18,20 @@ import { build } from "esbuild";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const RUNTIME = join(ROOT, "dist", "runtime");
 const OUT = join(ROOT, "dist", "runtime-bundle");
-// The generator (compiled first) names the two modules: generated code imports them by these names.
-const { RUNTIME_MODULE: WEB, RUNTIME_NODE_MODULE: NODE } = await import(
-  pathToFileURL(join(ROOT, "dist", "generator", "symbols", "exports.js")).href
-);
+// The generator (compiled first) names the modules and says which runtime module goes where:
+// generated code imports them by these names.
+const {
+  RUNTIME_MODULE: WEB,
+  RUNTIME_NODE_MODULE: NODE,
+  RUNTIME_REMOTE_MODULE: REMOTE,
+  runtimeBundle,
+} = await import(pathToFileURL(join(ROOT, "dist", "generator", "symbols", "exports.js")).href);
 
-const modules = readdirSync(RUNTIME)
-  .filter((f) => f.endsWith(".js") && f !== NODE)
+const all = readdirSync(RUNTIME)
+  .filter((f) => f.endsWith(".js"))
   .sort();
+/** The runtime modules bundled into `bundle`. */
+const membersOf = (/** @type {string} */ bundle) => all.filter((m) => runtimeBundle(m) === bundle);
 
 /** @type {import("esbuild").BuildOptions} */
 const common = {
@@ -39,50 +46,65 @@ const common = {
   write: true,
 };
 
-rmSync(OUT, { recursive: true, force: true });
-await build({
-  ...common,
-  platform: "neutral",
-  stdin: {
-    contents: modules.map((m) => `export * from "./${m}";`).join("\n"),
-    resolveDir: RUNTIME,
-    sourcefile: "runtime.js",
-    loader: "js",
-  },
-  outfile: join(OUT, WEB),
-});
-await build({
-  ...common,
-  platform: "node",
-  entryPoints: [join(RUNTIME, NODE)],
-  outfile: join(OUT, NODE),
-  plugins: [
-    {
-      name: "web-runtime-external",
-      setup(b) {
-        // The Node helpers share the web runtime's one copy: its classes (errors checked with
-        // instanceof) and state must not be bundled a second time.
-        b.onResolve({ filter: /^\.\/.*\.js$/ }, (args) =>
-          args.importer === join(RUNTIME, NODE) ? { path: `./${WEB}`, external: true } : undefined,
-        );
-      },
+/**
+ * The modules of `bundle` as one file. A module of another bundle they import is imported
+ * from that bundle: the web module (and the remote one, for the Node helpers) has one copy at
+ * run time, whose classes (errors checked with instanceof) and state must not be bundled twice.
+ * @param {string} bundle
+ * @param {"neutral" | "node"} platform
+ */
+async function bundleOf(bundle, platform) {
+  const members = membersOf(bundle);
+  await build({
+    ...common,
+    platform,
+    stdin: {
+      contents: members.map((m) => `export * from "./${m}";`).join("\n"),
+      resolveDir: RUNTIME,
+      sourcefile: `runtime-${bundle}`,
+      loader: "js",
     },
-  ],
-});
-
-// `export *` drops a name two modules export, silently: every module's exports must survive.
-const bundled = new Set(Object.keys(await import(pathToFileURL(join(OUT, WEB)).href)));
-const missing = [];
-for (const m of modules)
-  for (const name of Object.keys(await import(pathToFileURL(join(RUNTIME, m)).href)))
-    if (!bundled.has(name)) missing.push(`${m}: ${name}`);
-if (missing.length > 0) {
-  console.error(
-    `runtime bundle: exports lost (two modules export one name?): ${missing.join(", ")}`,
-  );
-  process.exit(1);
+    outfile: join(OUT, bundle),
+    // Imported only by `serve`, and only when it runs: an optional peer dependency.
+    external: ["ws"],
+    plugins: [
+      {
+        name: "other-bundles-external",
+        setup(b) {
+          b.onResolve({ filter: /^\.\/.*\.js$/ }, (args) => {
+            const target = args.path.slice(2);
+            const owner = runtimeBundle(target);
+            return owner === bundle ? undefined : { path: `./${owner}`, external: true };
+          });
+        },
+      },
+    ],
+  });
+  // `export *` drops a name two modules export, silently: every module's exports must survive.
+  const bundled = new Set(Object.keys(await import(pathToFileURL(join(OUT, bundle)).href)));
+  const missing = [];
+  for (const m of members)
+    for (const name of Object.keys(await import(pathToFileURL(join(RUNTIME, m)).href)))
+      if (!bundled.has(name)) missing.push(`${m}: ${name}`);
+  if (missing.length > 0) {
+    console.error(
+      `runtime bundle ${bundle}: exports lost (two modules export one name?): ${missing.join(", ")}`,
+    );
+    process.exit(1);
+  }
 }
-if (!readFileSync(join(OUT, NODE), "utf8").includes(`from "./${WEB}"`)) {
-  console.error(`runtime bundle: ${NODE} does not import the web runtime from ./${WEB}`);
-  process.exit(1);
+
+rmSync(OUT, { recursive: true, force: true });
+await bundleOf(WEB, "neutral");
+await bundleOf(REMOTE, "neutral");
+await bundleOf(NODE, "node");
+
+for (const [bundle, imports] of [
+  [NODE, WEB],
+  [REMOTE, WEB],
+]) {
+  if (!readFileSync(join(OUT, bundle), "utf8").includes(`from "./${imports}"`)) {
+    console.error(`runtime bundle: ${bundle} does not import the web runtime from ./${imports}`);
+    process.exit(1);
+  }
 }
