@@ -4,9 +4,9 @@
  * so the `ClientSideConnection` of every surface runs on it unchanged. Web platform only.
  *
  * Reconnection, where the RFD leaves it to implementations: an HTTP event stream that drops
- * while its connection lives is reopened (a few times, backing off), and the server's queue
- * delivers what was waiting; messages already on the wire when it dropped are not replayed
- * (the RFD defers replay to v2). When the server no longer knows the connection, the
+ * while its connection lives is reopened (a few times, backing off) with the id of the last
+ * event received as `Last-Event-ID`; our server then sends again what followed (the RFD
+ * defers resumption to v2: a server that does not resume still delivers what it queued). When the server no longer knows the connection, the
  * WebSocket closes, or the server cannot be reached, the stream ends with a
  * `RemoteClosedError` saying so and every pending call rejects with it. To go on, open a new
  * stream with the same `cookieStore` (for sticky routing), `initialize`, then `session/load`.
@@ -258,6 +258,9 @@ async function errorLine(response: ResponseLike): Promise<string> {
   return line || response.statusText;
 }
 
+const isNumber = (id: string | undefined): id is string =>
+  id !== undefined && /^\d{1,15}$/.test(id);
+
 /** Statuses that mean the connection itself is unusable: refused, or unknown to the server. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 
@@ -461,6 +464,8 @@ class HttpTransport {
     const delay = this.options.reconnect?.delayMs ?? 250;
     let failures = 0;
     let lastError: unknown;
+    /** The id of the last event of this stream, for `Last-Event-ID`. */
+    const seen: { last?: string } = {};
     while (!this.isClosed) {
       if (failures > 0) {
         if (failures > attempts) {
@@ -476,6 +481,8 @@ class HttpTransport {
           Accept: EVENT_STREAM_MIME_TYPE,
           [HEADER_CONNECTION_ID]: this.connectionId as string,
           ...(session === null ? {} : { [HEADER_SESSION_ID]: session }),
+          // Reconnecting: the server sends again what followed (where it keeps it).
+          ...(seen.last === undefined ? {} : { "Last-Event-ID": seen.last }),
         });
       } catch (error) {
         lastError = error;
@@ -494,7 +501,7 @@ class HttpTransport {
       }
       failures = 0;
       try {
-        await this.events(response.body, session);
+        await this.events(response.body, session, seen);
       } catch (error) {
         lastError = error;
       }
@@ -504,7 +511,11 @@ class HttpTransport {
     }
   }
 
-  private async events(body: NonNullable<ResponseLike["body"]>, session: string | null) {
+  private async events(
+    body: NonNullable<ResponseLike["body"]>,
+    session: string | null,
+    seen: { last?: string },
+  ) {
     const reader = body.getReader();
     const decoder = lossyUtf8Decoder();
     const sse = new SseReader(this.limit);
@@ -515,11 +526,17 @@ class HttpTransport {
         const next = await reader.read();
         if (next.done || !next.value || this.isClosed) return;
         for (const event of sse.push(decoder.decode(next.value))) {
-          if (typeof event !== "string") {
+          if ("tooLarge" in event) {
             this.inbox.push(new MalformedFrame("too-large", event.tooLarge, { limit: this.limit }));
             continue;
           }
-          this.received(decodeMessage(event, this.limit), session);
+          if (event.id !== undefined) {
+            // Sent again after a reconnect, but seen already: skipped.
+            if (isNumber(event.id) && isNumber(seen.last) && Number(event.id) <= Number(seen.last))
+              continue;
+            seen.last = event.id;
+          }
+          this.received(decodeMessage(event.data, this.limit), session);
         }
       }
     } finally {

@@ -53,7 +53,8 @@ export interface RemoteLimits {
    * Output one stream holds for a client that has not read it, counted in UTF-16 code units
    * of its JSON text (bytes, for ASCII); over a WebSocket, the socket's `bufferedAmount`.
    * Past it the agent's writes wait; at twice it the connection is dropped. Input the agent
-   * has not read yet has the same limit. Default 8 MiB.
+   * has not read yet has the same limit, and so has what an HTTP stream keeps of what it
+   * sent, for a client that reconnects with `Last-Event-ID`. Default 8 MiB.
    */
   readonly maxBufferedBytes?: number;
   /**
@@ -108,39 +109,94 @@ export interface RemoteConnectionInfo {
   readonly signal: PlatformAbortSignal;
 }
 
-/** The output waiting for one HTTP event stream's client, and that client while attached. */
+/** One message of an event stream: its JSON text, and its event id (a sequence number). */
+export interface Queued {
+  readonly seq: number;
+  readonly json: string;
+}
+
+/**
+ * The output waiting for one HTTP event stream's client, and that client while attached.
+ *
+ * Every event carries an id. What was sent is kept (up to `replayBytes`, oldest dropped
+ * first): a client that reconnects with `Last-Event-ID` gets what followed it again, so
+ * messages written into a connection that dropped are not lost. (The RFD defers resumption
+ * to v2; a client that sends no `Last-Event-ID` sees what the RFD describes.)
+ */
 export class Outbox {
-  private readonly queue = new Fifo<string>();
+  private queue = new Fifo<Queued>();
+  private seq = 0;
+  private sent: Queued[] = [];
+  private sentHead = 0;
+  private sentBytes = 0;
   /** Length of the queued JSON texts. */
   bytes = 0;
   /** No more output will come: an attached body ends once it has sent what is queued. */
   finished = false;
   /** The attached response body, by identity; a new GET takes the stream over. */
   receiver: object | undefined;
-  private wake: (() => void) | undefined;
+  private waiters = new Set<() => void>();
   /** Called whenever the client takes output (for the stall clock and waiting writers). */
   onTake: () => void = () => {};
 
+  constructor(private readonly replayBytes: number) {}
+
   push(json: string): void {
-    this.queue.push(json);
+    this.queue.push({ seq: ++this.seq, json });
     this.bytes += json.length;
     this.notify();
   }
 
-  /** Queued texts, oldest first, up to about `budget` in length (at least one). */
-  take(budget: number): string[] {
-    const taken: string[] = [];
+  /** Queued messages, oldest first, up to about `budget` in length (at least one). */
+  take(budget: number): Queued[] {
+    const taken: Queued[] = [];
     let length = 0;
     while (this.queue.length > 0 && (taken.length === 0 || length < budget)) {
-      const json = this.queue.shift() as string;
-      taken.push(json);
-      length += json.length;
+      const item = this.queue.shift() as Queued;
+      taken.push(item);
+      length += item.json.length;
+      this.remember(item);
     }
     if (taken.length > 0) {
       this.bytes -= length;
       this.onTake();
     }
     return taken;
+  }
+
+  private remember(item: Queued): void {
+    this.sent.push(item);
+    this.sentBytes += item.json.length;
+    while (this.sentBytes > this.replayBytes && this.sentHead < this.sent.length) {
+      this.sentBytes -= (this.sent[this.sentHead] as Queued).json.length;
+      this.sent[this.sentHead++] = undefined as never;
+    }
+    // Drop the forgotten prefix once it is most of the array.
+    if (this.sentHead > 1024 && this.sentHead * 2 > this.sent.length) {
+      this.sent = this.sent.slice(this.sentHead);
+      this.sentHead = 0;
+    }
+  }
+
+  /**
+   * A client reconnecting after event `last`: what was sent after it goes out again, before
+   * what is queued. An id this stream never gave is ignored.
+   */
+  resume(last: number): void {
+    if (!Number.isSafeInteger(last) || last < 0 || last >= this.seq) return;
+    const kept = this.sent.slice(this.sentHead);
+    const again = kept.filter((item) => item.seq > last);
+    if (again.length === 0) return;
+    this.sent = kept.filter((item) => item.seq <= last);
+    this.sentHead = 0;
+    this.sentBytes = this.sent.reduce((sum, item) => sum + item.json.length, 0);
+    const queue = new Fifo<Queued>();
+    for (const item of again) {
+      queue.push(item);
+      this.bytes += item.json.length;
+    }
+    for (let item = this.queue.shift(); item; item = this.queue.shift()) queue.push(item);
+    this.queue = queue;
   }
 
   get empty(): boolean {
@@ -150,21 +206,21 @@ export class Outbox {
   /** Resolves on the next push, finish or takeover, or after `ms` with false. */
   next(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = startTimer(ms, () => {
-        this.wake = undefined;
-        resolve(false);
-      });
-      this.wake = () => {
+      const wake = () => {
         timer.cancel();
+        this.waiters.delete(wake);
         resolve(true);
       };
+      const timer = startTimer(ms, () => {
+        this.waiters.delete(wake);
+        resolve(false);
+      });
+      this.waiters.add(wake);
     });
   }
 
   notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    for (const wake of [...this.waiters]) wake();
   }
 
   finish(): void {
@@ -175,6 +231,9 @@ export class Outbox {
   clear(): void {
     this.queue.clear();
     this.bytes = 0;
+    this.sent = [];
+    this.sentHead = 0;
+    this.sentBytes = 0;
   }
 }
 
@@ -209,7 +268,7 @@ export class RemoteConnection {
   // The agent's writes waiting for room, woken as the client reads or the connection ends.
   private readonly outputRoom = new Set<() => void>();
   /** HTTP: the connection's event stream, and one per session. */
-  readonly outbox = new Outbox();
+  readonly outbox: Outbox;
   readonly sessions = new Map<string, Outbox>();
   /** HTTP: the session (or null: the connection's stream) each pending client request is answered on. */
   private readonly routes = new Map<string, string | null>();
@@ -237,7 +296,8 @@ export class RemoteConnection {
       ...(principal === undefined ? {} : { principal }),
       signal: this.lifetime.signal,
     };
-    for (const outbox of [this.outbox]) this.watch(outbox);
+    this.outbox = new Outbox(limits.maxBufferedBytes);
+    this.watch(this.outbox);
     this.stream = {
       readable: { getReader: () => this.reader() },
       writable: { getWriter: () => this.writer() },
@@ -314,7 +374,7 @@ export class RemoteConnection {
     const existing = this.sessions.get(session);
     if (existing) return existing;
     if (this.sessions.size >= this.limits.maxSessionsPerConnection) return undefined;
-    const outbox = new Outbox();
+    const outbox = new Outbox(this.limits.maxBufferedBytes);
     this.watch(outbox);
     this.sessions.set(session, outbox);
     return outbox;

@@ -32,7 +32,7 @@ import {
   RemoteClosedError,
   SSE_KEEPALIVE,
   sessionOfParams,
-  sseEvent,
+  sseEvents,
 } from "./remote-wire.js";
 import {
   consoleWarn,
@@ -40,7 +40,6 @@ import {
   newResponse,
   startTimer,
   strictUtf8Decoder,
-  utf8Encoder,
 } from "./web-globals.js";
 import type { PlatformResponse, RequestLike, ResponseLike, WebSocketLike } from "./web-types.js";
 
@@ -460,8 +459,11 @@ export class AcpServer {
     if (!outbox) return text(429, tooManySessions(this.limits), cors);
     const connection = found;
     const receiver = {};
-    // A new GET takes the stream over (a client reconnecting before the server noticed).
+    // A new GET takes the stream over (a client reconnecting before the server noticed),
+    // and gets again what followed the last event it saw.
     outbox.receiver = receiver;
+    const last = request.headers.get("Last-Event-ID");
+    if (last !== null && /^\d{1,15}$/.test(last)) outbox.resume(Number(last));
     outbox.notify();
     const done = connection.busy();
     const detach = () => {
@@ -476,9 +478,9 @@ export class AcpServer {
             controller.close();
             return;
           }
-          const texts = outbox.take(SSE_BATCH);
-          if (texts.length > 0) {
-            controller.enqueue(texts.length === 1 ? sseEvent(texts[0] as string) : batch(texts));
+          const items = outbox.take(SSE_BATCH);
+          if (items.length > 0) {
+            controller.enqueue(sseEvents(items));
             return;
           }
           if (outbox.finished) {
@@ -586,15 +588,6 @@ function tooManySessions(limits: ResolvedLimits): string {
 function describe(message: ReturnType<typeof classify>): string {
   return "method" in message ? message.method : `answer to ${JSON.stringify(message.id)}`;
 }
-
-/** Several queued messages as one chunk of events. */
-function batch(texts: string[]): Uint8Array {
-  let all = "";
-  for (const json of texts) all += `data: ${json}\n\n`;
-  return encoder.encode(all);
-}
-
-const encoder = utf8Encoder();
 
 /** Rejects when the request is aborted (its client went away) before `promise` settles. */
 function raceAbort<T>(promise: Promise<T>, request: RequestLike): Promise<T> {

@@ -99,9 +99,14 @@ export function byteLength(text: string): number {
 
 const encoder = utf8Encoder();
 
-/** A message's JSON text as one server-sent event (`JSON.stringify` leaves no line break). */
-export function sseEvent(json: string): Uint8Array {
-  return encoder.encode(`data: ${json}\n\n`);
+/**
+ * Messages as server-sent events, each with its id (for `Last-Event-ID`); `JSON.stringify`
+ * leaves no line break in the text.
+ */
+export function sseEvents(items: ReadonlyArray<{ seq: number; json: string }>): Uint8Array {
+  let text = "";
+  for (const item of items) text += `id: ${item.seq}\ndata: ${item.json}\n\n`;
+  return encoder.encode(text);
 }
 
 /** A comment line: keeps proxies from timing the stream out, and finds a vanished client. */
@@ -109,11 +114,18 @@ export const SSE_KEEPALIVE: Uint8Array = encoder.encode(": keep-alive\n\n");
 
 /**
  * Reads server-sent events incrementally: `push` takes decoded text as it arrives and
- * returns the data of every event it completed. Only `data:` fields matter to ACP; comments
- * and other fields are skipped. An event whose data grows past `limit` bytes is dropped as
+ * returns every event it completed, its data and id. Comments and other fields are skipped. An event whose data grows past `limit` bytes is dropped as
  * it arrives (never buffered) and reported once, as its size so far.
  */
+/** A server-sent event's data, and its id when it has one. */
+export interface SseEvent {
+  readonly data: string;
+  readonly id?: string;
+}
+
 export class SseReader {
+  /** The id field of the event being read. */
+  private id: string | undefined;
   /** The line read so far (no terminator seen yet). */
   private line = "";
   /** The current line is too long to be kept: its text is counted, not stored. */
@@ -126,8 +138,8 @@ export class SseReader {
 
   constructor(private readonly limit: number) {}
 
-  push(text: string): Array<string | { tooLarge: number }> {
-    const events: Array<string | { tooLarge: number }> = [];
+  push(text: string): Array<SseEvent | { tooLarge: number }> {
+    const events: Array<SseEvent | { tooLarge: number }> = [];
     let at = 0;
     if (this.afterCr && text.charCodeAt(0) === 0x0a) at = 1;
     this.afterCr = false;
@@ -173,13 +185,23 @@ export class SseReader {
     }
   }
 
-  private take(line: string, events: Array<string | { tooLarge: number }>): void {
+  private take(line: string, events: Array<SseEvent | { tooLarge: number }>): void {
     if (line === "") {
       if (this.oversize) events.push({ tooLarge: this.dataBytes });
-      else if (this.data.length > 0) events.push(this.data.join("\n"));
+      else if (this.data.length > 0)
+        events.push(
+          this.id === undefined
+            ? { data: this.data.join("\n") }
+            : { data: this.data.join("\n"), id: this.id },
+        );
+      this.id = undefined;
       this.data = [];
       this.dataBytes = 0;
       this.oversize = false;
+      return;
+    }
+    if (line.startsWith("id:")) {
+      this.id = line.charCodeAt(3) === 0x20 ? line.slice(4) : line.slice(3);
       return;
     }
     if (!line.startsWith("data:")) return;
