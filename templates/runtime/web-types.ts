@@ -102,7 +102,7 @@ export type FetchLike = (
     method: string;
     headers: Record<string, string>;
     body?: string;
-    signal?: SignalLike;
+    signal?: PlatformAbortSignal;
     credentials?: "include" | "omit";
   },
 ) => Promise<ResponseLike>;

@@ -154,7 +154,7 @@ describe("an event stream that drops while its connection lives", { timeout: 20_
             if (stop) return controller.close();
             const next = await reader.read().catch(() => ({ done: true, value: undefined }));
             if (next.done || stop) controller.close();
-            else controller.enqueue(next.value);
+            else controller.enqueue(next.value as Uint8Array);
           },
         });
         return new Response(body, { status: response.status, headers: response.headers });
