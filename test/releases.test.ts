@@ -5,7 +5,7 @@ import { loadSchemaDir } from "../generator/load/index.js";
 import { buildModel } from "../generator/model/build.js";
 import type { CapabilityGate as ModelGate } from "../generator/model/protocol.js";
 import { readTree } from "../generator/output/write.js";
-import { NODE_ENTRY } from "../generator/symbols/exports.js";
+import { PACKAGE_ENTRIES } from "../generator/symbols/exports.js";
 import type { CapabilityGate } from "../templates/runtime/negotiation.js";
 import {
   type CliRun,
@@ -62,8 +62,9 @@ describe("every released schema", () => {
         exports: Record<string, { default: string }>;
       };
       for (const [entry, target] of Object.entries(pkg.exports)) {
-        // Not a surface: the Node helpers (their own tests cover them).
-        if (entry === "./package.json" || entry === NODE_ENTRY.subpath) continue;
+        // Not a surface: the Node helpers and the remote transport (their own tests cover them).
+        if (entry === "./package.json" || PACKAGE_ENTRIES.some((e) => e.subpath === entry))
+          continue;
         const surface = target.default.slice(2, -"/index.js".length);
         const mod = await importSurface(out, surface);
         expect(typeof mod.isContentBlock, `${label} ${entry}`).toBe("function");

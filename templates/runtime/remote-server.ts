@@ -25,6 +25,7 @@ import {
   EVENT_STREAM_MIME_TYPE,
   HEADER_CONNECTION_ID,
   HEADER_SESSION_ID,
+  ID_PREFIX,
   INITIALIZE_METHOD,
   JSON_MIME_TYPE,
   listenToSocket,
@@ -70,6 +71,12 @@ export interface AcpServerOptions extends RemoteLimits {
   authenticate?(request: RequestLike): AuthenticateResult | Promise<AuthenticateResult>;
   /** Where a dropped connection is reported, one line each. Default `console.warn`. */
   log?(line: string): void;
+  /**
+   * This instance's name, put before every connection id it makes (`a.9f3c…`), so a reverse
+   * proxy in front of several instances can send each request to the one holding its
+   * connection: letters, digits, `_` and `-`.
+   */
+  readonly idPrefix?: string;
 }
 
 /** The outcome of {@link AcpServer.prepareWebSocketUpgrade}. */
@@ -109,6 +116,10 @@ export class AcpServer {
     if (typeof options?.connect !== "function")
       throw new TypeError("AcpServer: options.connect(stream, connection) is required");
     this.limits = resolveLimits(options);
+    if (options.idPrefix !== undefined && !ID_PREFIX.test(options.idPrefix))
+      throw new RangeError(
+        `AcpServer: idPrefix must be 1 to 64 letters, digits, _ or -, not ${JSON.stringify(options.idPrefix)}`,
+      );
     const log = options.log ?? ((line: string) => consoleWarn(line));
     this.hooks = {
       closed: (connection) => {
@@ -165,7 +176,7 @@ export class AcpServer {
       return { ok: false, status: 503, message: "the ACP server is shutting down" };
     const full = this.fullProblem();
     if (full) return { ok: false, status: 503, message: full };
-    const id = newConnectionId();
+    const id = newConnectionId(this.options.idPrefix);
     let settled = false;
     return {
       ok: true,
@@ -263,7 +274,7 @@ export class AcpServer {
   private open(
     transport: "http" | "websocket",
     principal: string | undefined,
-    id = newConnectionId(),
+    id = newConnectionId(this.options.idPrefix),
   ): RemoteConnection {
     const connection = new RemoteConnection(id, transport, principal, this.limits, this.hooks);
     this.connections.set(id, connection);

@@ -30,13 +30,17 @@ export const DEFAULT_REMOTE_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /**
  * A connection id: 128 bits from the platform's cryptographic random source, as 32 hex
- * digits. Unguessable, so knowing one proves the request comes from its connection's client.
+ * digits, after `prefix.` when the server has one (the instance's name, for a proxy to route
+ * by). Unguessable, so knowing one proves the request comes from its connection's client.
  */
-export function newConnectionId(): string {
-  let id = "";
+export function newConnectionId(prefix?: string): string {
+  let id = prefix === undefined ? "" : `${prefix}.`;
   for (const byte of randomBytes(16)) id += byte.toString(16).padStart(2, "0");
   return id;
 }
+
+/** What a connection id prefix may be: a name a proxy's routing rule can match. */
+export const ID_PREFIX = /^[A-Za-z0-9_-]{1,64}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

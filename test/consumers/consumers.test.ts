@@ -52,6 +52,7 @@ const ours: Subject = {
     const files: ConsumerFile[] = [fixture("esm.ts.txt", NAME, "consumer.ts")];
     if (shape === "node") files.push(fixture("cjs.cts.txt", NAME, "consumer.cts"));
     files.push(fixture("connection.ts.txt", NAME, "connection.ts"));
+    files.push(fixture("remote.ts.txt", NAME, "remote.ts"));
     for (const example of readmeExamples(join(dir, "node_modules", NAME, "README.md"))) {
       // The agent and client examples use Node's streams and child processes.
       if (example.node && shape !== "node") continue;
@@ -267,6 +268,15 @@ describe("runs under Node", { timeout: 60_000 }, () => {
       protocolVersion: 1,
       stopReason: "end_turn",
       updates: 1,
+    });
+  });
+
+  it("an agent behind AcpServer and a client on createHttpStream talk through the fetch handler", async () => {
+    expect(await runNode(join("out", "remote.js"))).toEqual({
+      sessionId: "session-of-http",
+      stopReason: "end_turn",
+      updates: ["agent_message_chunk"],
+      refused: 403,
     });
   });
 

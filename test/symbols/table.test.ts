@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
@@ -14,6 +14,9 @@ import {
   CONNECTION_REEXPORTS,
   INDEX_REEXPORTS,
   NODE_REEXPORTS,
+  REMOTE_REEXPORTS,
+  RUNTIME_NODE_MODULE,
+  runtimeBundle,
 } from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
 import { exportedDeclarations, parse, starExports } from "../support/declarations.js";
@@ -252,24 +255,39 @@ describe("symbol table against a generated package", () => {
   });
 
   it("re-exports only what the runtime's modules export, values as values", () => {
-    for (const r of [...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS, ...NODE_REEXPORTS]) {
+    for (const r of [
+      ...CONNECTION_REEXPORTS,
+      ...INDEX_REEXPORTS,
+      ...NODE_REEXPORTS,
+      ...REMOTE_REEXPORTS,
+    ]) {
       const source = readFileSync(
         join(ROOT, "templates", "runtime", r.from.replace(/\.js$/, ".ts")),
         "utf8",
       );
       for (const name of r.names) {
-        const kinds = r.typeOnly ? "interface|type|class" : "class|function|const";
+        const kinds = r.typeOnly ? "interface|type|class" : "class|(?:async )?function|const";
         const declared = new RegExp(`^export (?:${kinds}) ${name}\\b`, "m");
         expect(declared.test(source), `${r.from} exports ${name}`).toBe(true);
       }
     }
   });
 
-  it("passes on every export of the runtime's node.ts through the Node entry point", () => {
-    const source = readFileSync(join(ROOT, "templates", "runtime", "node.ts"), "utf8");
-    const declared = [
-      ...source.matchAll(/^export (?:interface|type|class|function|const) (\w+)/gm),
-    ].map((m) => m[1]);
-    expect(NODE_REEXPORTS.flatMap((r) => r.names).sort()).toEqual(declared.sort());
+  /** What the runtime modules of a bundle (`node.js`) export, by name. */
+  function exportsOfBundle(bundle: string): string[] {
+    return readdirSync(join(ROOT, "templates", "runtime"))
+      .filter((f) => f.endsWith(".ts") && runtimeBundle(f.replace(/\.ts$/, ".js")) === bundle)
+      .flatMap((f) => {
+        const source = readFileSync(join(ROOT, "templates", "runtime", f), "utf8");
+        return [
+          ...source.matchAll(/^export (?:interface|type|class|(?:async )?function|const) (\w+)/gm),
+        ].map((m) => m[1] as string);
+      });
+  }
+
+  it("passes on every export of the runtime's Node modules through the Node entry point", () => {
+    expect(NODE_REEXPORTS.flatMap((r) => r.names).sort()).toEqual(
+      exportsOfBundle(RUNTIME_NODE_MODULE).sort(),
+    );
   });
 });
