@@ -9,6 +9,9 @@
 //   node bench/run.mjs [--quick] [--keep]
 //     --quick  fewer runs and shorter samples, for working on the benchmark itself
 //     --keep   keep the scratch folder (generated packages, consumer project) and print its path
+//
+// One section alone: `node bench/lib/runtime.mjs`, `node bench/lib/remote.mjs [--write]` (the
+// latter puts its rows into results.json in place of the previous run's).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -27,6 +30,7 @@ import {
 import { benchGeneration } from "./lib/generation.mjs";
 import { REPO, RESULTS, SDK_SCHEMA_DIR, sdkManifest, VENDORED_SCHEMA_DIR } from "./lib/paths.mjs";
 import { runNode } from "./lib/proc.mjs";
+import { benchRemote, remoteRows } from "./lib/remote.mjs";
 import { benchRuntime, runtimeRows } from "./lib/runtime.mjs";
 import { benchBundles, benchPackageSize } from "./lib/size.mjs";
 import {
@@ -303,6 +307,9 @@ try {
 
   log("connection runtime over real pipes (ours, the SDK, the raw floor)…");
   const runtime = benchRuntime({ pkg: pkgSdkSchema, quick: args.quick, log });
+
+  log("remote transport (HTTP and WebSocket; ours, the SDK's)…");
+  const remote = await benchRemote({ pkg: pkgSdkSchema, quick: args.quick, log });
 
   // ---- validation
   const V = "validation (v1 stable, SDK 2.4.0 schema)";
@@ -608,6 +615,7 @@ try {
   }
 
   for (const r of runtimeRows(runtime)) row(...r);
+  for (const r of remoteRows(remote)) row(...r);
 
   // ---- output
   const table = renderTable(rows);
@@ -672,6 +680,7 @@ try {
       typeCheckCounts,
       size: { ...size, vendored: sizeVendored, bundles },
       runtime,
+      remote,
     },
   };
   writeFileSync(RESULTS, `${JSON.stringify(roundDeep(results), null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -47,7 +47,12 @@ let attw: Promise<{ code: number; stdout: string; stderr: string }>;
 const ours: Subject = {
   id: "ours",
   name: NAME,
-  install: (dir) => installTarball(dir, tarball),
+  async install(dir) {
+    await installTarball(dir, tarball);
+    // `serve`'s WebSocket support, as a user who serves installs it: an optional peer
+    // dependency, copied (no network) for the README's remote agent.
+    cpSync(join(ROOT, "node_modules", "ws"), join(dir, "node_modules", "ws"), { recursive: true });
+  },
   async consumers(dir, shape) {
     const files: ConsumerFile[] = [fixture("esm.ts.txt", NAME, "consumer.ts")];
     if (shape === "node") files.push(fixture("cjs.cts.txt", NAME, "consumer.cts"));
@@ -149,7 +154,7 @@ function typesRequireOfEsm(setting: Setting): boolean {
  */
 const REQUIRE_OF_ESM_ERRORS = [1471, 1479, 1541, 1542];
 
-describe("type-check matrix (strict, skipLibCheck false, lib es2020)", { timeout: 180_000 }, () => {
+describe("type-check matrix (strict, skipLibCheck false, lib es2020)", { timeout: 300_000 }, () => {
   it("covers every compiler, shape and resolution the compilers accept", () => {
     expect(COMPILERS.map((c) => c.label)).toEqual(["5.0", "5.9", "6.0", "7.0"]);
     for (const shape of ["node", "browser"] as const)
