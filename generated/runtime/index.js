@@ -829,6 +829,49 @@ function utf8Encoder() {
 function consoleError(...values2) {
   platform.console?.error(...values2);
 }
+function consoleWarn(...values2) {
+  platform.console?.warn(...values2);
+}
+function newResponse(body, status, headers) {
+  const Response = platform.Response;
+  if (!Response)
+    throw missing("Response");
+  return new Response(body, { status, headers });
+}
+function newByteStream(source) {
+  const Stream = platform.ReadableStream;
+  if (!Stream)
+    throw missing("ReadableStream");
+  return new Stream(source, { highWaterMark: 0 });
+}
+function platformFetch() {
+  const fetch = platform.fetch;
+  return fetch ? (url, init) => fetch(url, init) : void 0;
+}
+function platformWebSocket() {
+  return platform.WebSocket;
+}
+function randomBytes(count) {
+  const crypto = platform.crypto;
+  if (!crypto)
+    throw missing("crypto");
+  return crypto.getRandomValues(new Uint8Array(count));
+}
+function startTimer(ms, callback, keepAlive = false) {
+  const set = platform.setTimeout;
+  const clear = platform.clearTimeout;
+  if (!set || !clear)
+    throw missing("setTimeout");
+  const timer = set(callback, ms);
+  if (!keepAlive)
+    timer.unref?.();
+  return { cancel: () => clear(timer) };
+}
+function sleep(ms) {
+  return new Promise((resolve) => {
+    startTimer(ms, resolve, true);
+  });
+}
 
 // dist/runtime/connection.js
 var CANCEL_REQUEST_METHOD = "$/cancel_request";
@@ -2738,6 +2781,7 @@ export {
   classify,
   concatIssues,
   consoleError,
+  consoleWarn,
   createParsePlan,
   equal,
   fail,
@@ -2759,17 +2803,24 @@ export {
   messageOf,
   ndJsonStream,
   newAbortController,
+  newByteStream,
+  newResponse,
   not,
   one,
   otherTag,
   parseNullResult,
   peek,
+  platformFetch,
+  platformWebSocket,
   props,
   pushIssue,
+  randomBytes,
   receive,
   remoteMethods,
   routesOf,
+  sleep,
   splitLines,
+  startTimer,
   strictUtf8Decoder,
   tag,
   truncateIssues,

@@ -1,3 +1,299 @@
+// dist/runtime/node-remote.js
+import { createServer } from "node:http";
+function requestOf(req, signal) {
+  const host = firstHeader(req.headers.host) ?? "localhost";
+  const safeHost = /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : "localhost";
+  const method = req.method ?? "GET";
+  return {
+    method,
+    url: `http://${safeHost}${req.url ?? "/"}`,
+    headers: {
+      get(name) {
+        const value = req.headers[name.toLowerCase()];
+        if (value === void 0)
+          return null;
+        return Array.isArray(value) ? value.join(", ") : value;
+      }
+    },
+    body: method === "GET" || method === "HEAD" ? null : bodyOf(req),
+    ...signal ? { signal } : {}
+  };
+}
+function firstHeader(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function bodyOf(req) {
+  return {
+    getReader() {
+      const chunks = [];
+      let ended = false;
+      let failure;
+      let wake;
+      const notify = () => {
+        const resume = wake;
+        wake = void 0;
+        resume?.();
+      };
+      const onData = (chunk) => {
+        chunks.push(chunk);
+        req.pause();
+        notify();
+      };
+      const onEnd = () => {
+        ended = true;
+        notify();
+      };
+      const onError = (error) => {
+        failure ?? (failure = error);
+        notify();
+      };
+      req.on("data", onData);
+      req.on("end", onEnd);
+      req.on("aborted", () => onError(new Error("the client aborted the request")));
+      req.on("error", onError);
+      const detach = () => {
+        req.removeListener("data", onData);
+        req.removeListener("end", onEnd);
+      };
+      return {
+        async read() {
+          for (; ; ) {
+            const chunk = chunks.shift();
+            if (chunk)
+              return { done: false, value: chunk };
+            if (failure)
+              throw failure;
+            if (ended)
+              return { done: true };
+            req.resume();
+            await new Promise((resolve) => {
+              wake = resolve;
+            });
+          }
+        },
+        releaseLock: detach,
+        async cancel() {
+          detach();
+          chunks.length = 0;
+          req.resume();
+        }
+      };
+    }
+  };
+}
+async function writeResponse(res, response) {
+  res.statusCode = response.status;
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  response.headers.forEach((value, name) => {
+    if (name.toLowerCase() !== "set-cookie")
+      res.setHeader(name, value);
+  });
+  if (cookies.length > 0)
+    res.setHeader("Set-Cookie", cookies);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    reader.cancel().catch(() => {
+    });
+  };
+  res.once("close", onClose);
+  try {
+    for (; ; ) {
+      const next = await reader.read();
+      if (next.done || gone)
+        break;
+      if (!res.write(next.value)) {
+        await new Promise((resolve) => {
+          const done = () => {
+            res.removeListener("drain", done);
+            res.removeListener("close", done);
+            resolve();
+          };
+          res.once("drain", done);
+          res.once("close", done);
+        });
+      }
+    }
+  } catch {
+    if (!gone)
+      res.destroy();
+    return;
+  } finally {
+    res.removeListener("close", onClose);
+  }
+  if (!gone && !res.writableEnded)
+    res.end();
+}
+function createNodeHttpHandler(server) {
+  return (req, res) => {
+    const aborter = new AbortController();
+    const onClose = () => {
+      if (!res.writableEnded)
+        aborter.abort(new Error("the client went away"));
+    };
+    res.once("close", onClose);
+    server.handleRequest(requestOf(req, aborter.signal)).then((response) => writeResponse(res, response)).catch((error) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.statusCode = 500;
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.end(`the ACP server failed: ${error instanceof Error ? error.message : String(error)}
+`);
+    });
+  };
+}
+var STATUS_TEXT = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable"
+};
+function refuseUpgrade(socket, status, message) {
+  const body = `${message}
+`;
+  socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r
+Content-Type: text/plain; charset=utf-8\r
+Content-Length: ${Buffer.byteLength(body)}\r
+Connection: close\r
+\r
+${body}`);
+  socket.destroy();
+}
+function createNodeWebSocketUpgradeHandler(server, webSocketServer, options = {}) {
+  const heartbeatMs = options.heartbeatMs ?? 3e4;
+  return (req, socket, head) => {
+    let gone = false;
+    const onGone = () => {
+      gone = true;
+    };
+    socket.once("close", onGone);
+    socket.once("error", onGone);
+    server.prepareWebSocketUpgrade(requestOf(req)).then((prepared) => {
+      if (!prepared.ok) {
+        refuseUpgrade(socket, prepared.status, prepared.message);
+        return;
+      }
+      if (gone) {
+        prepared.reject();
+        return;
+      }
+      const onHeaders = (headers, request) => {
+        if (request !== req)
+          return;
+        for (const [name, value] of Object.entries(prepared.headers))
+          headers.push(`${name}: ${value}`);
+      };
+      webSocketServer.on("headers", onHeaders);
+      socket.removeListener("close", onGone);
+      socket.removeListener("error", onGone);
+      const failed = () => prepared.reject();
+      socket.once("close", failed);
+      webSocketServer.handleUpgrade(req, socket, head, (ws) => {
+        webSocketServer.removeListener("headers", onHeaders);
+        socket.removeListener("close", failed);
+        prepared.accept(ws);
+        if (heartbeatMs > 0)
+          heartbeat(ws, heartbeatMs);
+      });
+    }).catch(() => refuseUpgrade(socket, 500, "the ACP server failed"));
+  };
+}
+function heartbeat(ws, ms) {
+  const socket = ws;
+  if (typeof socket.ping !== "function" || typeof socket.terminate !== "function")
+    return;
+  let alive = true;
+  socket.on("pong", () => {
+    alive = true;
+  });
+  const timer = setInterval(() => {
+    if (!alive) {
+      clearInterval(timer);
+      socket.terminate?.();
+      return;
+    }
+    alive = false;
+    try {
+      socket.ping?.();
+    } catch {
+      clearInterval(timer);
+    }
+  }, ms);
+  timer.unref();
+  socket.on("close", () => clearInterval(timer));
+}
+async function serve(server, options = {}) {
+  const path = options.path ?? "/acp";
+  const host = options.host ?? "127.0.0.1";
+  const http = createNodeHttpHandler(server);
+  let upgrade;
+  let webSockets;
+  if (options.webSocket !== false) {
+    let ws;
+    try {
+      ws = await import("ws");
+    } catch {
+      throw new Error("serve(): WebSocket support needs the ws package (npm install ws), or pass { webSocket: false } to serve HTTP only");
+    }
+    const wss = new ws.WebSocketServer({
+      noServer: true,
+      maxPayload: server.limits.maxMessageBytes,
+      perMessageDeflate: false
+    });
+    webSockets = wss;
+    upgrade = createNodeWebSocketUpgradeHandler(server, wss, options);
+  }
+  const pathOf = (url) => (url ?? "/").split("?")[0];
+  const httpServer = createServer((req, res) => {
+    if (pathOf(req.url) !== path) {
+      res.statusCode = 404;
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.end(`not found: the ACP endpoint is ${path}
+`);
+      return;
+    }
+    http(req, res);
+  });
+  httpServer.on("upgrade", (req, socket, head) => {
+    if (!upgrade || pathOf(req.url) !== path) {
+      refuseUpgrade(socket, 404, `not found: the ACP endpoint is ${path}`);
+      return;
+    }
+    upgrade(req, socket, head);
+  });
+  await new Promise((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port ?? 0, host, () => {
+      httpServer.removeListener("error", reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}${path}`,
+    async close() {
+      await server.close();
+      webSockets?.close();
+      await new Promise((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    }
+  };
+}
+
 // dist/runtime/node.js
 import { spawn } from "node:child_process";
 import { Fifo } from "./index.js";
@@ -198,8 +494,11 @@ function spawnAgent(command, args = [], options = {}) {
 }
 export {
   AgentExitError,
+  createNodeHttpHandler,
+  createNodeWebSocketUpgradeHandler,
   nodeStream,
   readableOf,
+  serve,
   spawnAgent,
   stdio,
   writableOf

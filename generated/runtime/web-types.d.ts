@@ -56,3 +56,58 @@ export type PlatformAbortSignal = typeof globalThis extends {
         prototype: infer S;
     };
 } ? S : SignalLike;
+/** The part of a `Headers` object the remote transport reads. */
+export interface HeadersLike {
+    get(name: string): string | null;
+}
+/**
+ * What the remote server reads of a WHATWG `Request`: any platform's (browser, Node's
+ * global `Request`, Deno, Bun, Cloudflare workers, Hono's `c.req.raw`) fits.
+ */
+export interface RequestLike {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: HeadersLike;
+    readonly body: ReadableLike<Uint8Array> | null;
+    /** Aborts when the client goes away; hosts that have one pass it on. */
+    readonly signal?: SignalLike;
+}
+/** What the remote client reads of a WHATWG `Response`. */
+export interface ResponseLike {
+    readonly status: number;
+    readonly statusText: string;
+    readonly headers: HeadersLike;
+    readonly body: ReadableLike<Uint8Array> | null;
+}
+/**
+ * The platform's own `Response` type when the consumer's setup declares one (DOM lib or
+ * @types/node), so a fetch handler returns what its host expects; otherwise the
+ * structural {@link ResponseLike}. Responses the runtime makes are always real ones.
+ */
+export type PlatformResponse = typeof globalThis extends {
+    Response: {
+        prototype: infer R;
+    };
+} ? R : ResponseLike;
+/** A `fetch` the remote client can call: the platform's, or one the application passes. */
+export type FetchLike = (url: string, init: {
+    method: string;
+    headers: Record<string, string>;
+    body?: string;
+    signal?: PlatformAbortSignal;
+    credentials?: "include" | "omit";
+}) => Promise<ResponseLike>;
+/**
+ * A WebSocket as both ends of the remote transport use it: the browser's (and Deno's,
+ * Bun's, Node 22's global) with `addEventListener`, or the `ws` package's with `on`.
+ * `bufferedAmount` is what backpressure reads: bytes handed to `send()` and not yet sent.
+ */
+export interface WebSocketLike {
+    readonly readyState: number;
+    readonly bufferedAmount?: number;
+    send(data: string): void;
+    close(code?: number, reason?: string): void;
+    /** Typed loosely on purpose: the DOM's overloads and `ws`'s generic one both fit. */
+    addEventListener?(type: never, listener: never): void;
+    on?(type: string, listener: (...args: never[]) => void): unknown;
+}
