@@ -363,9 +363,13 @@ export async function serve(server: AcpServer, options: ServeOptions = {}): Prom
   let upgrade:
     | ((req: NodeIncomingMessage, socket: NodeUpgradeSocket, head: Uint8Array) => void)
     | undefined;
-  let webSockets: { close(): void } | undefined;
+  let webSockets: { close(): void; clients?: Set<{ terminate(): void }> } | undefined;
   if (options.webSocket !== false) {
-    let ws: { WebSocketServer: new (options: object) => NodeWebSocketServer & { close(): void } };
+    let ws: {
+      WebSocketServer: new (
+        options: object,
+      ) => NodeWebSocketServer & { close(): void; clients: Set<{ terminate(): void }> };
+    };
     try {
       ws = (await import("ws")) as never;
     } catch {
@@ -412,6 +416,12 @@ export async function serve(server: AcpServer, options: ServeOptions = {}): Prom
     url: `http://${shown}:${port}${path}`,
     async close() {
       await server.close();
+      // The sockets were asked to close (1001); one whose client does not answer is cut
+      // after a moment, rather than after ws's own 30 s.
+      const open = webSockets?.clients;
+      for (let waited = 0; open && open.size > 0 && waited < 500; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const socket of open ?? []) socket.terminate();
       webSockets?.close();
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

@@ -142,7 +142,7 @@ export class AcpServer {
     if (refused) return text(403, refused);
     const cors = corsHeaders(origin);
     if (request.method === "OPTIONS") return preflight(request, cors);
-    const auth = await this.authenticate(request);
+    const auth = await this.authenticate(request, cors);
     if ("response" in auth) return auth.response;
     if (this.isClosed) return text(503, "the ACP server is shutting down", cors);
     switch (request.method) {
@@ -225,6 +225,7 @@ export class AcpServer {
 
   private async authenticate(
     request: RequestLike,
+    cors: Record<string, string> = {},
   ): Promise<{ principal: string | undefined } | { response: PlatformResponse }> {
     const authenticate = this.options.authenticate;
     if (!authenticate) return { principal: undefined };
@@ -235,15 +236,14 @@ export class AcpServer {
       this.hooks.log(
         `acp server: authenticate() threw: ${error instanceof Error ? error.message : String(error)}`,
       );
-      return { response: text(500, "authentication failed on the server") };
+      return { response: text(500, "authentication failed on the server", cors) };
     }
     if (result === true) return { principal: undefined };
     if (typeof result === "string") return { principal: result };
     if (typeof result === "object" && result !== null)
       return { response: result as unknown as PlatformResponse };
-    return {
-      response: text(401, "unauthorized", { "WWW-Authenticate": "Bearer" }),
-    };
+    // With CORS for an allowed page, so it can read why.
+    return { response: text(401, "unauthorized", { ...cors, "WWW-Authenticate": "Bearer" }) };
   }
 
   private fullProblem(): string | undefined {
