@@ -285,6 +285,11 @@ async function serve(server, options = {}) {
     url: `http://${shown}:${port}${path}`,
     async close() {
       await server.close();
+      const open = webSockets?.clients;
+      for (let waited = 0; open && open.size > 0 && waited < 500; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const socket of open ?? [])
+        socket.terminate();
       webSockets?.close();
       await new Promise((resolve) => {
         httpServer.close(() => resolve());

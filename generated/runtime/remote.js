@@ -1318,7 +1318,7 @@ var AcpServer = class {
     const cors = corsHeaders(origin);
     if (request.method === "OPTIONS")
       return preflight(request, cors);
-    const auth = await this.authenticate(request);
+    const auth = await this.authenticate(request, cors);
     if ("response" in auth)
       return auth.response;
     if (this.isClosed)
@@ -1391,7 +1391,7 @@ var AcpServer = class {
     const ok = typeof allowed === "function" ? allowed(origin) === true : allowed.includes(origin) || allowed.includes("*");
     return ok ? void 0 : `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed (AcpServer allowedOrigins)`;
   }
-  async authenticate(request) {
+  async authenticate(request, cors = {}) {
     const authenticate = this.options.authenticate;
     if (!authenticate)
       return { principal: void 0 };
@@ -1400,7 +1400,7 @@ var AcpServer = class {
       result = await authenticate.call(this.options, request);
     } catch (error) {
       this.hooks.log(`acp server: authenticate() threw: ${error instanceof Error ? error.message : String(error)}`);
-      return { response: text(500, "authentication failed on the server") };
+      return { response: text(500, "authentication failed on the server", cors) };
     }
     if (result === true)
       return { principal: void 0 };
@@ -1408,9 +1408,7 @@ var AcpServer = class {
       return { principal: result };
     if (typeof result === "object" && result !== null)
       return { response: result };
-    return {
-      response: text(401, "unauthorized", { "WWW-Authenticate": "Bearer" })
-    };
+    return { response: text(401, "unauthorized", { ...cors, "WWW-Authenticate": "Bearer" }) };
   }
   fullProblem() {
     return this.connections.size >= this.limits.maxConnections ? `too many connections: ${this.limits.maxConnections} are open (maxConnections)` : void 0;
