@@ -84,7 +84,7 @@ export type WebSocketUpgrade =
   | {
       readonly ok: true;
       readonly connectionId: string;
-      /** Headers for the 101 response: `Acp-Connection-Id`, and CORS for an allowed origin. */
+      /** Headers for the 101 response: `Acp-Connection-Id` (a WebSocket needs no CORS). */
       readonly headers: Readonly<Record<string, string>>;
       /** The upgrade succeeded: serve the connection on `socket`. */
       accept(socket: WebSocketLike): void;
@@ -181,7 +181,7 @@ export class AcpServer {
     return {
       ok: true,
       connectionId: id,
-      headers: { [HEADER_CONNECTION_ID]: id, ...corsHeaders(origin) },
+      headers: { [HEADER_CONNECTION_ID]: id },
       accept: (socket) => {
         if (settled) throw new Error("AcpServer: this WebSocket upgrade was already settled");
         settled = true;
