@@ -37,7 +37,7 @@ export interface AcpServerOptions extends RemoteLimits {
 export type WebSocketUpgrade = {
     readonly ok: true;
     readonly connectionId: string;
-    /** Headers for the 101 response: `Acp-Connection-Id`, and CORS for an allowed origin. */
+    /** Headers for the 101 response: `Acp-Connection-Id` (a WebSocket needs no CORS). */
     readonly headers: Readonly<Record<string, string>>;
     /** The upgrade succeeded: serve the connection on `socket`. */
     accept(socket: WebSocketLike): void;

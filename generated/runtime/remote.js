@@ -1360,7 +1360,7 @@ var AcpServer = class {
     return {
       ok: true,
       connectionId: id,
-      headers: { [HEADER_CONNECTION_ID]: id, ...corsHeaders(origin) },
+      headers: { [HEADER_CONNECTION_ID]: id },
       accept: (socket) => {
         if (settled)
           throw new Error("AcpServer: this WebSocket upgrade was already settled");
