@@ -13,6 +13,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
  */
 export const PACKAGE_FACING = [
   "test/runtime/**/*.test.ts",
+  "test/remote/**/*.test.ts",
   "test/stubs/**/*.test.ts",
   "test/chain/**/*.test.ts",
   "test/consumers/**/*.test.ts",
