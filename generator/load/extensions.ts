@@ -3,6 +3,12 @@ import { resolve } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import {
+  DRAFT_2020_12,
+  metaSchemaProblem,
+  undeclaredMessage,
+  undeclaredRequired,
+} from "../schema/meta-schema.js";
 import { pointer } from "../schema/pointer.js";
 import { refTarget } from "../schema/refs.js";
 import { forEachJson, forEachSchema } from "../schema/walk.js";
@@ -95,6 +101,7 @@ export function loadExtension(source: ExtensionSource): LoadedExtension {
   const value = read.value as Json;
   checkDocument(file, value);
   if (!isObject(value)) throw new InputError(file, "", "expected a JSON Schema object");
+  checkDialect(file, value);
   if (Object.hasOwn(value, "definitions"))
     throw new InputError(
       file,
@@ -130,6 +137,7 @@ export function loadExtension(source: ExtensionSource): LoadedExtension {
             pointer("x-meta", target, key),
             "expected a schema (object or boolean)",
           );
+        checkDialect(file, schema, ["x-meta", target, key]);
         checkSchema(file, ["x-meta", target, key], schema);
       }
       meta[target] = keys;
@@ -146,8 +154,34 @@ export function loadExtension(source: ExtensionSource): LoadedExtension {
   };
 }
 
-/** Patterns compile and are safe; refs are local `#/$defs/Name` (resolved per surface later). */
+/**
+ * Before anything else reads it, the extension must be JSON Schema 2020-12 by that
+ * dialect's own meta-schema (`"enum": "idle"`, `"type": "int"`), named in the extension
+ * file: every later stage may assume well-formed keywords. `x-meta`'s schemas sit where
+ * the meta-schema sees no schema, so each is checked on its own (`at` is where).
+ */
+function checkDialect(file: string, schema: Json, at: string[] = []): void {
+  if (isObject(schema) && Object.hasOwn(schema, "$schema")) {
+    const dialect = schema.$schema;
+    if (dialect !== DRAFT_2020_12 && dialect !== `${DRAFT_2020_12}#`)
+      throw new InputError(
+        file,
+        pointer(...at, "$schema"),
+        `extensions are JSON Schema 2020-12 ("$schema": "${DRAFT_2020_12}"); found ${JSON.stringify(dialect)}`,
+      );
+  }
+  const problem = metaSchemaProblem(schema);
+  if (problem) throw new InputError(file, `${pointer(...at)}${problem.pointer}`, problem.message);
+}
+
+/**
+ * Patterns compile and are safe; refs are local `#/$defs/Name` (resolved per surface later);
+ * every name `required` lists is a declared property (a typo there would make the types and
+ * the validators disagree).
+ */
 function checkSchema(file: string, at: string[], schema: Json): void {
+  for (const found of undeclaredRequired(schema))
+    throw new InputError(file, pointer(...at, ...found.path), undeclaredMessage(found));
   forEachSchema(schema, (node, path) => {
     if (Object.hasOwn(node, "pattern"))
       checkPattern(file, pointer(...at, ...path, "pattern"), node.pattern);

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { undeclaredMessage, undeclaredRequired } from "../schema/meta-schema.js";
 import { pointer } from "../schema/pointer.js";
 import { forEachSchema } from "../schema/walk.js";
 import {
@@ -108,6 +109,10 @@ export function loadSurfaces(
       if (Object.hasOwn(node, "pattern"))
         checkPattern(schemaFile.display, pointer(...path, "pattern"), node.pattern);
     });
+    // The protocol's released schemas are what they are: a required name that is not a
+    // property is reported, not refused (an extension's is an error: load/extensions.ts).
+    for (const found of undeclaredRequired(schema))
+      diagnostics.warn(schemaFile.display, pointer(...found.path), undeclaredMessage(found));
 
     let meta: Meta | undefined;
     if (metaSource) {

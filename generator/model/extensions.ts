@@ -55,8 +55,15 @@ export function withExtensions(loaded: LoadedSurface, diagnostics?: Diagnostics)
     ).map((m) => ({ ...m, extension: extension.file.name }));
     for (const m of own) checkMethodNames(extension.file, m, [...protocol, ...methods]);
     methods.push(...own);
-    for (const [key, def] of Object.entries(extension.defs))
+    for (const [key, def] of Object.entries(extension.defs)) {
       defs[key] = inDefsKeyword(def, loaded.defsKeyword);
+      diagnostics?.relocate(
+        loaded.schemaFile.display,
+        pointer(loaded.defsKeyword, key),
+        extension.file.display,
+        pointer("$defs", key),
+      );
+    }
     const meta: SurfaceExtension["meta"] = [];
     for (const [target, keys] of Object.entries(extension.meta)) {
       defs[target] = withMetaKeys(defs[target] as Json, keys, loaded.defsKeyword);

@@ -115,6 +115,61 @@ const CASES: Case[] = [
     message: /has no matching response definition/,
   },
   {
+    // Checked against JSON Schema 2020-12's meta-schema before anything else reads it.
+    name: "an enum that is not an array",
+    broken: () => {
+      const e = copy();
+      (
+        e.$defs.ProbeStatusNotification as { properties: Record<string, unknown> }
+      ).properties.state = { type: "string", enum: "ready" };
+      return e;
+    },
+    pointer: "/$defs/ProbeStatusNotification/properties/state/enum",
+    message: /^not valid JSON Schema 2020-12: enum must be an array; found a string \("ready"\)$/,
+  },
+  {
+    name: "a type JSON Schema does not have",
+    broken: () => {
+      const e = copy();
+      (e.$defs.ProbePart as { properties: Record<string, unknown> }).properties.index = {
+        type: "int",
+      };
+      return e;
+    },
+    pointer: "/$defs/ProbePart/properties/index/type",
+    message:
+      /^not valid JSON Schema 2020-12: type must be one of "array", "boolean", "integer", "null", "number", "object", "string", or an array; found a string \("int"\)$/,
+  },
+  {
+    name: "a _meta key's schema that is not JSON Schema",
+    broken: () => {
+      const e = copy();
+      e["x-meta"] = { ToolCallUpdate: { "probe.dev/origin": { type: "string", minLength: -1 } } };
+      return e;
+    },
+    pointer: "/x-meta/ToolCallUpdate/probe.dev~1origin/minLength",
+    message: /^not valid JSON Schema 2020-12: minLength must be >= 0; found an integer \(-1\)$/,
+  },
+  {
+    name: "another dialect",
+    broken: () => ({ ...copy(), $schema: "http://json-schema.org/draft-07/schema#" }),
+    pointer: "/$schema",
+    message:
+      /^extensions are JSON Schema 2020-12 .*; found "http:\/\/json-schema.org\/draft-07\/schema#"$/,
+  },
+  {
+    // The types would read the declared `text?` while the validators demand `txet`.
+    name: "a required name that is not a property",
+    broken: () => {
+      const e = copy();
+      (e.$defs.ProbeEchoRequest as { required: string[] }).required = ["sessionId", "txet"];
+      return e;
+    },
+    pointer: "/$defs/ProbeEchoRequest/required/1",
+    message:
+      /^"txet" is required but is not one of the properties beside it \(sessionId, text, times\): a typo\?$/,
+  },
+  {
     name: "not JSON",
     broken: () => "{ not json",
     pointer: "",
@@ -150,6 +205,24 @@ describe("bad extension files", () => {
     const result = await cli("generate", ...small, "--out", out, "--extension", file, "--quiet");
     expect(result.code).toBe(2);
     expect(readFileSync(join(out, "acp-codegen.json"), "utf8")).toBe(manifest);
+  });
+
+  it("a keyword or format no one knows is a warning naming the extension file, once", async () => {
+    const e = copy();
+    const part = e.$defs.ProbePart as { properties: Record<string, Record<string, unknown>> };
+    part.properties.index = { type: "integer", minimun: 0 };
+    part.properties.text = { type: "string", format: "probe-text" };
+    const file = join(work.path, "unknown-keyword.json");
+    writeFileSync(file, JSON.stringify(e));
+    const out = join(work.path, "unknown-keyword-out");
+    // Two surfaces (stable and unstable), each merging the extension: one warning each.
+    const small = ["--schema-dir", join(HISTORY_DIR, "v0.10.4")];
+    const result = await cli("generate", ...small, "--out", out, "--extension", file, "--quiet");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toEqual([
+      `warning: ${file}#/$defs/ProbePart: unknown keyword "minimun" ignored by the validators`,
+      `warning: ${file}#/$defs/ProbePart: unknown format "probe-text" treated as an annotation`,
+    ]);
   });
 
   it("two extensions defining the same definition or _meta key: the second one is named", async () => {
