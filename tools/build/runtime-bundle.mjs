@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm run build`, after tsc has compiled templates/runtime to dist/runtime/: the runtime as the
-// generated package ships its JavaScript, one module for the web-platform runtime
-// (dist/runtime-bundle/index.js), one for the remote transport (remote.js) and one for the Node
-// helpers (node.js), the last two importing the first.
+// `npm run build` (build.mjs), after tsc has compiled templates/runtime to DIST/runtime/: the
+// runtime as the generated package ships its JavaScript, one module for the web-platform runtime
+// (DIST/runtime-bundle/index.js), one for the remote transport (remote.js) and one for the Node
+// helpers (node.js), the last two importing the first. DIST is the folder given as the argument
+// (build.mjs's staging folder), else dist/.
 //
 // Why: Node loads every ES module file on its own (resolve, read, compile, link: about half a
 // millisecond each on this project's machines), so the eighteen small runtime files cost a cold
@@ -11,13 +12,14 @@
 // Declarations stay one file per module (types cost no load time).
 
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const RUNTIME = join(ROOT, "dist", "runtime");
-const OUT = join(ROOT, "dist", "runtime-bundle");
+const DIST = resolve(process.argv[2] ?? join(ROOT, "dist"));
+const RUNTIME = join(DIST, "runtime");
+const OUT = join(DIST, "runtime-bundle");
 // The generator (compiled first) names the modules and says which runtime module goes where:
 // generated code imports them by these names.
 const {
@@ -25,7 +27,7 @@ const {
   RUNTIME_NODE_MODULE: NODE,
   RUNTIME_REMOTE_MODULE: REMOTE,
   runtimeBundle,
-} = await import(pathToFileURL(join(ROOT, "dist", "generator", "symbols", "exports.js")).href);
+} = await import(pathToFileURL(join(DIST, "generator", "symbols", "exports.js")).href);
 
 const all = readdirSync(RUNTIME)
   .filter((f) => f.endsWith(".js"))
@@ -41,8 +43,9 @@ const common = {
   charset: "utf8",
   legalComments: "none",
   logLevel: "error",
-  // The path comments esbuild writes name files relative to this: the same on every machine.
-  absWorkingDir: ROOT,
+  // The path comments esbuild writes name files relative to this (`// dist/runtime/…`): the
+  // same on every machine, and wherever DIST is, as long as it is named dist.
+  absWorkingDir: dirname(DIST),
   write: true,
 };
 
