@@ -10,6 +10,10 @@ import type { ValidationResult } from "./validation.js";
  * every call (hover and signature help read the call signature's comment).
  *
  * A type-only module: nothing here exists at run time.
+ *
+ * Each family is an interface with one call signature, not a function type: the signature is
+ * where the doc comment editors show at every call lives, and a type alias has no place for
+ * it. biome.json switches Biome's useShorthandFunctionType off for this file for that reason.
  */
 
 /** `is<Name>`: the strict check of a value against the definition's JSON Schema. */

@@ -32,7 +32,9 @@ function expected(error: AjvError): string {
  * failing as many as it can.
  */
 function beyondTheSchemas(): AjvError[] {
-  const ajv = new Ajv2020({ allErrors: true, discriminator: true });
+  // The tuple's bounds contradict each other on purpose, so that each fails: strict mode's
+  // tuple check (a warning on stderr, which names nothing wrong here) is off.
+  const ajv = new Ajv2020({ allErrors: true, discriminator: true, strictTuples: false });
   const validate = ajv.compile({
     type: "object",
     properties: {
