@@ -47,15 +47,11 @@ function packageOptions(opts: CommonOptions): PackageOptions {
   }
   const name = opts.name ?? recorded.name ?? DEFAULT_NAME;
   if (!/^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(name) || name.length > 214) {
-    throw new InputError("--name", "", `${JSON.stringify(name)} is not a valid npm package name`);
+    throw InputError.about("--name", `${JSON.stringify(name)} is not a valid npm package name`);
   }
   const version = opts.pkgVersion ?? recorded.version ?? DEFAULT_PKG_VERSION;
   if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(version)) {
-    throw new InputError(
-      "--pkg-version",
-      "",
-      `${JSON.stringify(version)} is not a semantic version`,
-    );
+    throw InputError.about("--pkg-version", `${JSON.stringify(version)} is not a semantic version`);
   }
   return { name, version };
 }
@@ -133,19 +129,49 @@ export function wantsColour(
   return isTTY === true && (env.NO_COLOR ?? "") === "" && json !== true;
 }
 
+const BAD_INPUT_HELP =
+  "2  bad input or usage: one line on stderr naming the file and the JSON pointer";
+
+/** Every command's exit codes, for the program's own help. */
 const EXIT_CODES_HELP = `
 Exit codes:
   0  success (check: --out is up to date)
-  1  check: --out has drifted from the schema
-  2  bad input or usage: one line on stderr naming the file and the JSON pointer`;
+  1  check: --out has drifted from the schema; diff --fail-on-breaking: a change breaks
+  ${BAD_INPUT_HELP}`;
 
-export function buildProgram(out: (line: string) => void, err: (line: string) => void): Command {
+/**
+ * How long the command took: from `startedAt`, which the launcher sets to when the process
+ * started, so start-up and loading the generator count too (what a person timing it sees,
+ * but for npx's own start).
+ */
+export function took(startedAt: number, now = Date.now()): string {
+  const ms = Math.max(0, Math.round(now - startedAt));
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A usage error (an unknown option or command, a missing argument) as one line on stderr,
+ * like every other error: commander's message, its suggestion, and where the options are
+ * listed, instead of the whole help after it.
+ */
+export function usageLine(message: string, help: string): string {
+  const text = oneLine(message.replace(/^error: /, "")).replace(
+    /\(Did you mean (.*?)\)/,
+    "(did you mean $1)",
+  );
+  return `acp-codegen: ${text}; see ${help}`;
+}
+
+export function buildProgram(
+  out: (line: string) => void,
+  err: (line: string) => void,
+  startedAt: number = Date.now(),
+): Command {
   const program = new Command("acp-codegen")
     .description(
       "Generate a typed, validated TypeScript package from the Agent Client Protocol JSON Schema.",
     )
     .version(GENERATOR_VERSION)
-    .showHelpAfterError()
     .configureOutput({ writeOut: (s) => out(s.trimEnd()), writeErr: (s) => err(s.trimEnd()) })
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride();
@@ -163,10 +189,12 @@ Examples:
   $ acp-codegen generate
   $ acp-codegen generate --schema-dir vendor/acp/schema --out packages/acp --name @acme/acp
   $ acp-codegen generate --pkg-version 1.4.0 --json
-${EXIT_CODES_HELP}`,
+
+Exit codes:
+  0  the package was written (or was already up to date)
+  ${BAD_INPUT_HELP}; --out is unchanged`,
     )
     .action(async (opts: CommonOptions & { force?: boolean; json?: boolean }) => {
-      const started = Date.now();
       const options = packageOptions(opts);
       const result = await (await loadPipeline()).render(
         resolve(opts.schemaDir),
@@ -194,7 +222,7 @@ ${EXIT_CODES_HELP}`,
             surfaces,
             files: result.files.length,
             changed,
-            ms: Date.now() - started,
+            ms: Math.round(Date.now() - startedAt),
             warnings: result.diagnostics.warnings,
           }),
         );
@@ -205,7 +233,7 @@ ${EXIT_CODES_HELP}`,
           );
         }
         out(
-          `wrote ${opts.out}: ${result.files.length} files (${changed} changed) in ${Date.now() - started} ms`,
+          `wrote ${opts.out}: ${result.files.length} files (${changed} changed) in ${took(startedAt)}`,
         );
       }
       program.setOptionValue("exitCode", EXIT.ok);
@@ -223,11 +251,14 @@ Examples:
   $ acp-codegen check                      # in CI, after npm ci
   $ acp-codegen check --quiet || acp-codegen generate
   $ acp-codegen check --json | jq .causes
-${EXIT_CODES_HELP}`,
+
+Exit codes:
+  0  --out is up to date with the schema
+  1  --out has drifted from the schema (what changed and why is printed)
+  ${BAD_INPUT_HELP}`,
     )
     .option("--full", "always regenerate and compare, even when the manifest shows nothing changed")
     .action(async (opts: CommonOptions & { json?: boolean; full?: boolean }) => {
-      const started = Date.now();
       const options = packageOptions(opts);
       const onDisk = readTree(opts.out);
       const extensions = extensionInputs(opts.extension, opts.extensionSurfaces);
@@ -256,7 +287,7 @@ ${EXIT_CODES_HELP}`,
           );
         else if (!opts.quiet)
           out(
-            `${opts.out} is up to date with ${opts.schemaDir} (${onDisk.size} files match the manifest; ${Date.now() - started} ms)`,
+            `${opts.out} is up to date with ${opts.schemaDir} (${onDisk.size} files match the manifest; ${took(startedAt)})`,
           );
         program.setOptionValue("exitCode", EXIT.ok);
         return;
@@ -297,7 +328,7 @@ ${EXIT_CODES_HELP}`,
       if (report.clean) {
         if (!opts.quiet) {
           out(
-            `${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files, regenerated and compared in ${Date.now() - started} ms)`,
+            `${opts.out} is up to date with ${opts.schemaDir} (${result.files.length} files, regenerated and compared in ${took(startedAt)})`,
           );
           const recorded = onDisk.get(MANIFEST);
           if (recorded !== result.files.find((f) => f.path === MANIFEST)?.content) {
@@ -324,6 +355,11 @@ ${EXIT_CODES_HELP}`,
   registerDiff(program, { out, err });
   registerFetch(program, { out, err });
 
+  for (const command of [program, ...program.commands]) {
+    const help =
+      command === program ? "acp-codegen --help" : `acp-codegen ${command.name()} --help`;
+    command.configureOutput({ outputError: (message) => err(usageLine(message, help)) });
+  }
   return program;
 }
 
@@ -342,8 +378,10 @@ export async function main(
   err: (line: string) => void = (l) => {
     process.stderr.write(`${l}\n`);
   },
+  /** When the command started (epoch ms): the launcher passes the process's start. */
+  startedAt: number = Date.now(),
 ): Promise<number> {
-  const program = buildProgram(out, err);
+  const program = buildProgram(out, err, startedAt);
   const debug = argv.includes("--debug");
   try {
     await program.parseAsync(argv, { from: "user" });
@@ -358,7 +396,7 @@ export async function main(
       // Long $ref chains can exhaust the stack inside the type backend: that is the input's doing.
       const dir = schemaDirArgument(argv);
       err(
-        `acp-codegen: ${dir}#: the schema is nested or linked too deeply to process (${error.message})`,
+        `acp-codegen: ${dir}: the schema is nested or linked too deeply to process (${error.message})`,
       );
     } else {
       const message = error instanceof Error ? error.message : String(error);

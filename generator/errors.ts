@@ -7,11 +7,20 @@ export class InputError extends Error {
   constructor(
     /** Path of the offending file as the user would type it (relative where possible). */
     readonly file: string,
-    /** RFC 6901 JSON pointer inside the file; "" for the whole document. */
-    readonly pointer: string,
+    /**
+     * RFC 6901 JSON pointer inside the file; "" for the whole document; undefined when the
+     * subject is not a JSON document (a folder, an option, a file that is not JSON), which
+     * then has no `#` after its name.
+     */
+    readonly pointer: string | undefined,
     readonly detail: string,
   ) {
-    super(`${file}#${pointer}: ${detail}`);
+    super(`${file}${pointer === undefined ? "" : `#${pointer}`}: ${detail}`);
+  }
+
+  /** An error about something that is not a JSON document: `--pkg-version: …`, `schemas: …`. */
+  static about(subject: string, detail: string): InputError {
+    return new InputError(subject, undefined, detail);
   }
 }
 

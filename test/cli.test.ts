@@ -202,13 +202,13 @@ describe("bad input: exit 2, one line naming file and pointer, output untouched"
     [
       "missing schema file",
       (s) => rmSync(join(s, "v1", "schema.json")),
-      /v1\/meta\.json#: has no matching v1\/schema\.json/,
+      /v1\/meta\.json: has no matching v1\/schema\.json/,
       WITH_META,
     ],
     [
       "missing schema dir",
       (s) => rmSync(s, { recursive: true }),
-      /schema#: schema directory not found/,
+      /schema: schema directory not found/,
     ],
     [
       "invalid JSON",

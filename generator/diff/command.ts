@@ -21,6 +21,8 @@ interface DiffOptions {
   oldExtension: string[];
   extensionSurfaces?: string;
   failOnBreaking?: boolean;
+  json?: boolean;
+  quiet?: boolean;
   debug?: boolean;
 }
 
@@ -57,6 +59,8 @@ export function registerDiff(program: Command, io: DiffIO): Command {
       "--extension-surfaces <list>",
       "apply the extensions only to these surfaces (comma-separated: v1, v2/unstable, stable, unstable…)",
     )
+    .option("--json", "same as --format json (for scripts)")
+    .option("--quiet", "print errors only (with --fail-on-breaking, the exit code is the answer)")
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
@@ -66,6 +70,7 @@ Examples:
   $ acp-codegen diff old-schema/ schema/ --format markdown > bump.md
   $ acp-codegen diff v1.0.0/v1/schema.json schema/v1/schema.json --fail-on-breaking
   $ acp-codegen diff schema/ schema/ --old-extension old/acme.json --extension acme.json
+  $ acp-codegen diff old-schema/ schema/ --fail-on-breaking --quiet || echo "breaking"
 
 Exit codes:
   0  the report was printed (and, with --fail-on-breaking, nothing breaks)
@@ -90,7 +95,9 @@ Exit codes:
         { old: oldPath, new: newPath },
         note ? [note] : [],
       );
-      for (const line of render(report, opts.format)) io.out(line);
+      const format: Format = opts.json ? "json" : opts.format;
+      // JSON is for scripts: printed whatever --quiet says, as with the other commands.
+      if (format === "json" || !opts.quiet) for (const line of render(report, format)) io.out(line);
       const failed = opts.failOnBreaking === true && report.advice.counts.breaking > 0;
       program.setOptionValue("exitCode", failed ? DIFF_EXIT.breaking : DIFF_EXIT.ok);
     });

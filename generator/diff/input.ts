@@ -29,7 +29,7 @@ export function loadSide(path: string, extensions?: ExtensionInputs): DiffSide {
   try {
     isDirectory = statSync(path).isDirectory();
   } catch {
-    throw new InputError(path, "", "not found (expected a schema.json file or a schema folder)");
+    throw InputError.about(path, "not found (expected a schema.json file or a schema folder)");
   }
   const input = isDirectory
     ? loadSchemaDir(resolve(path), path, diagnostics, extensions)

@@ -7,7 +7,6 @@ import { InputError } from "../errors.js";
  */
 export class SourceError extends InputError {
   constructor(source: string, detail: string) {
-    super(source, "", detail);
-    this.message = `${source}: ${detail}`;
+    super(source, undefined, detail);
   }
 }

@@ -234,7 +234,7 @@ function pickFiles(release: Release): ReleaseFile[] {
     try {
       text = utf8.decode(member.bytes);
     } catch {
-      throw new InputError(display, "", "not UTF-8 text (JSON files must be UTF-8)");
+      throw InputError.about(display, "not UTF-8 text (JSON files must be UTF-8)");
     }
     const sha256 = createHash("sha256").update(member.bytes).digest("hex");
     return { path: to, from, sha256, bytes: member.bytes, text, display };

@@ -23,20 +23,19 @@ export function readCurrentSchema(dir: string, display: string): CurrentSchema {
   let entries: string[];
   try {
     if (!statSync(dir).isDirectory()) {
-      throw new InputError(display, "", "--schema-dir exists and is not a directory");
+      throw InputError.about(display, "--schema-dir exists and is not a directory");
     }
     entries = readdirSync(dir).sort();
   } catch (error) {
     if (error instanceof InputError) throw error;
     if ((error as NodeJS.ErrnoException).code === "ENOENT")
       return { exists: false, files: new Map() };
-    throw new InputError(display, "", `cannot read (${(error as NodeJS.ErrnoException).code})`);
+    throw InputError.about(display, `cannot read (${(error as NodeJS.ErrnoException).code})`);
   }
   const current: CurrentSchema = { exists: true, files: new Map() };
   const foreign = (name: string) =>
-    new InputError(
+    InputError.about(
       join(display, name),
-      "",
       `refusing to replace ${display}: acp-codegen fetch did not write this (move it out of the folder, or fetch into another --schema-dir)`,
     );
   for (const name of entries) {

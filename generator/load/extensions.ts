@@ -80,15 +80,18 @@ export function selects(
   );
 }
 
-/** Check a list of selectors (from `x-surfaces` or `--extension-surfaces`). */
-export function checkSelectors(file: string, at: string, value: unknown): string[] {
+/**
+ * Check a list of selectors: from `x-surfaces` (`at` is where in the file), or from
+ * `--extension-surfaces` (`at` undefined: an option has no JSON pointer).
+ */
+export function checkSelectors(file: string, at: string | undefined, value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0)
     throw new InputError(file, at, "expected a non-empty array of surface selectors");
   return value.map((s, i) => {
     if (typeof s !== "string" || !SELECTOR.test(s))
       throw new InputError(
         file,
-        pointer(...at.split("/").slice(1), String(i)),
+        at === undefined ? undefined : `${at}${pointer(String(i))}`,
         `unknown surface selector ${JSON.stringify(s)} (expected v1, v2/unstable, stable, unstable…)`,
       );
     return s;
@@ -376,7 +379,7 @@ export function extensionInputs(
   if (surfaces === undefined) return { files: sources };
   const selectors = checkSelectors(
     "--extension-surfaces",
-    "",
+    undefined,
     surfaces.split(",").map((s) => s.trim()),
   );
   return { files: sources, surfaces: selectors };

@@ -51,9 +51,9 @@ function fileName(folder: string, stability: Stability, base: "schema" | "meta")
  * between ship flat v1 files beside a `v2/` folder holding only `schema.unstable.json`.
  */
 export function discoverSurfaces(schemaDir: string, displayDir: string): SurfaceFiles[] {
-  if (!existsSync(schemaDir)) throw new InputError(displayDir, "", "schema directory not found");
+  if (!existsSync(schemaDir)) throw InputError.about(displayDir, "schema directory not found");
   if (!statSync(schemaDir).isDirectory())
-    throw new InputError(displayDir, "", "--schema-dir is not a directory");
+    throw InputError.about(displayDir, "--schema-dir is not a directory");
 
   const versioned = readdirSync(schemaDir)
     .filter((name) => /^v[1-9][0-9]*$/.test(name) && statSync(join(schemaDir, name)).isDirectory())
@@ -69,16 +69,14 @@ export function discoverSurfaces(schemaDir: string, displayDir: string): Surface
 
   // Releases between the two layouts ship flat v1 files beside a `v2/` folder.
   if (flat && versioned.includes("v1")) {
-    throw new InputError(
+    throw InputError.about(
       displayDir,
-      "",
       "ambiguous layout: both schema.json and v1/schema.json are present",
     );
   }
   if (versioned.length === 0 && !flat) {
-    throw new InputError(
+    throw InputError.about(
       displayDir,
-      "",
       "no schema found (expected schema.json, or v1/schema.json in the versioned layout)",
     );
   }
@@ -100,7 +98,7 @@ export function discoverSurfaces(schemaDir: string, displayDir: string): Surface
       const hasSchema = existsSync(schema.path);
       const hasMeta = existsSync(meta.path);
       if (!hasSchema) {
-        if (hasMeta) throw new InputError(meta.display, "", `has no matching ${schema.name}`);
+        if (hasMeta) throw InputError.about(meta.display, `has no matching ${schema.name}`);
         continue;
       }
       surfaces.push(

@@ -25,7 +25,7 @@ export function readJsonFile(path: string, displayPath: string): { value: unknow
         : code === "EISDIR"
           ? "is a directory"
           : `cannot read (${code ?? String(error)})`;
-    throw new InputError(displayPath, "", why);
+    throw InputError.about(displayPath, why);
   }
   try {
     return { value: JSON.parse(text), text };

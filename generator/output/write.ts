@@ -17,6 +17,8 @@ import { MANIFEST } from "./plan.js";
 export function readTree(dir: string): Map<string, string> {
   const files = new Map<string, string>();
   if (!existsSync(dir)) return files;
+  if (!statSync(dir).isDirectory())
+    throw InputError.about(dir, "--out exists and is not a directory");
   const walk = (current: string) => {
     for (const entry of readdirSync(current, { withFileTypes: true })) {
       const full = join(current, entry.name);
@@ -48,12 +50,11 @@ export function writeAtomically(
   const target = resolve(outDir);
   if (existsSync(target)) {
     if (!statSync(target).isDirectory())
-      throw new InputError(displayOut, "", "--out exists and is not a directory");
+      throw InputError.about(displayOut, "--out exists and is not a directory");
     const entries = readdirSync(target);
     if (entries.length > 0 && !entries.includes(MANIFEST) && !force) {
-      throw new InputError(
+      throw InputError.about(
         displayOut,
-        "",
         `refusing to replace a non-empty folder that acp-codegen did not generate (no ${MANIFEST}); pass --force to replace it`,
       );
     }

@@ -78,8 +78,19 @@ describe("acp-codegen diff", () => {
     const missing = await cli("diff", join(root, "missing"), oldDir);
     expect(missing.code).toBe(2);
     expect(missing.err).toEqual([
-      `acp-codegen: ${join(root, "missing")}#: not found (expected a schema.json file or a schema folder)`,
+      `acp-codegen: ${join(root, "missing")}: not found (expected a schema.json file or a schema folder)`,
     ]);
     expect((await cli("diff", oldDir, docDir, "--format", "yaml")).code).toBe(2);
+  });
+
+  it("--quiet prints nothing and keeps the exit code; --json is --format json", async () => {
+    const quiet = await cli("diff", oldDir, breakingDir, "--fail-on-breaking", "--quiet");
+    expect(quiet).toEqual({ code: 1, out: [], err: [] });
+    const json = await cli("diff", oldDir, breakingDir, "--json");
+    const format = await cli("diff", oldDir, breakingDir, "--format", "json");
+    expect(json.out).toEqual(format.out);
+    expect(JSON.parse(json.out.join("\n"))).toMatchObject({ bump: "major" });
+    // JSON is for scripts: --quiet does not silence it.
+    expect((await cli("diff", oldDir, breakingDir, "--json", "--quiet")).out).toEqual(format.out);
   });
 });

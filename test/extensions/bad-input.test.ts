@@ -259,7 +259,7 @@ describe("bad extension files", () => {
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toEqual([
-      'acp-codegen: --extension-surfaces#/1: unknown surface selector "nightly" (expected v1, v2/unstable, stable, unstable…)',
+      'acp-codegen: --extension-surfaces: unknown surface selector "nightly" (expected v1, v2/unstable, stable, unstable…)',
     ]);
   });
 });

@@ -150,7 +150,7 @@ describe("fetch and the rest of the toolchain", () => {
     const run = await cli("fetch", join(RELEASES_DIR, "1.2.1"), "--schema-dir", schema);
     expect(run.code).toBe(2);
     expect(run.stderr).toEqual([
-      `acp-codegen: ${join(schema, "notes.txt")}#: refusing to replace ${schema}: acp-codegen fetch did not write this (move it out of the folder, or fetch into another --schema-dir)`,
+      `acp-codegen: ${join(schema, "notes.txt")}: refusing to replace ${schema}: acp-codegen fetch did not write this (move it out of the folder, or fetch into another --schema-dir)`,
     ]);
     expect(snapshot(schema)).toEqual(before);
     expect(siblings(schema)).toEqual(around);
