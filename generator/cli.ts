@@ -200,7 +200,7 @@ Exit codes:
         resolve(opts.schemaDir),
         opts.schemaDir,
         options,
-        extensionInputs(opts.extension, opts.extensionSurfaces),
+        extensionInputs(opts.extension, opts.extensionSurfaces, opts.out),
         carriedFiles(opts.out),
       );
       const before = readTree(opts.out);
@@ -261,16 +261,10 @@ Exit codes:
     .action(async (opts: CommonOptions & { json?: boolean; full?: boolean }) => {
       const options = packageOptions(opts);
       const onDisk = readTree(opts.out);
-      const extensions = extensionInputs(opts.extension, opts.extensionSurfaces);
+      const extensions = extensionInputs(opts.extension, opts.extensionSurfaces, opts.out);
       if (
         !opts.full &&
-        cleanByManifest(
-          onDisk,
-          resolve(opts.schemaDir),
-          opts.schemaDir,
-          options,
-          extensions.files.length > 0,
-        )
+        cleanByManifest(onDisk, resolve(opts.schemaDir), opts.schemaDir, options, extensions)
       ) {
         if (opts.json)
           out(
@@ -299,13 +293,11 @@ Exit codes:
         extensions,
         carriedFiles(opts.out),
       );
-      const report = checkTree(
-        result.files,
-        onDisk,
-        result.model.inputs,
-        GENERATOR_VERSION,
-        result.model.extensions,
-      );
+      const report = checkTree(result.files, onDisk, result.model.inputs, GENERATOR_VERSION, {
+        files: result.model.extensions,
+        ...(extensions.surfaces ? { surfaces: extensions.surfaces } : {}),
+        packageDir: opts.out,
+      });
       for (const w of result.diagnostics.warnings) err(formatWarning(w));
       const exitCode = report.clean ? EXIT.ok : EXIT.drift;
       program.setOptionValue("exitCode", exitCode);

@@ -69,7 +69,12 @@ export async function render(
     emitted.push(...(await emitSurface(context)));
   return {
     model,
-    files: plan(model, options, withReachableRuntime(emitted, model, symbols)),
+    files: plan(
+      model,
+      options,
+      withReachableRuntime(emitted, model, symbols),
+      extensions?.surfaces,
+    ),
     diagnostics,
   };
 }

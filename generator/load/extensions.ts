@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import type { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
@@ -49,9 +50,12 @@ export interface TargetSurface {
   extensions: LoadedExtension[];
 }
 
-/** One extension input as the CLI names it: read from `path`, recorded and reported as `name`. */
+/** One extension input as the CLI names it: read from `path`, recorded as `name`. */
 export interface ExtensionSource {
+  /** What the manifest records (see `extensionInputs`). */
   name: string;
+  /** What messages call it: the path as typed; `name` when absent. */
+  display?: string;
   path: string;
 }
 
@@ -99,7 +103,7 @@ export function checkSelectors(file: string, at: string | undefined, value: unkn
 }
 
 export function loadExtension(source: ExtensionSource): LoadedExtension {
-  const file = source.name;
+  const file = source.display ?? source.name;
   const read = readJsonFile(source.path, file);
   const value = read.value as Json;
   checkDocument(file, value);
@@ -150,7 +154,7 @@ export function loadExtension(source: ExtensionSource): LoadedExtension {
     ? checkSelectors(file, pointer("x-surfaces"), value["x-surfaces"])
     : undefined;
   return {
-    file: { name: source.name, display: source.name, sha256: sha256(read.text) },
+    file: { name: source.name, display: file, sha256: sha256(read.text) },
     defs,
     meta,
     ...(surfaces ? { surfaces } : {}),
@@ -370,12 +374,53 @@ function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** `--extension FILE` (repeatable): each file named as given (with `/`), read from where it is. */
+/**
+ * The hash `generate` records for each extension, by name, without parsing anything: what
+ * `check` compares with the manifest to confirm a clean tree cheaply. Undefined when a file
+ * cannot be read (the full check then reports it properly).
+ */
+export function hashExtensions(
+  sources: readonly ExtensionSource[],
+): Record<string, string> | undefined {
+  const hashes: Record<string, string> = {};
+  for (const source of sources) {
+    try {
+      hashes[source.name] = sha256(readFileSync(source.path, "utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+  return hashes;
+}
+
+/**
+ * `--extension FILE` (repeatable): each read from where it is and named in messages as
+ * typed. With `packageDir` (generate's and check's `--out`) the manifest records it by its
+ * path relative to the package folder, `/`-separated: `acme.json`, `./acme.json` and its
+ * absolute path are one extension, the committed manifest holds no machine's absolute
+ * path, and the record holds whichever folder the command runs from. Without (diff), it is
+ * named as typed. The same file given twice is refused.
+ */
 export function extensionInputs(
   files: readonly string[],
   surfaces: string | undefined,
+  packageDir?: string,
 ): ExtensionInputs {
-  const sources = files.map((file) => ({ name: file.replaceAll("\\", "/"), path: resolve(file) }));
+  const seen = new Map<string, string>();
+  const sources = files.map((file): ExtensionSource => {
+    const path = resolve(file);
+    const display = file.replaceAll("\\", "/");
+    const before = seen.get(path);
+    if (before !== undefined)
+      throw InputError.about(
+        "--extension",
+        `${display} is given twice${before === display ? "" : ` (also as ${before})`}`,
+      );
+    seen.set(path, display);
+    if (packageDir === undefined) return { name: display, path };
+    const name = relative(resolve(packageDir), path).replaceAll("\\", "/");
+    return { name, display, path };
+  });
   if (surfaces === undefined) return { files: sources };
   const selectors = checkSelectors(
     "--extension-surfaces",

@@ -12,8 +12,13 @@ export interface Manifest {
   generator: { name: "acp-codegen"; version: string; fingerprint: string };
   options: PackageOptions;
   inputs: Record<string, string>;
-  /** The `--extension` files, by the name given, with their hashes; absent without any. */
+  /**
+   * The `--extension` files, by their path relative to the package folder, with their
+   * hashes; absent without any.
+   */
   extensions?: Record<string, string>;
+  /** `--extension-surfaces`, when given with extensions. */
+  extensionSurfaces?: string[];
   files: Record<string, string>;
 }
 
@@ -27,6 +32,7 @@ export function plan(
   model: ProtocolModel,
   options: PackageOptions,
   emitted: OutputFile[],
+  extensionSurfaces?: readonly string[],
 ): OutputFile[] {
   const byPath = new Map<string, string>();
   for (const file of emitted) {
@@ -52,6 +58,9 @@ export function plan(
     inputs: Object.fromEntries(model.inputs.map((f) => [f.name, f.sha256])),
     ...(model.extensions.length > 0
       ? { extensions: Object.fromEntries(model.extensions.map((f) => [f.name, f.sha256])) }
+      : {}),
+    ...(extensionSurfaces && model.extensions.length > 0
+      ? { extensionSurfaces: [...extensionSurfaces] }
       : {}),
     files: Object.fromEntries(files.map((f) => [f.path, sha256(f.content)])),
   };

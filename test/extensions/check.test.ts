@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli, HISTORY_DIR, tempDir } from "../support/run.js";
 
@@ -55,5 +55,96 @@ describe("check --extension", () => {
 
     expect((await cli("generate", ...SCHEMA, "--out", out, ...ext, "--quiet")).code).toBe(0);
     expect((await cli("check", ...SCHEMA, "--out", out, ...ext, "--quiet")).code).toBe(0);
+  });
+
+  it("records an extension by its path from the package, so equivalent paths are one, and keeps the fast path", async () => {
+    const file = join(work.path, "paths.json");
+    const out = join(work.path, "paths-out");
+    writeFileSync(file, JSON.stringify(notice({ text: { type: "string" } })));
+    expect(
+      (await cli("generate", ...SCHEMA, "--out", out, "--extension", file, "--quiet")).code,
+    ).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, "acp-codegen.json"), "utf8")) as {
+      extensions: Record<string, string>;
+    };
+    // No absolute path of this machine in the committed manifest.
+    expect(Object.keys(manifest.extensions)).toEqual(["../paths.json"]);
+    // The same file, spelled three ways: clean each time, confirmed from the manifest alone.
+    const fromHere = relative(process.cwd(), file);
+    for (const spelling of [
+      file,
+      fromHere,
+      `./${fromHere}`,
+      join(work.path, ".", "x", "..", "paths.json"),
+    ]) {
+      const run = await cli("check", ...SCHEMA, "--out", out, "--extension", spelling, "--json");
+      expect(run.code, spelling).toBe(0);
+      expect(JSON.parse(run.stdout[0] ?? "{}"), spelling).toMatchObject({
+        clean: true,
+        fast: true,
+      });
+    }
+    // A changed extension is not confirmed from the manifest: the full check finds it.
+    writeFileSync(file, JSON.stringify(notice({ text: { type: "integer" } })));
+    const changed = await cli("check", ...SCHEMA, "--out", out, "--extension", fromHere, "--json");
+    expect(changed.code).toBe(1);
+    expect(JSON.parse(changed.stdout[0] ?? "{}")).toMatchObject({ fast: false });
+  });
+
+  it("--extension-surfaces is recorded too: another choice is drift, named", async () => {
+    const file = join(work.path, "narrowed.json");
+    const out = join(work.path, "narrowed-out");
+    writeFileSync(file, JSON.stringify(notice({ text: { type: "string" } })));
+    const ext = ["--extension", file];
+    expect(
+      (
+        await cli(
+          "generate",
+          ...SCHEMA,
+          "--out",
+          out,
+          ...ext,
+          "--extension-surfaces",
+          "stable",
+          "--quiet",
+        )
+      ).code,
+    ).toBe(0);
+    const same = await cli(
+      "check",
+      ...SCHEMA,
+      "--out",
+      out,
+      ...ext,
+      "--extension-surfaces",
+      "stable",
+      "--json",
+    );
+    expect(JSON.parse(same.stdout[0] ?? "{}")).toMatchObject({ clean: true, fast: true });
+    const other = await cli("check", ...SCHEMA, "--out", out, ...ext, "--quiet");
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain(
+      "- --extension-surfaces was stable at the last generate, is not given now",
+    );
+  });
+
+  it("the same file given twice is refused, naming both spellings", async () => {
+    const file = join(work.path, "twice.json");
+    writeFileSync(file, JSON.stringify(notice({ text: { type: "string" } })));
+    const fromHere = relative(process.cwd(), file);
+    const run = await cli(
+      "check",
+      ...SCHEMA,
+      "--out",
+      join(work.path, "never"),
+      "--extension",
+      file,
+      "--extension",
+      `./${fromHere}`,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toEqual([
+      `acp-codegen: --extension: ./${fromHere} is given twice (also as ${file})`,
+    ]);
   });
 });
