@@ -6,6 +6,7 @@ import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 import { sharedModuleFrom } from "./shared-code.js";
 import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
+import { indentDeclarations } from "./ts-declarations.js";
 import { compileDeclarations, typesTaken, withExperimentalTags } from "./types.js";
 
 /**
@@ -30,15 +31,17 @@ export async function emitReceived(context: EmitContext): Promise<OutputFile> {
       : [...own.imports.map((i) => i.line(i.names)), "", own.text];
   return {
     path: `${surface.id}/received.d.ts`,
-    content: [
-      banner(surface.schemaFile.name),
-      "/**",
-      ' * Received values as the open reading (`unknownVariants: "keep"`) returns them: each type that',
-      " * can hold a closed tagged union, with the variants this package does not know admitted.",
-      " * @packageDocumentation",
-      " */",
-      ...lines,
-    ].join("\n"),
+    content: indentDeclarations(
+      [
+        banner(surface.schemaFile.name),
+        "/**",
+        ' * Received values as the open reading (`unknownVariants: "keep"`) returns them: each type that',
+        " * can hold a closed tagged union, with the variants this package does not know admitted.",
+        " * @packageDocumentation",
+        " */",
+        ...lines,
+      ].join("\n"),
+    ),
   };
 }
 

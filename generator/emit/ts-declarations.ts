@@ -79,3 +79,55 @@ export function splitDeclarations(text: string): Declaration[] {
     };
   });
 }
+
+/**
+ * The text with every line indented two spaces per bracket (`{`, `[`) it sits in, doc
+ * comments included: json-schema-to-typescript, with its Prettier pass off as here, writes
+ * every member at the start of the line, which left the largest file of the package, where
+ * users read the protocol, without structure. A line that
+ * starts by closing a bracket sits at the depth it closes to. Comments and string literals are
+ * skipped, as by `splitDeclarations`; nothing but leading spaces is added.
+ */
+export function indentDeclarations(text: string): string {
+  const lines = text.split("\n");
+  let depth = 0;
+  let inComment = false;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === "") {
+      out.push(line);
+      continue;
+    }
+    let closing = 0;
+    if (!inComment)
+      for (const c of line) {
+        if (c === "}" || c === "]") closing++;
+        else if (c !== ")") break;
+      }
+    out.push("  ".repeat(Math.max(0, depth - closing)) + line);
+    for (let i = 0; i < line.length; ) {
+      if (inComment) {
+        const end = line.indexOf("*/", i);
+        if (end < 0) break;
+        inComment = false;
+        i = end + 2;
+        continue;
+      }
+      const c = line[i] as string;
+      if (c === "/" && line[i + 1] === "*") {
+        inComment = true;
+        i += 2;
+      } else if (c === "/" && line[i + 1] === "/") break;
+      else if (c === '"' || c === "'" || c === "`") {
+        let j = i + 1;
+        while (j < line.length && line[j] !== c) j += line[j] === "\\" ? 2 : 1;
+        i = j + 1;
+      } else {
+        if (c === "{" || c === "[") depth++;
+        else if (c === "}" || c === "]") depth--;
+        i++;
+      }
+    }
+  }
+  return out.join("\n");
+}

@@ -14,6 +14,7 @@ import { banner, type OutputFile } from "./output.js";
 import { parserDeclarations } from "./parsers.js";
 import { sharedModuleFrom } from "./shared-code.js";
 import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
+import { indentDeclarations } from "./ts-declarations.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -62,7 +63,7 @@ async function layOutTypes(context: EmitContext) {
   // `export {}` keeps the file's local names local: without it, a declaration file exports
   // every top-level declaration. (With no definitions the file must still be a module, or
   // importing it fails to compile.)
-  return { content: [head, ...lines, "export {};", ""].join("\n"), taken };
+  return { content: indentDeclarations([head, ...lines, "export {};", ""].join("\n")), taken };
 }
 
 /** Built once: the unstable surface's emitter reads the stable one's too. */

@@ -1,7 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
-import { splitDeclarations } from "../../generator/emit/ts-declarations.js";
+import { indentDeclarations, splitDeclarations } from "../../generator/emit/ts-declarations.js";
 import { parse } from "../support/declarations.js";
+import { SURFACES } from "../support/surfaces.js";
+import { TEST_PACKAGE } from "../support/test-package.js";
 
 /**
  * The scanner that cuts types.d.ts into declarations, against the TypeScript parser, on the
@@ -87,5 +91,48 @@ describe("splitDeclarations", () => {
     expect(refs("C").has("B")).toBe(true);
     expect(refs("isA").has("Guard")).toBe(true);
     for (const word of ["x", "it", "s"]) expect(refs("A").has(word), word).toBe(false);
+  });
+});
+
+describe("indentDeclarations", () => {
+  const indented = indentDeclarations(TEXT);
+  const lines = indented.split("\n");
+  const line = (text: string) => lines.find((l) => l.trimStart() === text);
+
+  it("adds leading spaces and nothing else: the statements are the same", () => {
+    const before = TEXT.split("\n");
+    expect(lines.length).toBe(before.length);
+    lines.forEach((l, i) => {
+      const was = before[i] ?? "";
+      expect(l.endsWith(was) && /^ *$/.test(l.slice(0, l.length - was.length)), l).toBe(true);
+    });
+    const statements = (text: string) =>
+      parse("t.d.ts", text).statements.map((s) => s.getText().replace(/\s+/g, " "));
+    expect(statements(indented)).toEqual(statements(TEXT));
+  });
+
+  it("indents two spaces per brace, doc comments with their member; braces in prose and strings count for nothing", () => {
+    expect(line("a: A")).toBe("  a: A");
+    expect(line("* A member's doc, at the start of a line.")).toBe(
+      "   * A member's doc, at the start of a line.",
+    );
+    expect(line('"quoted-key}"?: JsonObject | null')).toBe('  "quoted-key}"?: JsonObject | null');
+    expect(line('x: "export type"')).toBe('      x: "export type"');
+    // A line that starts by closing sits at the depth it closes to.
+    expect(line("})")).toBe("    })");
+    expect(line("}) | {")).toBe("}) | {");
+    expect(line("[k: string]: unknown")).toBe("  [k: string]: unknown");
+    // Every top-level statement still starts its line.
+    expect(lines.filter((l) => /^ +export /.test(l))).toEqual([]);
+  });
+
+  it.each(SURFACES)("no member of %s's types.d.ts sits at the start of a line", (surface) => {
+    const text = readFileSync(join(TEST_PACKAGE, surface.id, "types.d.ts"), "utf8");
+    // A member: a name (or `[k: string]`), then `:` or `?:`, not a top-level declaration.
+    const member = /^(?!export |declare |type |import )["\w$[][^:]*\??: /;
+    expect(text.split("\n").filter((l) => member.test(l))).toEqual([]);
+    expect(
+      text.split("\n").filter((l) => /^ +[a-zA-Z_$][\w$]*\??: /.test(l)).length,
+    ).toBeGreaterThan(100);
   });
 });
