@@ -16,14 +16,14 @@ import type { AgentCapabilities, AudioContent, AuthMethodAgent, AuthMethodTermin
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export type ToolCallContent = ((Content & {
-type: "content"
+  type: "content"
 }) | (Diff & {
-type: "diff"
+  type: "diff"
 }) | (Terminal & {
-type: "terminal"
+  type: "terminal"
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
@@ -39,40 +39,40 @@ type: string
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
  */
 export type ContentBlock = ((TextContent & {
-type: "text"
+  type: "text"
 }) | (ImageContent & {
-type: "image"
+  type: "image"
 }) | (AudioContent & {
-type: "audio"
+  type: "audio"
 }) | (ResourceLink & {
-type: "resource_link"
+  type: "resource_link"
 }) | (EmbeddedResource & {
-type: "resource"
+  type: "resource"
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeResponse | AuthenticateResponse | LogoutResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeResponse | AuthenticateResponse | LogoutResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * Describes an available authentication method.
@@ -81,50 +81,50 @@ error: Error
  * When no `type` is present, the method is treated as `agent`.
  */
 export type AuthMethod = ((AuthMethodTerminal & {
-type: "terminal"
+  type: "terminal"
 }) | (AuthMethodAgent & {
-type?: never
+  type?: never
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * A session configuration option selector and its current state.
  */
 export type SessionConfigOption = (((SessionConfigSelect & {
-type: "select"
+  type: "select"
 }) | (SessionConfigBoolean & {
-type: "boolean"
+  type: "boolean"
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 }) & {
-/**
- * Unique identifier for the configuration option.
- */
-id: SessionConfigId
-/**
- * Human-readable label for the option.
- */
-name: string
-/**
- * Optional description for the Client to display to the user.
- */
-description?: (string | null)
-/**
- * Optional semantic category for this option (UX only).
- */
-category?: (SessionConfigOptionCategory | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Unique identifier for the configuration option.
+   */
+  id: SessionConfigId
+  /**
+   * Human-readable label for the option.
+   */
+  name: string
+  /**
+   * Optional description for the Client to display to the user.
+   */
+  description?: (string | null)
+  /**
+   * Optional semantic category for this option (UX only).
+   */
+  category?: (SessionConfigOptionCategory | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 })
 /**
  * Different types of updates that can be sent during session processing.
@@ -134,36 +134,36 @@ _meta?: {
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
-sessionUpdate: "user_message_chunk"
+  sessionUpdate: "user_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_message_chunk"
+  sessionUpdate: "agent_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_thought_chunk"
+  sessionUpdate: "agent_thought_chunk"
 }) | (ToolCall & {
-sessionUpdate: "tool_call"
+  sessionUpdate: "tool_call"
 }) | (ToolCallUpdate & {
-sessionUpdate: "tool_call_update"
+  sessionUpdate: "tool_call_update"
 }) | (Plan & {
-sessionUpdate: "plan"
+  sessionUpdate: "plan"
 }) | (AvailableCommandsUpdate & {
-sessionUpdate: "available_commands_update"
+  sessionUpdate: "available_commands_update"
 }) | (CurrentModeUpdate & {
-sessionUpdate: "current_mode_update"
+  sessionUpdate: "current_mode_update"
 }) | (ConfigOptionUpdate & {
-sessionUpdate: "config_option_update"
+  sessionUpdate: "config_option_update"
 }) | (SessionInfoUpdate & {
-sessionUpdate: "session_info_update"
+  sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
-sessionUpdate: "usage_update"
+  sessionUpdate: "usage_update"
 }) | (Notice & {
-sessionUpdate: "notice"
+  sessionUpdate: "notice"
 }) | (CompactionUpdate & {
-sessionUpdate: "compaction_update"
+  sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
-sessionUpdate: "compaction_summary_chunk"
+  sessionUpdate: "compaction_summary_chunk"
 }) | {
-sessionUpdate: string
-[k: string]: unknown
+  sessionUpdate: string
+  [k: string]: unknown
 })
 /**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
@@ -174,103 +174,103 @@ sessionUpdate: string
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
-type: "http"
+  type: "http"
 }) | (McpServerSse & {
-type: "sse"
+  type: "sse"
 }) | (McpServerStdio & {
-type?: never
+  type?: never
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * Request parameters for setting a session configuration option.
  */
 export type SetSessionConfigOptionRequest = (({
-type: "boolean"
-/**
- * The boolean value.
- */
-value: boolean
+  type: "boolean"
+  /**
+   * The boolean value.
+   */
+  value: boolean
 } | {
-/**
- * The value ID.
- */
-value: SessionConfigValueId
-type?: never
+  /**
+   * The value ID.
+   */
+  value: SessionConfigValueId
+  type?: never
 } | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 }) & {
-/**
- * The ID of the session to set the configuration option for.
- */
-sessionId: SessionId
-/**
- * The ID of the configuration option to set.
- */
-configId: SessionConfigId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session to set the configuration option for.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the configuration option to set.
+   */
+  configId: SessionConfigId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 })
 /**
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * The outcome of a permission request.
  */
 export type RequestPermissionOutcome = {
-outcome: "cancelled"
+  outcome: "cancelled"
 } | (SelectedPermissionOutcome & {
-outcome: "selected"
+  outcome: "selected"
 }) | {
-outcome: string
-[k: string]: unknown
+  outcome: string
+  [k: string]: unknown
 }
 
 /**
  * A JSON-RPC request object.
  */
 export interface AgentRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ExtRequest) | null)
 }
 /**
  * Request for user permission to execute a tool call.
@@ -280,28 +280,28 @@ params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
 export interface RequestPermissionRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Details about the tool call requiring permission.
- */
-toolCall: ToolCallUpdate
-/**
- * Available permission options for the user to choose from.
- */
-options: PermissionOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * Details about the tool call requiring permission.
+   */
+  toolCall: ToolCallUpdate
+  /**
+   * Available permission options for the user to choose from.
+   */
+  options: PermissionOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * An update to an existing tool call.
@@ -312,74 +312,78 @@ _meta?: {
  * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
 export interface ToolCallUpdate {
-/**
- * The ID of the tool call being updated.
- */
-toolCallId: ToolCallId
-/**
- * Update the tool kind.
- */
-kind?: (ToolKind | null)
-/**
- * Update the execution status.
- */
-status?: (ToolCallStatus | null)
-/**
- * Update the human-readable title.
- */
-title?: (string | null)
-/**
- * Update the programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that
- * the existing name is left unchanged.
- */
-name?: (string | null)
-/**
- * Replace the content collection.
- */
-content?: (ToolCallContent[] | null)
-/**
- * Replace the locations collection.
- */
-locations?: (ToolCallLocation[] | null)
-/**
- * Update the raw input.
- */
-rawInput?: unknown
-/**
- * Update the raw output.
- */
-rawOutput?: unknown
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the tool call being updated.
+   */
+  toolCallId: ToolCallId
+  /**
+   * Update the tool kind.
+   */
+  kind?: (ToolKind | null)
+  /**
+   * Update the execution status.
+   */
+  status?: (ToolCallStatus | null)
+  /**
+   * Update the human-readable title.
+   */
+  title?: (string | null)
+  /**
+   * Update the programmatic name of the tool being invoked.
+   *
+   * This field is optional. Omitting it or sending `null` both mean that
+   * the existing name is left unchanged.
+   */
+  name?: (string | null)
+  /**
+   * Replace the content collection.
+   */
+  content?: (ToolCallContent[] | null)
+  /**
+   * Replace the locations collection.
+   */
+  locations?: (ToolCallLocation[] | null)
+  /**
+   * Update the raw input.
+   */
+  rawInput?: {
+    [k: string]: unknown
+  }
+  /**
+   * Update the raw output.
+   */
+  rawOutput?: {
+    [k: string]: unknown
+  }
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Standard content block (text, images, resources).
  */
 export interface Content {
-/**
- * The actual content block.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The actual content block.
+   */
+  content: ContentBlock
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response to the `initialize` method.
@@ -389,37 +393,37 @@ _meta?: {
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeResponse {
-/**
- * The protocol version the client specified if supported by the agent,
- * or the latest protocol version supported by the agent.
- *
- * The client should disconnect, if it doesn't support this version.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the agent.
- */
-agentCapabilities?: AgentCapabilities
-/**
- * Authentication methods supported by the agent.
- */
-authMethods?: AuthMethod[]
-/**
- * Information about the Agent name and version sent to the Client.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-agentInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The protocol version the client specified if supported by the agent,
+   * or the latest protocol version supported by the agent.
+   *
+   * The client should disconnect, if it doesn't support this version.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the agent.
+   */
+  agentCapabilities?: AgentCapabilities
+  /**
+   * Authentication methods supported by the agent.
+   */
+  authMethods?: AuthMethod[]
+  /**
+   * Information about the Agent name and version sent to the Client.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  agentInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response from creating a new session.
@@ -427,114 +431,114 @@ _meta?: {
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionResponse {
-/**
- * Unique identifier for the created session.
- *
- * Used in all subsequent requests for this conversation.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Unique identifier for the created session.
+   *
+   * Used in all subsequent requests for this conversation.
+   */
+  sessionId: SessionId
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response from loading an existing session.
  */
 export interface LoadSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response from resuming an existing session.
  */
 export interface ResumeSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response to `session/set_config_option` method.
  */
 export interface SetSessionConfigOptionResponse {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface AgentNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((SessionNotification | CompleteElicitationNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((SessionNotification | CompleteElicitationNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
@@ -544,50 +548,50 @@ params?: ((SessionNotification | CompleteElicitationNotification | ExtNotificati
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
-/**
- * The ID of the session this update pertains to.
- */
-sessionId: SessionId
-/**
- * The actual update content.
- */
-update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session this update pertains to.
+   */
+  sessionId: SessionId
+  /**
+   * The actual update content.
+   */
+  update: SessionUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A streamed item of content
  */
 export interface ContentChunk {
-/**
- * A single item of content
- */
-content: ContentBlock
-/**
- * A unique identifier for the message this chunk belongs to.
- *
- * All chunks belonging to the same message share the same `messageId`.
- * A change in `messageId` indicates a new message has started.
- */
-messageId?: (MessageId | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * A single item of content
+   */
+  content: ContentBlock
+  /**
+   * A unique identifier for the message this chunk belongs to.
+   *
+   * All chunks belonging to the same message share the same `messageId`.
+   * A change in `messageId` indicates a new message has started.
+   */
+  messageId?: (MessageId | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -598,76 +602,80 @@ _meta?: {
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
 export interface ToolCall {
-/**
- * Unique identifier for this tool call within the session.
- */
-toolCallId: ToolCallId
-/**
- * Human-readable title describing what the tool is doing.
- */
-title: string
-/**
- * Programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that no
- * tool name is available.
- */
-name?: (string | null)
-/**
- * The category of tool being invoked.
- * Helps clients choose appropriate icons and UI treatment.
- */
-kind?: ToolKind
-/**
- * Current execution status of the tool call.
- */
-status?: ToolCallStatus
-/**
- * Content produced by the tool call.
- */
-content?: ToolCallContent[]
-/**
- * File locations affected by this tool call.
- * Enables "follow-along" features in clients.
- */
-locations?: ToolCallLocation[]
-/**
- * Raw input parameters sent to the tool.
- */
-rawInput?: unknown
-/**
- * Raw output returned by the tool.
- */
-rawOutput?: unknown
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Unique identifier for this tool call within the session.
+   */
+  toolCallId: ToolCallId
+  /**
+   * Human-readable title describing what the tool is doing.
+   */
+  title: string
+  /**
+   * Programmatic name of the tool being invoked.
+   *
+   * This field is optional. Omitting it or sending `null` both mean that no
+   * tool name is available.
+   */
+  name?: (string | null)
+  /**
+   * The category of tool being invoked.
+   * Helps clients choose appropriate icons and UI treatment.
+   */
+  kind?: ToolKind
+  /**
+   * Current execution status of the tool call.
+   */
+  status?: ToolCallStatus
+  /**
+   * Content produced by the tool call.
+   */
+  content?: ToolCallContent[]
+  /**
+   * File locations affected by this tool call.
+   * Enables "follow-along" features in clients.
+   */
+  locations?: ToolCallLocation[]
+  /**
+   * Raw input parameters sent to the tool.
+   */
+  rawInput?: {
+    [k: string]: unknown
+  }
+  /**
+   * Raw output returned by the tool.
+   */
+  rawOutput?: {
+    [k: string]: unknown
+  }
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Session configuration options have been updated.
  */
 export interface ConfigOptionUpdate {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A context compaction upsert. The first notification fixes the compaction's
@@ -680,28 +688,28 @@ _meta?: {
  * `summary: []` also clears the summary.
  */
 export interface CompactionUpdate {
-/**
- * The Agent-owned ID of this compaction, unique within the session.
- */
-compactionId: CompactionId
-/**
- * Current lifecycle status.
- */
-status: CompactionStatus
-/**
- * Complete replacement user-displayable summary content for the compaction.
- */
-summary?: (ContentBlock[] | null)
-/**
- * Human-readable error details for the compaction.
- */
-error?: (string | null)
-/**
- * Extensible metadata patch for this compaction.
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The Agent-owned ID of this compaction, unique within the session.
+   */
+  compactionId: CompactionId
+  /**
+   * Current lifecycle status.
+   */
+  status: CompactionStatus
+  /**
+   * Complete replacement user-displayable summary content for the compaction.
+   */
+  summary?: (ContentBlock[] | null)
+  /**
+   * Human-readable error details for the compaction.
+   */
+  error?: (string | null)
+  /**
+   * Extensible metadata patch for this compaction.
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A content block appended to a compaction's summary. A first-seen ID creates
@@ -710,37 +718,37 @@ _meta?: {
  * the `session.compaction` Client capability.
  */
 export interface CompactionSummaryChunk {
-/**
- * ID of the compaction whose summary receives this content.
- */
-compactionId: CompactionId
-/**
- * One content block to append.
- */
-content: ContentBlock
-/**
- * Metadata scoped to this chunk. Omission and `null` both mean absent.
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * ID of the compaction whose summary receives this content.
+   */
+  compactionId: CompactionId
+  /**
+   * One content block to append.
+   */
+  content: ContentBlock
+  /**
+   * Metadata scoped to this chunk. Omission and `null` both mean absent.
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A JSON-RPC request object.
  */
 export interface ClientRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -748,32 +756,32 @@ params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionR
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots for this session. Each path must be absolute.
- *
- * These expand the session's filesystem scope without changing `cwd`, which
- * remains the base for relative paths. When omitted or empty, no
- * additional roots are activated for the new session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP (Model Context Protocol) servers the agent should connect to.
- */
-mcpServers: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots for this session. Each path must be absolute.
+   *
+   * These expand the session's filesystem scope without changing `cwd`, which
+   * remains the base for relative paths. When omitted or empty, no
+   * additional roots are activated for the new session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP (Model Context Protocol) servers the agent should connect to.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -783,37 +791,37 @@ _meta?: {
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers: McpServer[]
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the loaded
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * The ID of the session to load.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the loaded
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * The ID of the session to load.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -824,37 +832,37 @@ _meta?: {
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
 export interface ResumeSessionRequest {
-/**
- * The ID of the session to resume.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the resumed
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session to resume.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the resumed
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -864,53 +872,53 @@ _meta?: {
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
 export interface PromptRequest {
-/**
- * The ID of the session to send this user message to
- */
-sessionId: SessionId
-/**
- * The blocks of content that compose the user's message.
- *
- * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
- * while other variants are optionally enabled via `PromptCapabilities`.
- *
- * The Client MUST adapt its interface according to `PromptCapabilities`.
- *
- * The client MAY include referenced pieces of context as either
- * `resource` or `resource_link` content blocks.
- *
- * When available, `resource` is preferred
- * as it avoids extra round-trips and allows the message to include
- * pieces of context from sources the agent may not have access to.
- */
-prompt: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session to send this user message to
+   */
+  sessionId: SessionId
+  /**
+   * The blocks of content that compose the user's message.
+   *
+   * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+   * while other variants are optionally enabled via `PromptCapabilities`.
+   *
+   * The Client MUST adapt its interface according to `PromptCapabilities`.
+   *
+   * The client MAY include referenced pieces of context as either
+   * `resource` or `resource_link` content blocks.
+   *
+   * When available, `resource` is preferred
+   * as it avoids extra round-trips and allows the message to include
+   * pieces of context from sources the agent may not have access to.
+   */
+  prompt: ContentBlock[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Response to a permission request.
  */
 export interface RequestPermissionResponse {
-/**
- * The user's decision on the permission request.
- */
-outcome: RequestPermissionOutcome
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The user's decision on the permission request.
+   */
+  outcome: RequestPermissionOutcome
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }

@@ -54,11 +54,11 @@ export type ToolCallStatus = ("pending" | "in_progress" | "completed" | "failed"
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export type ToolCallContent = ((Content & {
-type: "content"
+  type: "content"
 }) | (Diff & {
-type: "diff"
+  type: "diff"
 }) | (Terminal & {
-type: "terminal"
+  type: "terminal"
 }))
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
@@ -74,15 +74,15 @@ type: "terminal"
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
  */
 export type ContentBlock = ((TextContent & {
-type: "text"
+  type: "text"
 }) | (ImageContent & {
-type: "image"
+  type: "image"
 }) | (AudioContent & {
-type: "audio"
+  type: "audio"
 }) | (ResourceLink & {
-type: "resource_link"
+  type: "resource_link"
 }) | (EmbeddedResource & {
-type: "resource"
+  type: "resource"
 }))
 /**
  * The sender or recipient of messages and data in a conversation.
@@ -114,42 +114,42 @@ export type PermissionOptionKind = ("allow_once" | "allow_always" | "reject_once
  * Elicitations are tied to a session (optionally a tool call) or a request.
  */
 export type CreateElicitationRequest = (((ElicitationFormMode & {
-mode: "form"
+  mode: "form"
 }) | (ElicitationUrlMode & {
-mode: "url"
+  mode: "url"
 }) | ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * Custom or future elicitation mode.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-mode: string
+  /**
+   * Custom or future elicitation mode.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  mode: string
 })) & {
-/**
- * A human-readable message describing what input is needed.
- */
-message: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A human-readable message describing what input is needed.
+   */
+  message: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
  */
 export type ElicitationFormMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * A JSON Schema describing the form fields to present to the user.
- */
-requestedSchema: ElicitationSchema
+  /**
+   * A JSON Schema describing the form fields to present to the user.
+   */
+  requestedSchema: ElicitationSchema
 })
 /**
  * Type discriminator for elicitation schemas.
@@ -163,25 +163,25 @@ export type ElicitationSchemaType = "object"
  * Multi-select enums use `type: "array"`.
  */
 export type ElicitationPropertySchema = ((StringPropertySchema & {
-type: "string"
+  type: "string"
 }) | (NumberPropertySchema & {
-type: "number"
+  type: "number"
 }) | (IntegerPropertySchema & {
-type: "integer"
+  type: "integer"
 }) | (BooleanPropertySchema & {
-type: "boolean"
+  type: "boolean"
 }) | (MultiSelectPropertySchema & {
-type: "array"
+  type: "array"
 }) | {
-/**
- * Custom or future elicitation property schema type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future elicitation property schema type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * String format types for string properties in elicitation schemas.
@@ -191,66 +191,58 @@ export type StringFormat = ("email" | "uri" | "date" | "date-time")
  * Items for a multi-select (array) property schema.
  */
 export type MultiSelectItems = ((StringMultiSelectItems & {
-type: "string"
+  type: "string"
 }) | {
-/**
- * Custom or future multi-select item type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future multi-select item type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 } | (TitledMultiSelectItems & {
-type?: never
+  type?: never
 }))
 /**
  * URL-based elicitation mode where the client directs the user to a URL.
  */
 export type ElicitationUrlMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * The unique identifier for this elicitation.
- */
-elicitationId: ElicitationId
-/**
- * The URL to direct the user to.
- */
-url: string
+  /**
+   * The unique identifier for this elicitation.
+   */
+  elicitationId: ElicitationId
+  /**
+   * The URL to direct the user to.
+   */
+  url: string
 })
 /**
  * Unique identifier for an elicitation.
  */
 export type ElicitationId = string
 /**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export type ExtRequest = unknown
-/**
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeResponse | AuthenticateResponse | LogoutResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeResponse | AuthenticateResponse | LogoutResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * Protocol version identifier.
@@ -266,9 +258,9 @@ export type ProtocolVersion = number
  * When no `type` is present, the method is treated as `agent`.
  */
 export type AuthMethod = ((AuthMethodTerminal & {
-type: "terminal"
+  type: "terminal"
 }) | (AuthMethodAgent & {
-type?: never
+  type?: never
 }))
 /**
  * Typed identifier used for auth method values on the wire.
@@ -282,34 +274,34 @@ export type SessionModeId = string
  * A session configuration option selector and its current state.
  */
 export type SessionConfigOption = (((SessionConfigSelect & {
-type: "select"
+  type: "select"
 }) | (SessionConfigBoolean & {
-type: "boolean"
+  type: "boolean"
 })) & {
-/**
- * Unique identifier for the configuration option.
- */
-id: SessionConfigId
-/**
- * Human-readable label for the option.
- */
-name: string
-/**
- * Optional description for the Client to display to the user.
- */
-description?: (string | null)
-/**
- * Optional semantic category for this option (UX only).
- */
-category?: (SessionConfigOptionCategory | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the configuration option.
+   */
+  id: SessionConfigId
+  /**
+   * Human-readable label for the option.
+   */
+  name: string
+  /**
+   * Optional description for the Client to display to the user.
+   */
+  description?: (string | null)
+  /**
+   * Optional semantic category for this option (UX only).
+   */
+  category?: (SessionConfigOptionCategory | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -346,14 +338,6 @@ export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "
  */
 export type StopReason = ("end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled")
 /**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export type ExtResponse = unknown
-/**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
  * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -369,33 +353,33 @@ export type ErrorCode = (-32700 | -32600 | -32601 | -32602 | -32603 | -32800 | -
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
-sessionUpdate: "user_message_chunk"
+  sessionUpdate: "user_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_message_chunk"
+  sessionUpdate: "agent_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_thought_chunk"
+  sessionUpdate: "agent_thought_chunk"
 }) | (ToolCall & {
-sessionUpdate: "tool_call"
+  sessionUpdate: "tool_call"
 }) | (ToolCallUpdate & {
-sessionUpdate: "tool_call_update"
+  sessionUpdate: "tool_call_update"
 }) | (Plan & {
-sessionUpdate: "plan"
+  sessionUpdate: "plan"
 }) | (AvailableCommandsUpdate & {
-sessionUpdate: "available_commands_update"
+  sessionUpdate: "available_commands_update"
 }) | (CurrentModeUpdate & {
-sessionUpdate: "current_mode_update"
+  sessionUpdate: "current_mode_update"
 }) | (ConfigOptionUpdate & {
-sessionUpdate: "config_option_update"
+  sessionUpdate: "config_option_update"
 }) | (SessionInfoUpdate & {
-sessionUpdate: "session_info_update"
+  sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
-sessionUpdate: "usage_update"
+  sessionUpdate: "usage_update"
 }) | (Notice & {
-sessionUpdate: "notice"
+  sessionUpdate: "notice"
 }) | (CompactionUpdate & {
-sessionUpdate: "compaction_update"
+  sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
-sessionUpdate: "compaction_summary_chunk"
+  sessionUpdate: "compaction_summary_chunk"
 }))
 /**
  * Unique identifier for a message within a session.
@@ -433,14 +417,6 @@ export type CompactionId = string
  */
 export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
 /**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export type ExtNotification = unknown
-/**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
  * MCP servers provide tools and context that the agent can use when
@@ -449,105 +425,105 @@ export type ExtNotification = unknown
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
-type: "http"
+  type: "http"
 }) | (McpServerSse & {
-type: "sse"
+  type: "sse"
 }) | (McpServerStdio & {
-type?: never
+  type?: never
 }))
 /**
  * Request parameters for setting a session configuration option.
  */
 export type SetSessionConfigOptionRequest = (({
-type: "boolean"
-/**
- * The boolean value.
- */
-value: boolean
+  type: "boolean"
+  /**
+   * The boolean value.
+   */
+  value: boolean
 } | {
-/**
- * The value ID.
- */
-value: SessionConfigValueId
-type?: never
+  /**
+   * The value ID.
+   */
+  value: SessionConfigValueId
+  type?: never
 }) & {
-/**
- * The ID of the session to set the configuration option for.
- */
-sessionId: SessionId
-/**
- * The ID of the configuration option to set.
- */
-configId: SessionConfigId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to set the configuration option for.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the configuration option to set.
+   */
+  configId: SessionConfigId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * The outcome of a permission request.
  */
 export type RequestPermissionOutcome = {
-outcome: "cancelled"
+  outcome: "cancelled"
 } | (SelectedPermissionOutcome & {
-outcome: "selected"
+  outcome: "selected"
 })
 /**
  * Response from the client to an elicitation request.
  */
 export type CreateElicitationResponse = (((ElicitationAcceptAction & {
-action: "accept"
+  action: "accept"
 }) | {
-action: "decline"
+  action: "decline"
 } | {
-action: "cancel"
+  action: "cancel"
 } | {
-/**
- * Custom or future elicitation action.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-action: string
-[k: string]: unknown
+  /**
+   * Custom or future elicitation action.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  action: string
+  [k: string]: unknown
 }) & {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Allowed wire representations for `ElicitationContentValue`.
@@ -558,18 +534,18 @@ export type ElicitationContentValue = (string | number | boolean | string[])
  * A JSON-RPC request object.
  */
 export interface AgentRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | ExtRequest) | null)
 }
 /**
  * Request to write content to a text file.
@@ -577,26 +553,26 @@ params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest
  * Only available if the client supports the `fs.writeTextFile` capability.
  */
 export interface WriteTextFileRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Absolute path to the file to write.
- */
-path: string
-/**
- * The text content to write to the file.
- */
-content: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * Absolute path to the file to write.
+   */
+  path: string
+  /**
+   * The text content to write to the file.
+   */
+  content: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to read content from a text file.
@@ -604,30 +580,30 @@ _meta?: JsonObject | null
  * Only available if the client supports the `fs.readTextFile` capability.
  */
 export interface ReadTextFileRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Absolute path to the file to read.
- */
-path: string
-/**
- * Line number to start reading from (1-based).
- */
-line?: (number | null)
-/**
- * Maximum number of lines to read.
- */
-limit?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * Absolute path to the file to read.
+   */
+  path: string
+  /**
+   * Line number to start reading from (1-based).
+   */
+  line?: (number | null)
+  /**
+   * Maximum number of lines to read.
+   */
+  limit?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request for user permission to execute a tool call.
@@ -637,26 +613,26 @@ _meta?: JsonObject | null
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
  */
 export interface RequestPermissionRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Details about the tool call requiring permission.
- */
-toolCall: ToolCallUpdate
-/**
- * Available permission options for the user to choose from.
- */
-options: PermissionOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * Details about the tool call requiring permission.
+   */
+  toolCall: ToolCallUpdate
+  /**
+   * Available permission options for the user to choose from.
+   */
+  options: PermissionOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An update to an existing tool call.
@@ -667,282 +643,282 @@ _meta?: JsonObject | null
  * See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
  */
 export interface ToolCallUpdate {
-/**
- * The ID of the tool call being updated.
- */
-toolCallId: ToolCallId
-/**
- * Update the tool kind.
- */
-kind?: (ToolKind | null)
-/**
- * Update the execution status.
- */
-status?: (ToolCallStatus | null)
-/**
- * Update the human-readable title.
- */
-title?: (string | null)
-/**
- * Update the programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that
- * the existing name is left unchanged.
- */
-name?: (string | null)
-/**
- * Replace the content collection.
- */
-content?: (ToolCallContent[] | null)
-/**
- * Replace the locations collection.
- */
-locations?: (ToolCallLocation[] | null)
-/**
- * Update the raw input.
- */
-rawInput?: unknown
-/**
- * Update the raw output.
- */
-rawOutput?: unknown
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the tool call being updated.
+   */
+  toolCallId: ToolCallId
+  /**
+   * Update the tool kind.
+   */
+  kind?: (ToolKind | null)
+  /**
+   * Update the execution status.
+   */
+  status?: (ToolCallStatus | null)
+  /**
+   * Update the human-readable title.
+   */
+  title?: (string | null)
+  /**
+   * Update the programmatic name of the tool being invoked.
+   *
+   * This field is optional. Omitting it or sending `null` both mean that
+   * the existing name is left unchanged.
+   */
+  name?: (string | null)
+  /**
+   * Replace the content collection.
+   */
+  content?: (ToolCallContent[] | null)
+  /**
+   * Replace the locations collection.
+   */
+  locations?: (ToolCallLocation[] | null)
+  /**
+   * Update the raw input.
+   */
+  rawInput?: JsonObject
+  /**
+   * Update the raw output.
+   */
+  rawOutput?: JsonObject
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Standard content block (text, images, resources).
  */
 export interface Content {
-/**
- * The actual content block.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The actual content block.
+   */
+  content: ContentBlock
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Text provided to or from an LLM.
  */
 export interface TextContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * Text payload carried by this content block.
+   */
+  text: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
  */
 export interface Annotations {
-/**
- * Intended recipients for this content, such as the user or assistant.
- */
-audience?: (Role[] | null)
-/**
- * Timestamp indicating when the underlying resource was last modified.
- */
-lastModified?: (string | null)
-/**
- * Relative importance of this content when clients choose what to surface.
- */
-priority?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Intended recipients for this content, such as the user or assistant.
+   */
+  audience?: (Role[] | null)
+  /**
+   * Timestamp indicating when the underlying resource was last modified.
+   */
+  lastModified?: (string | null)
+  /**
+   * Relative importance of this content when clients choose what to surface.
+   */
+  priority?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An image provided to or from an LLM.
  */
 export interface ImageContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: string
-/**
- * URI associated with this resource or media payload.
- */
-uri?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * Base64-encoded media payload.
+   */
+  data: string
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType: string
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Audio provided to or from an LLM.
  */
 export interface AudioContent {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * Base64-encoded media payload.
+   */
+  data: string
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A resource that the server is capable of reading, included in a prompt or tool call result.
  */
 export interface ResourceLink {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Optional human-readable details shown with this protocol object.
- */
-description?: (string | null)
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * Human-readable name shown for this protocol object.
- */
-name: string
-/**
- * Optional size of the linked resource in bytes, if known.
- */
-size?: (number | null)
-/**
- * Optional display title for end-user UI.
- */
-title?: (string | null)
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * Optional human-readable details shown with this protocol object.
+   */
+  description?: (string | null)
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType?: (string | null)
+  /**
+   * Human-readable name shown for this protocol object.
+   */
+  name: string
+  /**
+   * Optional size of the linked resource in bytes, if known.
+   */
+  size?: (number | null)
+  /**
+   * Optional display title for end-user UI.
+   */
+  title?: (string | null)
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
  */
 export interface EmbeddedResource {
-/**
- * Optional annotations that help clients decide how to display or route this content.
- */
-annotations?: (Annotations | null)
-/**
- * Embedded resource payload, either text or binary data.
- */
-resource: EmbeddedResourceResource
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * Embedded resource payload, either text or binary data.
+   */
+  resource: EmbeddedResourceResource
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Text-based resource contents.
  */
 export interface TextResourceContents {
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType?: (string | null)
+  /**
+   * Text payload carried by this content block.
+   */
+  text: string
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Binary resource contents.
  */
 export interface BlobResourceContents {
-/**
- * Base64-encoded bytes for a binary resource payload.
- */
-blob: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType?: (string | null)
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Base64-encoded bytes for a binary resource payload.
+   */
+  blob: string
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType?: (string | null)
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A diff representing file modifications.
@@ -952,26 +928,26 @@ _meta?: JsonObject | null
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
  */
 export interface Diff {
-/**
- * The absolute file path being modified.
- */
-path: string
-/**
- * The original content (omitted or `null` for new files).
- */
-oldText?: (string | null)
-/**
- * The new content after modification.
- */
-newText: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The absolute file path being modified.
+   */
+  path: string
+  /**
+   * The original content (omitted or `null` for new files).
+   */
+  oldText?: (string | null)
+  /**
+   * The new content after modification.
+   */
+  newText: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Embed a terminal created with `terminal/create` by its id.
@@ -981,18 +957,18 @@ _meta?: JsonObject | null
  * See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
  */
 export interface Terminal {
-/**
- * Identifier of the terminal instance to embed in the content stream.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Identifier of the terminal instance to embed in the content stream.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1003,196 +979,196 @@ _meta?: JsonObject | null
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
  */
 export interface ToolCallLocation {
-/**
- * The absolute file path being accessed or modified.
- */
-path: string
-/**
- * Optional 1-based line number within the file.
- */
-line?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The absolute file path being accessed or modified.
+   */
+  path: string
+  /**
+   * Optional 1-based line number within the file.
+   */
+  line?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An option presented to the user when requesting permission.
  */
 export interface PermissionOption {
-/**
- * Unique identifier for this permission option.
- */
-optionId: PermissionOptionId
-/**
- * Human-readable label to display to the user.
- */
-name: string
-/**
- * Hint about the nature of this permission option.
- */
-kind: PermissionOptionKind
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this permission option.
+   */
+  optionId: PermissionOptionId
+  /**
+   * Human-readable label to display to the user.
+   */
+  name: string
+  /**
+   * Hint about the nature of this permission option.
+   */
+  kind: PermissionOptionKind
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to create a new terminal and execute a command.
  */
 export interface CreateTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The command to execute.
- */
-command: string
-/**
- * Array of command arguments.
- */
-args?: string[]
-/**
- * Environment variables for the command.
- */
-env?: EnvVariable[]
-/**
- * Working directory for the command. Must be an absolute path.
- */
-cwd?: (string | null)
-/**
- * Maximum number of output bytes to retain.
- *
- * When the limit is exceeded, the Client truncates from the beginning of the output
- * to stay within the limit.
- *
- * The Client MUST ensure truncation happens at a character boundary to maintain valid
- * string output, even if this means the retained output is slightly less than the
- * specified limit.
- */
-outputByteLimit?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * The command to execute.
+   */
+  command: string
+  /**
+   * Array of command arguments.
+   */
+  args?: string[]
+  /**
+   * Environment variables for the command.
+   */
+  env?: EnvVariable[]
+  /**
+   * Working directory for the command. Must be an absolute path.
+   */
+  cwd?: (string | null)
+  /**
+   * Maximum number of output bytes to retain.
+   *
+   * When the limit is exceeded, the Client truncates from the beginning of the output
+   * to stay within the limit.
+   *
+   * The Client MUST ensure truncation happens at a character boundary to maintain valid
+   * string output, even if this means the retained output is slightly less than the
+   * specified limit.
+   */
+  outputByteLimit?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An environment variable to set when launching an MCP server.
  */
 export interface EnvVariable {
-/**
- * The name of the environment variable.
- */
-name: string
-/**
- * The value to set for the environment variable.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The name of the environment variable.
+   */
+  name: string
+  /**
+   * The value to set for the environment variable.
+   */
+  value: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to get the current output and status of a terminal.
  */
 export interface TerminalOutputRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to get output from.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the terminal to get output from.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to release a terminal and free its resources.
  */
 export interface ReleaseTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to release.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the terminal to release.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to wait for a terminal command to exit.
  */
 export interface WaitForTerminalExitRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to wait for.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the terminal to wait for.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request to kill a terminal without releasing it.
  */
 export interface KillTerminalRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to kill.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the terminal to kill.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1202,27 +1178,27 @@ _meta?: JsonObject | null
  * during a tool call and needs to redirect it to the user.
  */
 export interface ElicitationSessionScope {
-/**
- * The session this elicitation is tied to.
- */
-sessionId: SessionId
-/**
- * Optional tool call within the session.
- *
- * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
- * session without a specific tool call.
- */
-toolCallId?: (ToolCallId | null)
+  /**
+   * The session this elicitation is tied to.
+   */
+  sessionId: SessionId
+  /**
+   * Optional tool call within the session.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
+   * session without a specific tool call.
+   */
+  toolCallId?: (ToolCallId | null)
 }
 /**
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
 export interface ElicitationRequestScope {
-/**
- * The request this elicitation is tied to.
- */
-requestId: RequestId
+  /**
+   * The request this elicitation is tied to.
+   */
+  requestId: RequestId
 }
 /**
  * Type-safe elicitation schema for requesting structured user input.
@@ -1231,44 +1207,44 @@ requestId: RequestId
  * as required by the elicitation specification.
  */
 export interface ElicitationSchema {
-/**
- * Type discriminator. Always `"object"`.
- */
-type?: (ElicitationSchemaType & string)
-/**
- * Optional title for the schema.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Property definitions (must be primitive types).
- */
-properties?: {
-[k: string]: ElicitationPropertySchema
-}
-/**
- * List of required property names.
- *
- * Optional. Omitted and `null` are equivalent and mean no property names are required.
- */
-required?: (string[] | null)
-/**
- * Optional description of what this schema represents.
- *
- * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Type discriminator. Always `"object"`.
+   */
+  type?: (ElicitationSchemaType & string)
+  /**
+   * Optional title for the schema.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Property definitions (must be primitive types).
+   */
+  properties?: {
+    [k: string]: ElicitationPropertySchema
+  }
+  /**
+   * List of required property names.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no property names are required.
+   */
+  required?: (string[] | null)
+  /**
+   * Optional description of what this schema represents.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1277,309 +1253,319 @@ _meta?: JsonObject | null
  * with `"type": "string"`.
  */
 export interface StringPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
- */
-minLength?: (number | null)
-/**
- * Maximum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
- */
-maxLength?: (number | null)
-/**
- * Pattern the string must match.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
- */
-pattern?: (string | null)
-/**
- * String format.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
- */
-format?: (StringFormat | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (string | null)
-/**
- * Enum values for untitled single-select enums.
- * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
- * declared by `enum`.
- */
-enum?: (string[] | null)
-/**
- * Titled enum options for titled single-select enums.
- * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
- * declared by `oneOf`.
- */
-oneOf?: (EnumOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum string length.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
+   */
+  minLength?: (number | null)
+  /**
+   * Maximum string length.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
+   */
+  maxLength?: (number | null)
+  /**
+   * Pattern the string must match.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
+   */
+  pattern?: (string | null)
+  /**
+   * String format.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
+   */
+  format?: (StringFormat | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (string | null)
+  /**
+   * Enum values for untitled single-select enums.
+   * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
+   * declared by `enum`.
+   */
+  enum?: (string[] | null)
+  /**
+   * Titled enum options for titled single-select enums.
+   * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
+   * declared by `oneOf`.
+   */
+  oneOf?: (EnumOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
  */
 export interface EnumOption {
-/**
- * The constant value for this option.
- */
-const: string
-/**
- * Human-readable title for this option.
- */
-title: string
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The constant value for this option.
+   */
+  const: string
+  /**
+   * Human-readable title for this option.
+   */
+  title: string
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
  */
 export interface NumberPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+   */
+  minimum?: (number | null)
+  /**
+   * Maximum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+   */
+  maximum?: (number | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for integer properties in an elicitation form.
  */
 export interface IntegerPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+   */
+  minimum?: (number | null)
+  /**
+   * Maximum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+   */
+  maximum?: (number | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for boolean properties in an elicitation form.
  */
 export interface BooleanPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (boolean | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (boolean | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
  */
 export interface MultiSelectPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
- */
-minItems?: (number | null)
-/**
- * Maximum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
- */
-maxItems?: (number | null)
-/**
- * The items definition describing allowed values.
- */
-items: MultiSelectItems
-/**
- * Default selected values.
- *
- * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
- */
-default?: (string[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum number of items to select.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
+   */
+  minItems?: (number | null)
+  /**
+   * Maximum number of items to select.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
+   */
+  maxItems?: (number | null)
+  /**
+   * The items definition describing allowed values.
+   */
+  items: MultiSelectItems
+  /**
+   * Default selected values.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
+   */
+  default?: (string[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * String item schema for multi-select enum properties.
  */
 export interface StringMultiSelectItems {
-/**
- * Allowed enum values.
- */
-enum: string[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Allowed enum values.
+   */
+  enum: string[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Items definition for titled multi-select enum properties.
  */
 export interface TitledMultiSelectItems {
+  /**
+   * Titled enum options.
+   */
+  anyOf: EnumOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * Titled enum options.
- */
-anyOf: EnumOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * Allows for sending an arbitrary request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtRequest {
+  [k: string]: unknown
 }
 /**
  * Response to the `initialize` method.
@@ -1589,35 +1575,35 @@ _meta?: JsonObject | null
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeResponse {
-/**
- * The protocol version the client specified if supported by the agent,
- * or the latest protocol version supported by the agent.
- *
- * The client should disconnect, if it doesn't support this version.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the agent.
- */
-agentCapabilities?: AgentCapabilities
-/**
- * Authentication methods supported by the agent.
- */
-authMethods?: AuthMethod[]
-/**
- * Information about the Agent name and version sent to the Client.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-agentInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The protocol version the client specified if supported by the agent,
+   * or the latest protocol version supported by the agent.
+   *
+   * The client should disconnect, if it doesn't support this version.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the agent.
+   */
+  agentCapabilities?: AgentCapabilities
+  /**
+   * Authentication methods supported by the agent.
+   */
+  authMethods?: AuthMethod[]
+  /**
+   * Information about the Agent name and version sent to the Client.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  agentInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the agent.
@@ -1628,34 +1614,34 @@ _meta?: JsonObject | null
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
  */
 export interface AgentCapabilities {
-/**
- * Whether the agent supports `session/load`.
- */
-loadSession?: boolean
-/**
- * Prompt capabilities supported by the agent.
- */
-promptCapabilities?: PromptCapabilities
-/**
- * MCP capabilities supported by the agent.
- */
-mcpCapabilities?: McpCapabilities
-/**
- * Session lifecycle and prompt capabilities advertised by the agent.
- */
-sessionCapabilities?: SessionCapabilities
-/**
- * Authentication-related capabilities supported by the agent.
- */
-auth?: AgentAuthCapabilities
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports `session/load`.
+   */
+  loadSession?: boolean
+  /**
+   * Prompt capabilities supported by the agent.
+   */
+  promptCapabilities?: PromptCapabilities
+  /**
+   * MCP capabilities supported by the agent.
+   */
+  mcpCapabilities?: McpCapabilities
+  /**
+   * Session lifecycle and prompt capabilities advertised by the agent.
+   */
+  sessionCapabilities?: SessionCapabilities
+  /**
+   * Authentication-related capabilities supported by the agent.
+   */
+  auth?: AgentAuthCapabilities
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -1672,50 +1658,50 @@ _meta?: JsonObject | null
  * See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
  */
 export interface PromptCapabilities {
-/**
- * Agent supports `image` content blocks.
- */
-image?: boolean
-/**
- * Agent supports `audio` content blocks.
- */
-audio?: boolean
-/**
- * Agent supports embedded context in `session/prompt` requests.
- *
- * When enabled, the Client is allowed to include `resource` content blocks
- * in prompt requests for pieces of context that are referenced in the message.
- */
-embeddedContext?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Agent supports `image` content blocks.
+   */
+  image?: boolean
+  /**
+   * Agent supports `audio` content blocks.
+   */
+  audio?: boolean
+  /**
+   * Agent supports embedded context in `session/prompt` requests.
+   *
+   * When enabled, the Client is allowed to include `resource` content blocks
+   * in prompt requests for pieces of context that are referenced in the message.
+   */
+  embeddedContext?: boolean
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * MCP capabilities supported by the agent
  */
 export interface McpCapabilities {
-/**
- * Agent supports `http` MCP servers.
- */
-http?: boolean
-/**
- * Agent supports `sse` MCP servers.
- */
-sse?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Agent supports `http` MCP servers.
+   */
+  http?: boolean
+  /**
+   * Agent supports `sse` MCP servers.
+   */
+  sse?: boolean
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session capabilities supported by the agent.
@@ -1729,54 +1715,54 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
  */
 export interface SessionCapabilities {
-/**
- * Whether the agent supports `session/list`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports listing sessions.
- */
-list?: (SessionListCapabilities | null)
-/**
- * Whether the agent supports `session/delete`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-delete?: (SessionDeleteCapabilities | null)
-/**
- * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports `additionalDirectories` on
- * supported session lifecycle requests.
- *
- * Agents that also support `session/list` may return
- * `SessionInfo.additionalDirectories` to report the complete ordered
- * additional-root list associated with a listed session.
- */
-additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
-/**
- * Whether the agent supports `session/resume`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports resuming sessions.
- */
-resume?: (SessionResumeCapabilities | null)
-/**
- * Whether the agent supports `session/close`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports closing sessions.
- */
-close?: (SessionCloseCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports `session/list`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports listing sessions.
+   */
+  list?: (SessionListCapabilities | null)
+  /**
+   * Whether the agent supports `session/delete`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports deleting sessions from `session/list`.
+   */
+  delete?: (SessionDeleteCapabilities | null)
+  /**
+   * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports `additionalDirectories` on
+   * supported session lifecycle requests.
+   *
+   * Agents that also support `session/list` may return
+   * `SessionInfo.additionalDirectories` to report the complete ordered
+   * additional-root list associated with a listed session.
+   */
+  additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
+  /**
+   * Whether the agent supports `session/resume`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports resuming sessions.
+   */
+  resume?: (SessionResumeCapabilities | null)
+  /**
+   * Whether the agent supports `session/close`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports closing sessions.
+   */
+  close?: (SessionCloseCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for the `session/list` method.
@@ -1784,14 +1770,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports listing sessions.
  */
 export interface SessionListCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -1799,14 +1785,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
 export interface SessionDeleteCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for additional session directories support.
@@ -1817,14 +1803,14 @@ _meta?: JsonObject | null
  * complete ordered additional-root list associated with a listed session.
  */
 export interface SessionAdditionalDirectoriesCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for the `session/resume` method.
@@ -1832,14 +1818,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports resuming sessions.
  */
 export interface SessionResumeCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for the `session/close` method.
@@ -1847,34 +1833,34 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports closing sessions.
  */
 export interface SessionCloseCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Authentication-related capabilities supported by the agent.
  */
 export interface AgentAuthCapabilities {
-/**
- * Whether the agent supports the logout method.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports the logout method.
- */
-logout?: (LogoutCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports the logout method.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports the logout method.
+   */
+  logout?: (LogoutCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Logout capabilities supported by the agent.
@@ -1882,14 +1868,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports the logout method.
  */
 export interface LogoutCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Terminal-based authentication method.
@@ -1901,37 +1887,37 @@ _meta?: JsonObject | null
  * The client MUST NOT pass this method to `authenticate`.
  */
 export interface AuthMethodTerminal {
-/**
- * Unique identifier for this authentication method.
- */
-id: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional human-readable description of this authentication method.
- */
-description?: (string | null)
-/**
- * Additional arguments to append to the configured agent invocation for terminal auth.
- */
-args?: string[]
-/**
- * Additional environment variables to set on the configured agent invocation for terminal auth.
- * These values override same-named variables in the base launch configuration.
- */
-env?: {
-[k: string]: string
-}
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this authentication method.
+   */
+  id: AuthMethodId
+  /**
+   * Human-readable name of the authentication method.
+   */
+  name: string
+  /**
+   * Optional human-readable description of this authentication method.
+   */
+  description?: (string | null)
+  /**
+   * Additional arguments to append to the configured agent invocation for terminal auth.
+   */
+  args?: string[]
+  /**
+   * Additional environment variables to set on the configured agent invocation for terminal auth.
+   * These values override same-named variables in the base launch configuration.
+   */
+  env?: {
+    [k: string]: string
+  }
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Agent handles authentication itself through `authenticate`.
@@ -1939,26 +1925,26 @@ _meta?: JsonObject | null
  * This is the default authentication method type.
  */
 export interface AuthMethodAgent {
-/**
- * Unique identifier for this authentication method.
- */
-id: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional human-readable description of this authentication method.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this authentication method.
+   */
+  id: AuthMethodId
+  /**
+   * Human-readable name of the authentication method.
+   */
+  name: string
+  /**
+   * Optional human-readable description of this authentication method.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -1966,57 +1952,57 @@ _meta?: JsonObject | null
  * title for UI representation.
  */
 export interface Implementation {
-/**
- * Intended for programmatic or logical use, but can be used as a display
- * name fallback if title isn't present.
- */
-name: string
-/**
- * Intended for UI and end-user contexts and optimized to be human-readable
- * and easily understood.
- *
- * If not provided, the name should be used for display.
- */
-title?: (string | null)
-/**
- * Version of the implementation. Can be displayed to the user or used
- * for debugging or metrics purposes. (e.g. "1.0.0").
- */
-version: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Intended for programmatic or logical use, but can be used as a display
+   * name fallback if title isn't present.
+   */
+  name: string
+  /**
+   * Intended for UI and end-user contexts and optimized to be human-readable
+   * and easily understood.
+   *
+   * If not provided, the name should be used for display.
+   */
+  title?: (string | null)
+  /**
+   * Version of the implementation. Can be displayed to the user or used
+   * for debugging or metrics purposes. (e.g. "1.0.0").
+   */
+  version: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to the `authenticate` method.
  */
 export interface AuthenticateResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to the `logout` method.
  */
 export interface LogoutResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from creating a new session.
@@ -2024,51 +2010,51 @@ _meta?: JsonObject | null
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionResponse {
-/**
- * Unique identifier for the created session.
- *
- * Used in all subsequent requests for this conversation.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the created session.
+   *
+   * Used in all subsequent requests for this conversation.
+   */
+  sessionId: SessionId
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The set of modes and the one currently active.
  */
 export interface SessionModeState {
-/**
- * The current mode the Agent is in.
- */
-currentModeId: SessionModeId
-/**
- * The set of modes that the Agent can operate in
- */
-availableModes: SessionMode[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The current mode the Agent is in.
+   */
+  currentModeId: SessionModeId
+  /**
+   * The set of modes that the Agent can operate in
+   */
+  availableModes: SessionMode[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A mode the agent can operate in.
@@ -2076,259 +2062,259 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 export interface SessionMode {
-/**
- * Stable identifier used to refer to this protocol object in later messages.
- */
-id: SessionModeId
-/**
- * Human-readable name shown for this protocol object.
- */
-name: string
-/**
- * Optional human-readable details shown with this protocol object.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Stable identifier used to refer to this protocol object in later messages.
+   */
+  id: SessionModeId
+  /**
+   * Human-readable name shown for this protocol object.
+   */
+  name: string
+  /**
+   * Optional human-readable details shown with this protocol object.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
  */
 export interface SessionConfigSelect {
-/**
- * The currently selected value.
- */
-currentValue: SessionConfigValueId
-/**
- * The set of selectable options.
- */
-options: SessionConfigSelectOptions
+  /**
+   * The currently selected value.
+   */
+  currentValue: SessionConfigValueId
+  /**
+   * The set of selectable options.
+   */
+  options: SessionConfigSelectOptions
 }
 /**
  * A possible value for a session configuration option.
  */
 export interface SessionConfigSelectOption {
-/**
- * Unique identifier for this option value.
- */
-value: SessionConfigValueId
-/**
- * Human-readable label for this option value.
- */
-name: string
-/**
- * Optional description for this option value.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this option value.
+   */
+  value: SessionConfigValueId
+  /**
+   * Human-readable label for this option value.
+   */
+  name: string
+  /**
+   * Optional description for this option value.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A group of possible values for a session configuration option.
  */
 export interface SessionConfigSelectGroup {
-/**
- * Unique identifier for this group.
- */
-group: SessionConfigGroupId
-/**
- * Human-readable label for this group.
- */
-name: string
-/**
- * The set of option values in this group.
- */
-options: SessionConfigSelectOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this group.
+   */
+  group: SessionConfigGroupId
+  /**
+   * Human-readable label for this group.
+   */
+  name: string
+  /**
+   * The set of option values in this group.
+   */
+  options: SessionConfigSelectOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A boolean on/off toggle session configuration option payload.
  */
 export interface SessionConfigBoolean {
-/**
- * The current value of the boolean option.
- */
-currentValue: boolean
+  /**
+   * The current value of the boolean option.
+   */
+  currentValue: boolean
 }
 /**
  * Response from loading an existing session.
  */
 export interface LoadSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from listing sessions.
  */
 export interface ListSessionsResponse {
-/**
- * Array of session information objects
- */
-sessions: SessionInfo[]
-/**
- * Opaque cursor token. If present, pass this in the next request's cursor parameter
- * to fetch the next page. If absent, there are no more results.
- */
-nextCursor?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Array of session information objects
+   */
+  sessions: SessionInfo[]
+  /**
+   * Opaque cursor token. If present, pass this in the next request's cursor parameter
+   * to fetch the next page. If absent, there are no more results.
+   */
+  nextCursor?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Information about a session returned by session/list
  */
 export interface SessionInfo {
-/**
- * Unique identifier for the session
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots reported for this session. Each path must be absolute.
- *
- * When present, this is the complete ordered additional-root list reported
- * by the Agent. Omitted and empty values are equivalent: the response
- * reports no additional roots.
- */
-additionalDirectories?: string[]
-/**
- * Human-readable title for the session
- */
-title?: (string | null)
-/**
- * ISO 8601 timestamp of last activity
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the session
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots reported for this session. Each path must be absolute.
+   *
+   * When present, this is the complete ordered additional-root list reported
+   * by the Agent. Omitted and empty values are equivalent: the response
+   * reports no additional roots.
+   */
+  additionalDirectories?: string[]
+  /**
+   * Human-readable title for the session
+   */
+  title?: (string | null)
+  /**
+   * ISO 8601 timestamp of last activity
+   */
+  updatedAt?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from deleting a session.
  */
 export interface DeleteSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from resuming an existing session.
  */
 export interface ResumeSessionResponse {
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from closing a session.
  */
 export interface CloseSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to `session/set_mode` method.
  */
 export interface SetSessionModeResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to `session/set_config_option` method.
  */
 export interface SetSessionConfigOptionResponse {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from processing a user prompt.
@@ -2336,18 +2322,28 @@ _meta?: JsonObject | null
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
  */
 export interface PromptResponse {
+  /**
+   * Indicates why the agent stopped processing the turn.
+   */
+  stopReason: StopReason
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * Indicates why the agent stopped processing the turn.
- */
-stopReason: StopReason
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtResponse {
+  [k: string]: unknown
 }
 /**
  * JSON-RPC error object.
@@ -2358,34 +2354,34 @@ _meta?: JsonObject | null
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
 export interface Error {
-/**
- * A number indicating the error type that occurred.
- * This must be an integer as defined in the JSON-RPC specification.
- */
-code: ErrorCode
-/**
- * A string providing a short description of the error.
- * The message should be limited to a concise single sentence.
- */
-message: string
-/**
- * Optional primitive or structured value that contains additional information about the error.
- * This may include debugging information or context-specific details.
- */
-data?: unknown
+  /**
+   * A number indicating the error type that occurred.
+   * This must be an integer as defined in the JSON-RPC specification.
+   */
+  code: ErrorCode
+  /**
+   * A string providing a short description of the error.
+   * The message should be limited to a concise single sentence.
+   */
+  message: string
+  /**
+   * Optional primitive or structured value that contains additional information about the error.
+   * This may include debugging information or context-specific details.
+   */
+  data?: JsonObject
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface AgentNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((SessionNotification | CompleteElicitationNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((SessionNotification | CompleteElicitationNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
@@ -2395,46 +2391,46 @@ params?: ((SessionNotification | CompleteElicitationNotification | ExtNotificati
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
-/**
- * The ID of the session this update pertains to.
- */
-sessionId: SessionId
-/**
- * The actual update content.
- */
-update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session this update pertains to.
+   */
+  sessionId: SessionId
+  /**
+   * The actual update content.
+   */
+  update: SessionUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A streamed item of content
  */
 export interface ContentChunk {
-/**
- * A single item of content
- */
-content: ContentBlock
-/**
- * A unique identifier for the message this chunk belongs to.
- *
- * All chunks belonging to the same message share the same `messageId`.
- * A change in `messageId` indicates a new message has started.
- */
-messageId?: (MessageId | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A single item of content
+   */
+  content: ContentBlock
+  /**
+   * A unique identifier for the message this chunk belongs to.
+   *
+   * All chunks belonging to the same message share the same `messageId`.
+   * A change in `messageId` indicates a new message has started.
+   */
+  messageId?: (MessageId | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Represents a tool call that the language model has requested.
@@ -2445,55 +2441,55 @@ _meta?: JsonObject | null
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
  */
 export interface ToolCall {
-/**
- * Unique identifier for this tool call within the session.
- */
-toolCallId: ToolCallId
-/**
- * Human-readable title describing what the tool is doing.
- */
-title: string
-/**
- * Programmatic name of the tool being invoked.
- *
- * This field is optional. Omitting it or sending `null` both mean that no
- * tool name is available.
- */
-name?: (string | null)
-/**
- * The category of tool being invoked.
- * Helps clients choose appropriate icons and UI treatment.
- */
-kind?: ToolKind
-/**
- * Current execution status of the tool call.
- */
-status?: ToolCallStatus
-/**
- * Content produced by the tool call.
- */
-content?: ToolCallContent[]
-/**
- * File locations affected by this tool call.
- * Enables "follow-along" features in clients.
- */
-locations?: ToolCallLocation[]
-/**
- * Raw input parameters sent to the tool.
- */
-rawInput?: unknown
-/**
- * Raw output returned by the tool.
- */
-rawOutput?: unknown
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this tool call within the session.
+   */
+  toolCallId: ToolCallId
+  /**
+   * Human-readable title describing what the tool is doing.
+   */
+  title: string
+  /**
+   * Programmatic name of the tool being invoked.
+   *
+   * This field is optional. Omitting it or sending `null` both mean that no
+   * tool name is available.
+   */
+  name?: (string | null)
+  /**
+   * The category of tool being invoked.
+   * Helps clients choose appropriate icons and UI treatment.
+   */
+  kind?: ToolKind
+  /**
+   * Current execution status of the tool call.
+   */
+  status?: ToolCallStatus
+  /**
+   * Content produced by the tool call.
+   */
+  content?: ToolCallContent[]
+  /**
+   * File locations affected by this tool call.
+   * Enables "follow-along" features in clients.
+   */
+  locations?: ToolCallLocation[]
+  /**
+   * Raw input parameters sent to the tool.
+   */
+  rawInput?: JsonObject
+  /**
+   * Raw output returned by the tool.
+   */
+  rawOutput?: JsonObject
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An execution plan for accomplishing complex tasks.
@@ -2505,21 +2501,21 @@ _meta?: JsonObject | null
  * See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
  */
 export interface Plan {
-/**
- * The list of tasks to be accomplished.
- *
- * When updating a plan, the agent must send a complete list of all entries
- * with their current status. The client replaces the entire plan with each update.
- */
-entries: PlanEntry[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The list of tasks to be accomplished.
+   *
+   * When updating a plan, the agent must send a complete list of all entries
+   * with their current status. The client replaces the entire plan with each update.
+   */
+  entries: PlanEntry[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A single entry in the execution plan.
@@ -2529,86 +2525,86 @@ _meta?: JsonObject | null
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
  */
 export interface PlanEntry {
-/**
- * Human-readable description of what this task aims to accomplish.
- */
-content: string
-/**
- * The relative importance of this task.
- * Used to indicate which tasks are most critical to the overall goal.
- */
-priority: PlanEntryPriority
-/**
- * Current execution status of this task.
- */
-status: PlanEntryStatus
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable description of what this task aims to accomplish.
+   */
+  content: string
+  /**
+   * The relative importance of this task.
+   * Used to indicate which tasks are most critical to the overall goal.
+   */
+  priority: PlanEntryPriority
+  /**
+   * Current execution status of this task.
+   */
+  status: PlanEntryStatus
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Available commands are ready or have changed
  */
 export interface AvailableCommandsUpdate {
-/**
- * Commands the agent can execute
- */
-availableCommands: AvailableCommand[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Commands the agent can execute
+   */
+  availableCommands: AvailableCommand[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Information about a command.
  */
 export interface AvailableCommand {
-/**
- * Command name (e.g., `create_plan`, `research_codebase`).
- */
-name: string
-/**
- * Human-readable description of what the command does.
- */
-description: string
-/**
- * Input for the command if required
- */
-input?: (AvailableCommandInput | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Command name (e.g., `create_plan`, `research_codebase`).
+   */
+  name: string
+  /**
+   * Human-readable description of what the command does.
+   */
+  description: string
+  /**
+   * Input for the command if required
+   */
+  input?: (AvailableCommandInput | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * All text that was typed after the command name is provided as input.
  */
 export interface UnstructuredCommandInput {
-/**
- * A hint to display when the input hasn't been provided yet
- */
-hint: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A hint to display when the input hasn't been provided yet
+   */
+  hint: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The current mode of the session has changed
@@ -2616,35 +2612,35 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
  */
 export interface CurrentModeUpdate {
-/**
- * The ID of the current mode
- */
-currentModeId: SessionModeId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the current mode
+   */
+  currentModeId: SessionModeId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session configuration options have been updated.
  */
 export interface ConfigOptionUpdate {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -2653,69 +2649,69 @@ _meta?: JsonObject | null
  * Clients can use it to keep session titles and state current.
  */
 export interface SessionInfoUpdate {
-/**
- * Human-readable title for the session. Set to null to clear.
- */
-title?: (string | null)
-/**
- * ISO 8601 timestamp of last activity. Set to null to clear.
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable title for the session. Set to null to clear.
+   */
+  title?: (string | null)
+  /**
+   * ISO 8601 timestamp of last activity. Set to null to clear.
+   */
+  updatedAt?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Context window and cost update for a session.
  */
 export interface UsageUpdate {
-/**
- * Tokens currently in context.
- */
-used: number
-/**
- * Total context window size in tokens.
- */
-size: number
-/**
- * Cumulative session cost (optional).
- */
-cost?: (Cost | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Tokens currently in context.
+   */
+  used: number
+  /**
+   * Total context window size in tokens.
+   */
+  size: number
+  /**
+   * Cumulative session cost (optional).
+   */
+  cost?: (Cost | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Cost information for a session.
  */
 export interface Cost {
-/**
- * Total cumulative cost for session.
- */
-amount: number
-/**
- * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
- * unit such as "credits".
- */
-currency: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Total cumulative cost for session.
+   */
+  amount: number
+  /**
+   * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+   * unit such as "credits".
+   */
+  currency: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Fire-and-forget information for the user.
@@ -2729,26 +2725,26 @@ _meta?: JsonObject | null
  * See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
  */
 export interface Notice {
-/**
- * Presentation severity hint.
- */
-severity: NoticeSeverity
-/**
- * Required non-empty plain-text title that can stand alone.
- */
-title: string
-/**
- * Optional plain-text detail or guidance.
- *
- * Omitted and `null` are equivalent and mean no description was supplied.
- */
-description?: (string | null)
-/**
- * Metadata scoped to this notice.
- *
- * Omitted and `null` are equivalent and mean no metadata was supplied.
- */
-_meta?: JsonObject | null
+  /**
+   * Presentation severity hint.
+   */
+  severity: NoticeSeverity
+  /**
+   * Required non-empty plain-text title that can stand alone.
+   */
+  title: string
+  /**
+   * Optional plain-text detail or guidance.
+   *
+   * Omitted and `null` are equivalent and mean no description was supplied.
+   */
+  description?: (string | null)
+  /**
+   * Metadata scoped to this notice.
+   *
+   * Omitted and `null` are equivalent and mean no metadata was supplied.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A context compaction upsert. The first notification fixes the compaction's
@@ -2761,26 +2757,26 @@ _meta?: JsonObject | null
  * `summary: []` also clears the summary.
  */
 export interface CompactionUpdate {
-/**
- * The Agent-owned ID of this compaction, unique within the session.
- */
-compactionId: CompactionId
-/**
- * Current lifecycle status.
- */
-status: CompactionStatus
-/**
- * Complete replacement user-displayable summary content for the compaction.
- */
-summary?: (ContentBlock[] | null)
-/**
- * Human-readable error details for the compaction.
- */
-error?: (string | null)
-/**
- * Extensible metadata patch for this compaction.
- */
-_meta?: JsonObject | null
+  /**
+   * The Agent-owned ID of this compaction, unique within the session.
+   */
+  compactionId: CompactionId
+  /**
+   * Current lifecycle status.
+   */
+  status: CompactionStatus
+  /**
+   * Complete replacement user-displayable summary content for the compaction.
+   */
+  summary?: (ContentBlock[] | null)
+  /**
+   * Human-readable error details for the compaction.
+   */
+  error?: (string | null)
+  /**
+   * Extensible metadata patch for this compaction.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A content block appended to a compaction's summary. A first-seen ID creates
@@ -2789,54 +2785,64 @@ _meta?: JsonObject | null
  * the `session.compaction` Client capability.
  */
 export interface CompactionSummaryChunk {
-/**
- * ID of the compaction whose summary receives this content.
- */
-compactionId: CompactionId
-/**
- * One content block to append.
- */
-content: ContentBlock
-/**
- * Metadata scoped to this chunk. Omission and `null` both mean absent.
- */
-_meta?: JsonObject | null
+  /**
+   * ID of the compaction whose summary receives this content.
+   */
+  compactionId: CompactionId
+  /**
+   * One content block to append.
+   */
+  content: ContentBlock
+  /**
+   * Metadata scoped to this chunk. Omission and `null` both mean absent.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
  */
 export interface CompleteElicitationNotification {
+  /**
+   * The ID of the elicitation that completed.
+   */
+  elicitationId: ElicitationId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * The ID of the elicitation that completed.
- */
-elicitationId: ElicitationId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
+ * Extension notifications provide a way to send one-way messages for custom functionality
+ * while maintaining protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtNotification {
+  [k: string]: unknown
 }
 /**
  * A JSON-RPC request object.
  */
 export interface ClientRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for the initialize method.
@@ -2846,28 +2852,28 @@ params?: ((InitializeRequest | AuthenticateRequest | LogoutRequest | NewSessionR
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
  */
 export interface InitializeRequest {
-/**
- * The latest protocol version supported by the client.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the client.
- */
-clientCapabilities?: ClientCapabilities
-/**
- * Information about the Client name and version sent to the Agent.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-clientInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The latest protocol version supported by the client.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the client.
+   */
+  clientCapabilities?: ClientCapabilities
+  /**
+   * Information about the Client name and version sent to the Agent.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  clientInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the client.
@@ -2878,44 +2884,44 @@ _meta?: JsonObject | null
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
  */
 export interface ClientCapabilities {
-/**
- * File system capabilities supported by the client.
- * Determines which file operations the agent can request.
- */
-fs?: FileSystemCapabilities
-/**
- * Whether the Client support all `terminal/*` methods.
- */
-terminal?: boolean
-/**
- * Session-related capabilities supported by the client.
- *
- * Optional. Omitted or `null` both mean the client does not advertise any
- * session-related extensions.
- */
-session?: (ClientSessionCapabilities | null)
-/**
- * Authentication capabilities supported by the client.
- * Determines which authentication method types the agent may include
- * in its `InitializeResponse`.
- */
-auth?: AuthCapabilities
-/**
- * Elicitation capabilities supported by the client.
- * Determines which elicitation modes the agent may use.
- *
- * Optional. Omitted or `null` both mean the client does not advertise
- * elicitation support.
- */
-elicitation?: (ElicitationCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * File system capabilities supported by the client.
+   * Determines which file operations the agent can request.
+   */
+  fs?: FileSystemCapabilities
+  /**
+   * Whether the Client support all `terminal/*` methods.
+   */
+  terminal?: boolean
+  /**
+   * Session-related capabilities supported by the client.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise any
+   * session-related extensions.
+   */
+  session?: (ClientSessionCapabilities | null)
+  /**
+   * Authentication capabilities supported by the client.
+   * Determines which authentication method types the agent may include
+   * in its `InitializeResponse`.
+   */
+  auth?: AuthCapabilities
+  /**
+   * Elicitation capabilities supported by the client.
+   * Determines which elicitation modes the agent may use.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise
+   * elicitation support.
+   */
+  elicitation?: (ElicitationCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * File system capabilities that a client may support.
@@ -2923,54 +2929,54 @@ _meta?: JsonObject | null
  * See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
  */
 export interface FileSystemCapabilities {
-/**
- * Whether the Client supports `fs/read_text_file` requests.
- */
-readTextFile?: boolean
-/**
- * Whether the Client supports `fs/write_text_file` requests.
- */
-writeTextFile?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the Client supports `fs/read_text_file` requests.
+   */
+  readTextFile?: boolean
+  /**
+   * Whether the Client supports `fs/write_text_file` requests.
+   */
+  writeTextFile?: boolean
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session-related capabilities supported by the client.
  */
 export interface ClientSessionCapabilities {
-/**
- * Support for ID-addressed context compaction updates. Omitted or `null`
- * means unsupported. `{}` advertises the complete compaction contract.
- */
-compaction?: (CompactionCapabilities | null)
-/**
- * Config option capabilities supported by the client.
- *
- * Omitted or `null` both mean the client does not advertise support for any
- * config option extensions.
- */
-configOptions?: (SessionConfigOptionsCapabilities | null)
-/**
- * Support for live user-facing `notice` session updates.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means the client can present notices to the user.
- */
-notices?: (NoticeCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Support for ID-addressed context compaction updates. Omitted or `null`
+   * means unsupported. `{}` advertises the complete compaction contract.
+   */
+  compaction?: (CompactionCapabilities | null)
+  /**
+   * Config option capabilities supported by the client.
+   *
+   * Omitted or `null` both mean the client does not advertise support for any
+   * config option extensions.
+   */
+  configOptions?: (SessionConfigOptionsCapabilities | null)
+  /**
+   * Support for live user-facing `notice` session updates.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise support.
+   * Supplying `{}` means the client can present notices to the user.
+   */
+  notices?: (NoticeCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Client support for ID-addressed context compaction updates.
@@ -2982,23 +2988,23 @@ export interface CompactionCapabilities {
  * Session configuration option capabilities supported by the client.
  */
 export interface SessionConfigOptionsCapabilities {
-/**
- * Whether the client supports boolean session configuration options.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means agents may include `type: "boolean"` entries in
- * `configOptions`, and the client may send `session/set_config_option`
- * requests with `type: "boolean"` and a boolean `value`.
- */
-boolean?: (BooleanConfigOptionCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the client supports boolean session configuration options.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise support.
+   * Supplying `{}` means agents may include `type: "boolean"` entries in
+   * `configOptions`, and the client may send `session/set_config_option`
+   * requests with `type: "boolean"` and a boolean `value`.
+   */
+  boolean?: (BooleanConfigOptionCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for boolean session configuration options.
@@ -3006,14 +3012,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the client supports boolean session configuration options.
  */
 export interface BooleanConfigOptionCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Client support for presenting live notices to the user.
@@ -3029,51 +3035,51 @@ export interface NoticeCapabilities {
  * additional client-side support.
  */
 export interface AuthCapabilities {
-/**
- * Whether the client supports `terminal` authentication methods.
- *
- * The client should set this to `true` only when it can reproduce the
- * configured agent invocation in an interactive terminal. When `true`, the
- * agent may include `terminal` entries in its authentication methods.
- */
-terminal?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the client supports `terminal` authentication methods.
+   *
+   * The client should set this to `true` only when it can reproduce the
+   * configured agent invocation in an interactive terminal. When `true`, the
+   * agent may include `terminal` entries in its authentication methods.
+   */
+  terminal?: boolean
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Elicitation capabilities supported by the client.
  */
 export interface ElicitationCapabilities {
-/**
- * Whether the client supports form-based elicitation.
- *
- * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
- * Supplying `{}` explicitly advertises form support.
- */
-form?: (ElicitationFormCapabilities | null)
-/**
- * Whether the client supports URL-based elicitation.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-url?: (ElicitationUrlCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the client supports form-based elicitation.
+   *
+   * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
+   * Supplying `{}` explicitly advertises form support.
+   */
+  form?: (ElicitationFormCapabilities | null)
+  /**
+   * Whether the client supports URL-based elicitation.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise support.
+   * Supplying `{}` means the client supports URL-based elicitation.
+   */
+  url?: (ElicitationUrlCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Form-based elicitation capabilities.
@@ -3081,16 +3087,16 @@ _meta?: JsonObject | null
  * Supplying `{}` means the client supports form-based elicitation.
  */
 export interface ElicitationFormCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * URL-based elicitation capabilities.
@@ -3098,16 +3104,16 @@ _meta?: JsonObject | null
  * Supplying `{}` means the client supports URL-based elicitation.
  */
 export interface ElicitationUrlCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * Optional. Omitted and `null` are equivalent and mean no metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for the authenticate method.
@@ -3115,19 +3121,19 @@ _meta?: JsonObject | null
  * Specifies which authentication method to use.
  */
 export interface AuthenticateRequest {
-/**
- * The ID of the authentication method to use.
- * Must be one of the methods advertised in the initialize response.
- */
-methodId: AuthMethodId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the authentication method to use.
+   * Must be one of the methods advertised in the initialize response.
+   */
+  methodId: AuthMethodId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for the logout method.
@@ -3135,14 +3141,14 @@ _meta?: JsonObject | null
  * Terminates the current authenticated session.
  */
 export interface LogoutRequest {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for creating a new session.
@@ -3150,130 +3156,130 @@ _meta?: JsonObject | null
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots for this session. Each path must be absolute.
- *
- * These expand the session's filesystem scope without changing `cwd`, which
- * remains the base for relative paths. When omitted or empty, no
- * additional roots are activated for the new session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP (Model Context Protocol) servers the agent should connect to.
- */
-mcpServers: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots for this session. Each path must be absolute.
+   *
+   * These expand the session's filesystem scope without changing `cwd`, which
+   * remains the base for relative paths. When omitted or empty, no
+   * additional roots are activated for the new session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP (Model Context Protocol) servers the agent should connect to.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * HTTP transport configuration for MCP.
  */
 export interface McpServerHttp {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * URL to the MCP server.
- */
-url: string
-/**
- * HTTP headers to set when making requests to the MCP server.
- */
-headers: HttpHeader[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * URL to the MCP server.
+   */
+  url: string
+  /**
+   * HTTP headers to set when making requests to the MCP server.
+   */
+  headers: HttpHeader[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
  */
 export interface HttpHeader {
-/**
- * The name of the HTTP header.
- */
-name: string
-/**
- * The value to set for the HTTP header.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The name of the HTTP header.
+   */
+  name: string
+  /**
+   * The value to set for the HTTP header.
+   */
+  value: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * SSE transport configuration for MCP.
  */
 export interface McpServerSse {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * URL to the MCP server.
- */
-url: string
-/**
- * HTTP headers to set when making requests to the MCP server.
- */
-headers: HttpHeader[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * URL to the MCP server.
+   */
+  url: string
+  /**
+   * HTTP headers to set when making requests to the MCP server.
+   */
+  headers: HttpHeader[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Stdio transport configuration for MCP.
  */
 export interface McpServerStdio {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * Absolute path to the MCP server executable.
- */
-command: string
-/**
- * Command-line arguments to pass to the MCP server.
- */
-args: string[]
-/**
- * Environment variables to set when launching the MCP server.
- */
-env: EnvVariable[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * Absolute path to the MCP server executable.
+   */
+  command: string
+  /**
+   * Command-line arguments to pass to the MCP server.
+   */
+  args: string[]
+  /**
+   * Environment variables to set when launching the MCP server.
+   */
+  env: EnvVariable[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -3283,35 +3289,35 @@ _meta?: JsonObject | null
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers: McpServer[]
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the loaded
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * The ID of the session to load.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the loaded
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * The ID of the session to load.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for listing existing sessions.
@@ -3319,22 +3325,22 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
 export interface ListSessionsRequest {
-/**
- * Filter sessions by working directory. Must be an absolute path.
- */
-cwd?: (string | null)
-/**
- * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
- */
-cursor?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Filter sessions by working directory. Must be an absolute path.
+   */
+  cwd?: (string | null)
+  /**
+   * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+   */
+  cursor?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -3342,18 +3348,18 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.delete` capability.
  */
 export interface DeleteSessionRequest {
-/**
- * The ID of the session to delete.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to delete.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -3364,35 +3370,35 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
 export interface ResumeSessionRequest {
-/**
- * The ID of the session to resume.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the resumed
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to resume.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the resumed
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for closing an active session.
@@ -3404,39 +3410,39 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.close` capability.
  */
 export interface CloseSessionRequest {
-/**
- * The ID of the session to close.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to close.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for setting a session mode.
  */
 export interface SetSessionModeRequest {
-/**
- * The ID of the session to set the mode for.
- */
-sessionId: SessionId
-/**
- * The ID of the mode to set.
- */
-modeId: SessionModeId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to set the mode for.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the mode to set.
+   */
+  modeId: SessionModeId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -3446,232 +3452,232 @@ _meta?: JsonObject | null
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
  */
 export interface PromptRequest {
-/**
- * The ID of the session to send this user message to
- */
-sessionId: SessionId
-/**
- * The blocks of content that compose the user's message.
- *
- * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
- * while other variants are optionally enabled via `PromptCapabilities`.
- *
- * The Client MUST adapt its interface according to `PromptCapabilities`.
- *
- * The client MAY include referenced pieces of context as either
- * `resource` or `resource_link` content blocks.
- *
- * When available, `resource` is preferred
- * as it avoids extra round-trips and allows the message to include
- * pieces of context from sources the agent may not have access to.
- */
-prompt: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to send this user message to
+   */
+  sessionId: SessionId
+  /**
+   * The blocks of content that compose the user's message.
+   *
+   * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+   * while other variants are optionally enabled via `PromptCapabilities`.
+   *
+   * The Client MUST adapt its interface according to `PromptCapabilities`.
+   *
+   * The client MAY include referenced pieces of context as either
+   * `resource` or `resource_link` content blocks.
+   *
+   * When available, `resource` is preferred
+   * as it avoids extra round-trips and allows the message to include
+   * pieces of context from sources the agent may not have access to.
+   */
+  prompt: ContentBlock[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to `fs/write_text_file`
  */
 export interface WriteTextFileResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response containing the contents of a text file.
  */
 export interface ReadTextFileResponse {
-/**
- * Content payload returned by this response.
- */
-content: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Content payload returned by this response.
+   */
+  content: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to a permission request.
  */
 export interface RequestPermissionResponse {
-/**
- * The user's decision on the permission request.
- */
-outcome: RequestPermissionOutcome
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The user's decision on the permission request.
+   */
+  outcome: RequestPermissionOutcome
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The user selected one of the provided options.
  */
 export interface SelectedPermissionOutcome {
-/**
- * The ID of the option the user selected.
- */
-optionId: PermissionOptionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the option the user selected.
+   */
+  optionId: PermissionOptionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response containing the ID of the created terminal.
  */
 export interface CreateTerminalResponse {
-/**
- * The unique identifier for the created terminal.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The unique identifier for the created terminal.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response containing the terminal output and exit status.
  */
 export interface TerminalOutputResponse {
-/**
- * The terminal output captured so far.
- */
-output: string
-/**
- * Whether the output was truncated due to byte limits.
- */
-truncated: boolean
-/**
- * Exit status if the command has completed.
- */
-exitStatus?: (TerminalExitStatus | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The terminal output captured so far.
+   */
+  output: string
+  /**
+   * Whether the output was truncated due to byte limits.
+   */
+  truncated: boolean
+  /**
+   * Exit status if the command has completed.
+   */
+  exitStatus?: (TerminalExitStatus | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Exit status of a terminal command.
  */
 export interface TerminalExitStatus {
-/**
- * The process exit code (may be null if terminated by signal).
- */
-exitCode?: (number | null)
-/**
- * The signal that terminated the process (may be null if exited normally).
- */
-signal?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The process exit code (may be null if terminated by signal).
+   */
+  exitCode?: (number | null)
+  /**
+   * The signal that terminated the process (may be null if exited normally).
+   */
+  signal?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to terminal/release method
  */
 export interface ReleaseTerminalResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response containing the exit status of a terminal command.
  */
 export interface WaitForTerminalExitResponse {
-/**
- * The process exit code (may be null if terminated by signal).
- */
-exitCode?: (number | null)
-/**
- * The signal that terminated the process (may be null if exited normally).
- */
-signal?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The process exit code (may be null if terminated by signal).
+   */
+  exitCode?: (number | null)
+  /**
+   * The signal that terminated the process (may be null if exited normally).
+   */
+  signal?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to `terminal/kill` method
  */
 export interface KillTerminalResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The user accepted the elicitation and provided content.
  */
 export interface ElicitationAcceptAction {
-/**
- * The user-provided content, if any, as an object matching the requested schema.
- */
-content?: {
-[k: string]: ElicitationContentValue
-} | null
+  /**
+   * The user-provided content, if any, as an object matching the requested schema.
+   */
+  content?: {
+    [k: string]: ElicitationContentValue
+  } | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface ClientNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((CancelNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((CancelNotification | ExtNotification) | null)
 }
 /**
  * Notification to cancel ongoing operations for a session.
@@ -3679,18 +3685,18 @@ params?: ((CancelNotification | ExtNotification) | null)
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
  */
 export interface CancelNotification {
-/**
- * The ID of the session to cancel operations for.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to cancel operations for.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Notification to cancel an ongoing request.
@@ -3698,18 +3704,18 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
  */
 export interface CancelRequestNotification {
-/**
- * The ID of the request to cancel.
- */
-requestId: RequestId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the request to cancel.
+   */
+  requestId: RequestId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON object with members of any name and value: what the schema says of `_meta` and of
@@ -3717,7 +3723,7 @@ _meta?: JsonObject | null
  * @inline
  */
 type JsonObject = {
-[k: string]: unknown
+  [k: string]: unknown
 }
 
 export declare const isAgentRequest: Guard<AgentRequest>;

@@ -23,19 +23,19 @@ export type SessionId = string
  * The operation requiring permission.
  */
 export type RequestPermissionSubject = ((ToolCallPermissionSubject & {
-type: "tool_call"
+  type: "tool_call"
 }) | (CommandPermissionSubject & {
-type: "command"
+  type: "command"
 }) | {
-/**
- * Custom or future permission subject type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future permission subject type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * Unique identifier for a tool call within a session.
@@ -67,21 +67,21 @@ export type ToolCallStatus = ("pending" | "in_progress" | "paused" | "completed"
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
  */
 export type ToolCallContent = ((Content & {
-type: "content"
+  type: "content"
 }) | (Diff & {
-type: "diff"
+  type: "diff"
 }) | (Terminal & {
-type: "terminal"
+  type: "terminal"
 }) | {
-/**
- * Custom or future tool call content type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future tool call content type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * Content blocks represent displayable information in the Agent Client Protocol.
@@ -98,25 +98,25 @@ type: string
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
  */
 export type ContentBlock = ((TextContent & {
-type: "text"
+  type: "text"
 }) | (ImageContent & {
-type: "image"
+  type: "image"
 }) | (AudioContent & {
-type: "audio"
+  type: "audio"
 }) | (ResourceLink & {
-type: "resource_link"
+  type: "resource_link"
 }) | (EmbeddedResource & {
-type: "resource"
+  type: "resource"
 }) | {
-/**
- * Custom or future content block type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future content block type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * The sender or recipient of messages and data in a conversation.
@@ -141,46 +141,46 @@ export type EmbeddedResourceResource = (TextResourceContents | BlobResourceConte
  * operations without parsing the text patch.
  */
 export type DiffChange = (((DiffPathChange & {
-operation: "add"
+  operation: "add"
 }) | (DiffPathChange & {
-operation: "delete"
+  operation: "delete"
 }) | (DiffPathChange & {
-operation: "modify"
+  operation: "modify"
 }) | (DiffPathPairChange & {
-operation: "move"
+  operation: "move"
 }) | (DiffPathPairChange & {
-operation: "copy"
+  operation: "copy"
 }) | {
-/**
- * Custom or future file operation.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-operation: string
-[k: string]: unknown
+  /**
+   * Custom or future file operation.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  operation: string
+  [k: string]: unknown
 }) & {
-/**
- * File content kind after the operation (for `delete`, of the deleted file).
- *
- * Omitted and `null` are equivalent and mean the content kind is unknown.
- */
-fileType?: (DiffFileType | null)
-/**
- * MIME type of the file contents after the operation (for `delete`, of the deleted file).
- *
- * Omitted and `null` are equivalent and mean the MIME type is unknown.
- */
-mimeType?: (MediaType | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * File content kind after the operation (for `delete`, of the deleted file).
+   *
+   * Omitted and `null` are equivalent and mean the content kind is unknown.
+   */
+  fileType?: (DiffFileType | null)
+  /**
+   * MIME type of the file contents after the operation (for `delete`, of the deleted file).
+   *
+   * Omitted and `null` are equivalent and mean the MIME type is unknown.
+   */
+  mimeType?: (MediaType | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * An absolute filesystem path used by the protocol.
@@ -231,40 +231,40 @@ export type PermissionOptionKind = ("allow_once" | "allow_always" | "reject_once
  * See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
  */
 export type CreateElicitationRequest = (((ElicitationFormMode & {
-mode: "form"
+  mode: "form"
 }) | (ElicitationUrlMode & {
-mode: "url"
+  mode: "url"
 }) | ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * Custom or future elicitation mode.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-mode: string
+  /**
+   * Custom or future elicitation mode.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  mode: string
 })) & {
-/**
- * A human-readable message describing what input is needed.
- */
-message: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A human-readable message describing what input is needed.
+   */
+  message: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Form-based elicitation mode where the client renders a form from the provided schema.
  */
 export type ElicitationFormMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * A JSON Schema describing the form fields to present to the user.
- */
-requestedSchema: ElicitationSchema
+  /**
+   * A JSON Schema describing the form fields to present to the user.
+   */
+  requestedSchema: ElicitationSchema
 })
 /**
  * Type discriminator for elicitation schemas.
@@ -278,25 +278,25 @@ export type ElicitationSchemaType = "object"
  * Multi-select enums use `type: "array"`.
  */
 export type ElicitationPropertySchema = ((StringPropertySchema & {
-type: "string"
+  type: "string"
 }) | (NumberPropertySchema & {
-type: "number"
+  type: "number"
 }) | (IntegerPropertySchema & {
-type: "integer"
+  type: "integer"
 }) | (BooleanPropertySchema & {
-type: "boolean"
+  type: "boolean"
 }) | (MultiSelectPropertySchema & {
-type: "array"
+  type: "array"
 }) | {
-/**
- * Custom or future elicitation property schema type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future elicitation property schema type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * String format types for string properties in elicitation schemas.
@@ -306,69 +306,61 @@ export type StringFormat = ("email" | "uri" | "date" | "date-time" | string)
  * Items for a multi-select (array) property schema.
  */
 export type MultiSelectItems = ((StringMultiSelectItems & {
-type: "string"
+  type: "string"
 }) | {
-/**
- * Custom or future multi-select item type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future multi-select item type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 } | (TitledMultiSelectItems & {
-type?: never
+  type?: never
 }))
 /**
  * URL-based elicitation mode where the client directs the user to a URL.
  */
 export type ElicitationUrlMode = ((ElicitationSessionScope | ElicitationRequestScope) & {
-/**
- * The unique identifier for this elicitation.
- */
-elicitationId: ElicitationId
-/**
- * The URL to direct the user to.
- */
-url: string
+  /**
+   * The unique identifier for this elicitation.
+   */
+  elicitationId: ElicitationId
+  /**
+   * The URL to direct the user to.
+   */
+  url: string
 })
 /**
  * Unique identifier for an elicitation.
  */
 export type ElicitationId = string
 /**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export type ExtRequest = unknown
-/**
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeResponse | LoginAuthResponse | LogoutAuthResponse | NewSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | CancelToolCallResponse | CancelTerminalResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeResponse | LoginAuthResponse | LogoutAuthResponse | NewSessionResponse | ListSessionsResponse | DeleteSessionResponse | ResumeSessionResponse | CloseSessionResponse | CancelToolCallResponse | CancelTerminalResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- *
- * Required. `null` only when the request's id could not be determined, such as
- * for a parse error or an invalid request.
- */
-id: (number | string | null)
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   *
+   * Required. `null` only when the request's id could not be determined, such as
+   * for a parse error or an invalid request.
+   */
+  id: (number | string | null)
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * Protocol version identifier.
@@ -383,27 +375,27 @@ export type ProtocolVersion = number
  * The `type` field acts as the discriminator in the serialized JSON form.
  */
 export type AuthMethod = ((AuthMethodTerminal & {
-type: "terminal"
+  type: "terminal"
 }) | (AuthMethodAgent & {
-type: "agent"
+  type: "agent"
 }) | {
-/**
- * Custom or future authentication method type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-/**
- * Unique identifier for this authentication method.
- */
-methodId: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-[k: string]: unknown
+  /**
+   * Custom or future authentication method type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  /**
+   * Unique identifier for this authentication method.
+   */
+  methodId: AuthMethodId
+  /**
+   * Human-readable name of the authentication method.
+   */
+  name: string
+  [k: string]: unknown
 })
 /**
  * Typed identifier used for auth method values on the wire.
@@ -413,48 +405,48 @@ export type AuthMethodId = string
  * A session configuration option selector and its current state.
  */
 export type SessionConfigOption = (((SessionConfigSelect & {
-type: "select"
+  type: "select"
 }) | (SessionConfigBoolean & {
-type: "boolean"
+  type: "boolean"
 }) | {
-/**
- * Custom or future session configuration option type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future session configuration option type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 }) & {
-/**
- * Unique identifier for the configuration option.
- */
-configId: SessionConfigId
-/**
- * Human-readable label for the option.
- */
-name: string
-/**
- * Optional description for the Client to display to the user.
- *
- * Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Optional semantic category for this option (UX only).
- *
- * Omitted and `null` are equivalent and mean no category is provided.
- */
-category?: (SessionConfigOptionCategory | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the configuration option.
+   */
+  configId: SessionConfigId
+  /**
+   * Human-readable label for the option.
+   */
+  name: string
+  /**
+   * Optional description for the Client to display to the user.
+   *
+   * Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Optional semantic category for this option (UX only).
+   *
+   * Omitted and `null` are equivalent and mean no category is provided.
+   */
+  category?: (SessionConfigOptionCategory | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Unique identifier for a session configuration option value.
@@ -490,42 +482,42 @@ export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "
  * The `type` field acts as the discriminator in the serialized JSON form.
  */
 export type AvailableCommand = ((Command & {
-type: "command"
+  type: "command"
 }) | {
-/**
- * Custom or future command type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-/**
- * Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique
- * within the command list.
- */
-name: string
-/**
- * Human-readable description of what the command does.
- */
-description: string
-[k: string]: unknown
+  /**
+   * Custom or future command type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  /**
+   * Command name without the leading `/`. MUST NOT contain whitespace and MUST be unique
+   * within the command list.
+   */
+  name: string
+  /**
+   * Human-readable description of what the command does.
+   */
+  description: string
+  [k: string]: unknown
 })
 /**
  * The input specification for a command.
  */
 export type AvailableCommandInput = ((TextCommandInput & {
-type: "text"
+  type: "text"
 }) | {
-/**
- * Custom or future command input type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future command input type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * An opaque cursor used to paginate `session/list` results.
@@ -539,14 +531,6 @@ export type SessionListCursor = string
  * distinct messages.
  */
 export type MessageId = string
-/**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export type ExtResponse = unknown
 /**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
@@ -567,53 +551,53 @@ export type ErrorData = (UnsupportedProtocolVersionErrorData | SessionNotFoundEr
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
-sessionUpdate: "user_message_chunk"
+  sessionUpdate: "user_message_chunk"
 }) | (UserMessage & {
-sessionUpdate: "user_message"
+  sessionUpdate: "user_message"
 }) | (ContentChunk & {
-sessionUpdate: "agent_message_chunk"
+  sessionUpdate: "agent_message_chunk"
 }) | (AgentMessage & {
-sessionUpdate: "agent_message"
+  sessionUpdate: "agent_message"
 }) | (ContentChunk & {
-sessionUpdate: "agent_thought_chunk"
+  sessionUpdate: "agent_thought_chunk"
 }) | (AgentThought & {
-sessionUpdate: "agent_thought"
+  sessionUpdate: "agent_thought"
 }) | (StateUpdate & {
-sessionUpdate: "state_update"
+  sessionUpdate: "state_update"
 }) | (ToolCallContentChunk & {
-sessionUpdate: "tool_call_content_chunk"
+  sessionUpdate: "tool_call_content_chunk"
 }) | (ToolCallUpdate & {
-sessionUpdate: "tool_call_update"
+  sessionUpdate: "tool_call_update"
 }) | (TerminalUpdate & {
-sessionUpdate: "terminal_update"
+  sessionUpdate: "terminal_update"
 }) | (TerminalOutputChunk & {
-sessionUpdate: "terminal_output_chunk"
+  sessionUpdate: "terminal_output_chunk"
 }) | (PlanUpdate & {
-sessionUpdate: "plan_update"
+  sessionUpdate: "plan_update"
 }) | (AvailableCommandsUpdate & {
-sessionUpdate: "available_commands_update"
+  sessionUpdate: "available_commands_update"
 }) | (ConfigOptionUpdate & {
-sessionUpdate: "config_option_update"
+  sessionUpdate: "config_option_update"
 }) | (SessionInfoUpdate & {
-sessionUpdate: "session_info_update"
+  sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
-sessionUpdate: "usage_update"
+  sessionUpdate: "usage_update"
 }) | (Notice & {
-sessionUpdate: "notice"
+  sessionUpdate: "notice"
 }) | (CompactionUpdate & {
-sessionUpdate: "compaction_update"
+  sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
-sessionUpdate: "compaction_summary_chunk"
+  sessionUpdate: "compaction_summary_chunk"
 }) | {
-/**
- * Custom or future session update type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-sessionUpdate: string
-[k: string]: unknown
+  /**
+   * Custom or future session update type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  sessionUpdate: string
+  [k: string]: unknown
 })
 /**
  * A snapshot of the session's aggregate foreground activity.
@@ -658,21 +642,21 @@ sessionUpdate: string
  * See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
  */
 export type StateUpdate = ((RunningStateUpdate & {
-state: "running"
+  state: "running"
 }) | (IdleStateUpdate & {
-state: "idle"
+  state: "idle"
 }) | (RequiresActionStateUpdate & {
-state: "requires_action"
+  state: "requires_action"
 }) | {
-/**
- * Custom or future session state.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-state: string
-[k: string]: unknown
+  /**
+   * Custom or future session state.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  state: string
+  [k: string]: unknown
 })
 /**
  * One piece of work running independently of the session's foreground work.
@@ -685,19 +669,19 @@ state: string
  * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
  */
 export type BackgroundWork = ((BackgroundTerminal & {
-type: "terminal"
+  type: "terminal"
 }) | (BackgroundToolCall & {
-type: "tool_call"
+  type: "tool_call"
 }) | {
-/**
- * Custom or future background work type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future background work type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * No foreground work is active. Background activity may continue.
@@ -710,77 +694,77 @@ type: string
  * They MUST NOT be counted as new completions, cancellations, or additional usage.
  */
 export type IdleStateUpdate = (({
-stopReason: "end_turn"
+  stopReason: "end_turn"
 } | {
-stopReason: "max_tokens"
+  stopReason: "max_tokens"
 } | {
-stopReason: "max_turn_requests"
+  stopReason: "max_turn_requests"
 } | {
-stopReason: "refusal"
+  stopReason: "refusal"
 } | {
-stopReason: "cancelled"
+  stopReason: "cancelled"
 } | (ErrorStopReason & {
-stopReason: "error"
+  stopReason: "error"
 }) | {
-/**
- * Custom or future stop reason.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-stopReason: string
-[k: string]: unknown
+  /**
+   * Custom or future stop reason.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  stopReason: string
+  [k: string]: unknown
 } | {
-stopReason?: null
+  stopReason?: null
 }) & {
-/**
- * Work running independently of foreground work, as a complete snapshot.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
- * background work, not that nothing is running. `[]` means no background work is
- * running. An Agent that reports background work MUST include it on every state
- * update for the session. A malformed list is treated as not reported.
- *
- * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
- */
-background?: (BackgroundWork[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
-/**
- * Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
- *
- * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
- */
-stopReason?: (string | null)
+  /**
+   * Work running independently of foreground work, as a complete snapshot.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+   * background work, not that nothing is running. `[]` means no background work is
+   * running. An Agent that reports background work MUST include it on every state
+   * update for the session. A malformed list is treated as not reported.
+   *
+   * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+   */
+  background?: (BackgroundWork[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
+  /**
+   * Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
+   *
+   * See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
+   */
+  stopReason?: (string | null)
 })
 /**
  * Updated content for a plan.
  */
 export type PlanUpdateContent = ((PlanItems & {
-type: "items"
+  type: "items"
 }) | {
-/**
- * Custom or future plan update content type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-/**
- * The plan ID to update.
- */
-planId: PlanId
-[k: string]: unknown
+  /**
+   * Custom or future plan update content type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  /**
+   * The plan ID to update.
+   */
+  planId: PlanId
+  [k: string]: unknown
 })
 /**
  * Unique identifier for a plan within a session.
@@ -814,14 +798,6 @@ export type CompactionId = string
  */
 export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
 /**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export type ExtNotification = unknown
-/**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
  * MCP servers provide tools and context that the agent can use when
@@ -830,19 +806,19 @@ export type ExtNotification = unknown
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
-type: "http"
+  type: "http"
 }) | (McpServerStdio & {
-type: "stdio"
+  type: "stdio"
 }) | {
-/**
- * Custom or future MCP server transport type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future MCP server transport type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * Inclusive cursor describing where replayed session history should begin.
@@ -850,17 +826,17 @@ type: string
  * Replay includes the position identified by the cursor.
  */
 export type ReplayFrom = ((ReplayFromStart & {
-type: "start"
+  type: "start"
 }) | {
-/**
- * Custom or future replay cursor type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-[k: string]: unknown
+  /**
+   * Custom or future replay cursor type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  [k: string]: unknown
 })
 /**
  * Request parameters for setting a session configuration option.
@@ -872,142 +848,142 @@ type: string
  * See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
  */
 export type SetSessionConfigOptionRequest = (({
-type: "id"
-/**
- * The value ID.
- */
-value: SessionConfigValueId
+  type: "id"
+  /**
+   * The value ID.
+   */
+  value: SessionConfigValueId
 } | {
-type: "boolean"
-/**
- * The boolean value.
- */
-value: boolean
+  type: "boolean"
+  /**
+   * The boolean value.
+   */
+  value: boolean
 } | {
-/**
- * Custom or future session configuration option value type.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-type: string
-/**
- * Raw value payload for the custom or future value type.
- */
-value: unknown
-[k: string]: unknown
+  /**
+   * Custom or future session configuration option value type.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  type: string
+  /**
+   * Raw value payload for the custom or future value type.
+   */
+  value: JsonObject
+  [k: string]: unknown
 }) & {
-/**
- * The ID of the session to set the configuration option for.
- */
-sessionId: SessionId
-/**
- * The ID of the configuration option to set.
- */
-configId: SessionConfigId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to set the configuration option for.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the configuration option to set.
+   */
+  configId: SessionConfigId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (RequestPermissionResponse | CreateElicitationResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (RequestPermissionResponse | CreateElicitationResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- *
- * Required. `null` only when the request's id could not be determined, such as
- * for a parse error or an invalid request.
- */
-id: (number | string | null)
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   *
+   * Required. `null` only when the request's id could not be determined, such as
+   * for a parse error or an invalid request.
+   */
+  id: (number | string | null)
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * The outcome of a permission request.
  */
 export type RequestPermissionOutcome = ((CancelledPermissionOutcome & {
-outcome: "cancelled"
+  outcome: "cancelled"
 }) | (SelectedPermissionOutcome & {
-outcome: "selected"
+  outcome: "selected"
 }) | {
-/**
- * Custom or future permission outcome.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-outcome: string
-[k: string]: unknown
+  /**
+   * Custom or future permission outcome.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  outcome: string
+  [k: string]: unknown
 })
 /**
  * Response from the client to an elicitation request.
  */
 export type CreateElicitationResponse = (((ElicitationAcceptAction & {
-action: "accept"
+  action: "accept"
 }) | {
-action: "decline"
+  action: "decline"
 } | {
-action: "cancel"
+  action: "cancel"
 } | {
-/**
- * Custom or future elicitation action.
- *
- * Values beginning with `_` are reserved for implementation-specific
- * extensions. Unknown values that do not begin with `_` are reserved for
- * future ACP variants.
- */
-action: string
-[k: string]: unknown
+  /**
+   * Custom or future elicitation action.
+   *
+   * Values beginning with `_` are reserved for implementation-specific
+   * extensions. Unknown values that do not begin with `_` are reserved for
+   * future ACP variants.
+   */
+  action: string
+  [k: string]: unknown
 }) & {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 })
 /**
  * Allowed wire representations for `ElicitationContentValue`.
  */
-export type ElicitationContentValue = (string | number | boolean | string[] | unknown)
+export type ElicitationContentValue = (string | number | boolean | string[] | JsonObject)
 
 /**
  * A JSON-RPC request object.
  */
 export interface AgentRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((RequestPermissionRequest | CreateElicitationRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((RequestPermissionRequest | CreateElicitationRequest | ExtRequest) | null)
 }
 /**
  * Request for user permission to proceed with an operation.
@@ -1017,67 +993,67 @@ params?: ((RequestPermissionRequest | CreateElicitationRequest | ExtRequest) | n
  * See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
  */
 export interface RequestPermissionRequest {
-/**
- * The session ID for this request.
- */
-sessionId: SessionId
-/**
- * Human-readable title for the permission prompt.
- *
- * This title is specific to the permission prompt and does not update any
- * subject's displayed title.
- */
-title: string
-/**
- * Optional human-readable explanation of why permission is needed.
- *
- * This text is specific to the permission prompt and does not update any
- * subject's displayed content. Omitted and `null` are equivalent and mean no separate
- * permission description was provided.
- */
-description?: (string | null)
-/**
- * Optional structured context about the operation requiring permission.
- *
- * Omitted and `null` are equivalent and mean no structured subject was provided.
- */
-subject?: (RequestPermissionSubject | null)
-/**
- * Available permission options for the user to choose from.
- * Must contain at least one option.
- *
- * @minItems 1
- */
-options: PermissionOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID for this request.
+   */
+  sessionId: SessionId
+  /**
+   * Human-readable title for the permission prompt.
+   *
+   * This title is specific to the permission prompt and does not update any
+   * subject's displayed title.
+   */
+  title: string
+  /**
+   * Optional human-readable explanation of why permission is needed.
+   *
+   * This text is specific to the permission prompt and does not update any
+   * subject's displayed content. Omitted and `null` are equivalent and mean no separate
+   * permission description was provided.
+   */
+  description?: (string | null)
+  /**
+   * Optional structured context about the operation requiring permission.
+   *
+   * Omitted and `null` are equivalent and mean no structured subject was provided.
+   */
+  subject?: (RequestPermissionSubject | null)
+  /**
+   * Available permission options for the user to choose from.
+   * Must contain at least one option.
+   *
+   * @minItems 1
+   */
+  options: PermissionOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Permission request details for a tool call.
  */
 export interface ToolCallPermissionSubject {
-/**
- * Details about the tool call requiring permission.
- *
- * Clients apply this to their stored tool call exactly like a `tool_call_update`
- * notification, in the order it was received, before showing the prompt. A first-seen
- * `toolCallId` creates the tool call.
- */
-toolCall: ToolCallUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Details about the tool call requiring permission.
+   *
+   * Clients apply this to their stored tool call exactly like a `tool_call_update`
+   * notification, in the order it was received, before showing the prompt. A first-seen
+   * `toolCallId` creates the tool call.
+   */
+  toolCall: ToolCallUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Represents an upsert for a tool call that the language model has requested.
@@ -1096,385 +1072,385 @@ _meta?: JsonObject | null
  * See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
  */
 export interface ToolCallUpdate {
-/**
- * Unique identifier for this tool call within the session.
- */
-toolCallId: ToolCallId
-/**
- * Programmatic name of the tool being invoked.
- *
- * This field is optional and has patch semantics. Omission means no
- * change, `null` clears the name, and a string replaces it. For a tool
- * call ID the client has not seen before, omission or `null` means that no
- * tool name is available.
- */
-name?: (string | null)
-/**
- * Human-readable title describing what the tool is doing.
- *
- * Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
- * A new tool call starts without a title.
- */
-title?: (string | null)
-/**
- * The category of tool being invoked.
- * Helps clients choose appropriate icons and UI treatment.
- *
- * Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
- * A new tool call starts as `other`.
- */
-kind?: (ToolKind | null)
-/**
- * Current execution status of the tool call.
- *
- * Omission leaves the status unchanged, `null` resets it to `pending`, and a value
- * replaces it. A new tool call starts as `pending`.
- */
-status?: (ToolCallStatus | null)
-/**
- * Content produced by the tool call.
- */
-content?: (ToolCallContent[] | null)
-/**
- * File locations affected by this tool call.
- * Enables "follow-along" features in clients.
- */
-locations?: (ToolCallLocation[] | null)
-/**
- * Raw input parameters sent to the tool.
- */
-rawInput?: unknown
-/**
- * Raw output returned by the tool.
- */
-rawOutput?: unknown
-/**
- * Client-initiated controls this tool call currently supports, such as cancellation.
- *
- * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
- * the whole previous value. A new tool call starts with none.
- */
-capabilities?: (ToolCallCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this tool call within the session.
+   */
+  toolCallId: ToolCallId
+  /**
+   * Programmatic name of the tool being invoked.
+   *
+   * This field is optional and has patch semantics. Omission means no
+   * change, `null` clears the name, and a string replaces it. For a tool
+   * call ID the client has not seen before, omission or `null` means that no
+   * tool name is available.
+   */
+  name?: (string | null)
+  /**
+   * Human-readable title describing what the tool is doing.
+   *
+   * Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
+   * A new tool call starts without a title.
+   */
+  title?: (string | null)
+  /**
+   * The category of tool being invoked.
+   * Helps clients choose appropriate icons and UI treatment.
+   *
+   * Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
+   * A new tool call starts as `other`.
+   */
+  kind?: (ToolKind | null)
+  /**
+   * Current execution status of the tool call.
+   *
+   * Omission leaves the status unchanged, `null` resets it to `pending`, and a value
+   * replaces it. A new tool call starts as `pending`.
+   */
+  status?: (ToolCallStatus | null)
+  /**
+   * Content produced by the tool call.
+   */
+  content?: (ToolCallContent[] | null)
+  /**
+   * File locations affected by this tool call.
+   * Enables "follow-along" features in clients.
+   */
+  locations?: (ToolCallLocation[] | null)
+  /**
+   * Raw input parameters sent to the tool.
+   */
+  rawInput?: JsonObject
+  /**
+   * Raw output returned by the tool.
+   */
+  rawOutput?: JsonObject
+  /**
+   * Client-initiated controls this tool call currently supports, such as cancellation.
+   *
+   * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+   * the whole previous value. A new tool call starts with none.
+   */
+  capabilities?: (ToolCallCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Standard content block (text, images, resources).
  */
 export interface Content {
-/**
- * The actual content block.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The actual content block.
+   */
+  content: ContentBlock
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Text provided to or from an LLM.
  */
 export interface TextContent {
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * Optional annotations that help clients decide how to display or route this content.
- *
- * Omitted and `null` are equivalent and mean no annotations are provided.
- */
-annotations?: (Annotations | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Text payload carried by this content block.
+   */
+  text: string
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   *
+   * Omitted and `null` are equivalent and mean no annotations are provided.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
  */
 export interface Annotations {
-/**
- * Intended recipients for this content, such as the user or assistant.
- *
- * Omitted and `null` are equivalent and mean no audience is specified.
- */
-audience?: (Role[] | null)
-/**
- * Timestamp indicating when the underlying resource was last modified.
- *
- * Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
- *
- * Omitted and `null` are equivalent and mean the modification time is not reported.
- */
-lastModified?: (string | null)
-/**
- * Relative importance of this content when clients choose what to surface, from 0 (least
- * important) to 1 (most important).
- *
- * Omitted and `null` are equivalent and mean no priority is specified.
- */
-priority?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Intended recipients for this content, such as the user or assistant.
+   *
+   * Omitted and `null` are equivalent and mean no audience is specified.
+   */
+  audience?: (Role[] | null)
+  /**
+   * Timestamp indicating when the underlying resource was last modified.
+   *
+   * Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
+   *
+   * Omitted and `null` are equivalent and mean the modification time is not reported.
+   */
+  lastModified?: (string | null)
+  /**
+   * Relative importance of this content when clients choose what to surface, from 0 (least
+   * important) to 1 (most important).
+   *
+   * Omitted and `null` are equivalent and mean no priority is specified.
+   */
+  priority?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An image provided to or from an LLM.
  */
 export interface ImageContent {
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: MediaType
-/**
- * URI associated with this resource or media payload.
- *
- * Omitted and `null` are equivalent and mean no URI is associated with the image.
- */
-uri?: (string | null)
-/**
- * Optional annotations that help clients decide how to display or route this content.
- *
- * Omitted and `null` are equivalent and mean no annotations are provided.
- */
-annotations?: (Annotations | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Base64-encoded media payload.
+   */
+  data: string
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType: MediaType
+  /**
+   * URI associated with this resource or media payload.
+   *
+   * Omitted and `null` are equivalent and mean no URI is associated with the image.
+   */
+  uri?: (string | null)
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   *
+   * Omitted and `null` are equivalent and mean no annotations are provided.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Audio provided to or from an LLM.
  */
 export interface AudioContent {
-/**
- * Base64-encoded media payload.
- */
-data: string
-/**
- * MIME type describing the encoded media payload.
- */
-mimeType: MediaType
-/**
- * Optional annotations that help clients decide how to display or route this content.
- *
- * Omitted and `null` are equivalent and mean no annotations are provided.
- */
-annotations?: (Annotations | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Base64-encoded media payload.
+   */
+  data: string
+  /**
+   * MIME type describing the encoded media payload.
+   */
+  mimeType: MediaType
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   *
+   * Omitted and `null` are equivalent and mean no annotations are provided.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
  */
 export interface ResourceLink {
-/**
- * Human-readable name shown for this protocol object.
- */
-name: string
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * Optional display title for end-user UI.
- *
- * Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Optional human-readable details shown with this protocol object.
- *
- * Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Optional set of sized icons that the client can display in a user interface.
- *
- * Omitted and `null` are equivalent and mean no icons are provided.
- */
-icons?: (Icon[] | null)
-/**
- * MIME type describing the encoded media payload.
- *
- * Omitted and `null` are equivalent and mean the MIME type is not specified.
- */
-mimeType?: (MediaType | null)
-/**
- * Optional size of the linked resource in bytes, if known.
- *
- * Omitted and `null` are equivalent and mean the size is not known.
- */
-size?: (number | null)
-/**
- * Optional annotations that help clients decide how to display or route this content.
- *
- * Omitted and `null` are equivalent and mean no annotations are provided.
- */
-annotations?: (Annotations | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name shown for this protocol object.
+   */
+  name: string
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * Optional display title for end-user UI.
+   *
+   * Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Optional human-readable details shown with this protocol object.
+   *
+   * Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Omitted and `null` are equivalent and mean no icons are provided.
+   */
+  icons?: (Icon[] | null)
+  /**
+   * MIME type describing the encoded media payload.
+   *
+   * Omitted and `null` are equivalent and mean the MIME type is not specified.
+   */
+  mimeType?: (MediaType | null)
+  /**
+   * Optional size of the linked resource in bytes, if known.
+   *
+   * Omitted and `null` are equivalent and mean the size is not known.
+   */
+  size?: (number | null)
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   *
+   * Omitted and `null` are equivalent and mean no annotations are provided.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An optionally-sized icon that can be displayed in a user interface.
  */
 export interface Icon {
-/**
- * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
- * Clients reject other schemes, fetch without credentials, and do not follow
- * scheme- or origin-changing redirects.
- */
-src: string
-/**
- * Optional MIME type override if the source MIME type is missing or generic.
- *
- * Omitted and `null` are equivalent and mean the source MIME type is used.
- */
-mimeType?: (MediaType | null)
-/**
- * Optional array of strings that specify sizes at which the icon can be used.
- * Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
- * `"any"` for scalable formats like SVG.
- *
- * If not provided, the client should assume that the icon can be used at any size.
- *
- * Omitted and `null` are equivalent and mean no sizes are specified.
- */
-sizes?: (string[] | null)
-/**
- * Optional theme this icon is designed for.
- *
- * Omitted and `null` are equivalent and mean the icon is not theme-specific.
- */
-theme?: (IconTheme | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
+   * Clients reject other schemes, fetch without credentials, and do not follow
+   * scheme- or origin-changing redirects.
+   */
+  src: string
+  /**
+   * Optional MIME type override if the source MIME type is missing or generic.
+   *
+   * Omitted and `null` are equivalent and mean the source MIME type is used.
+   */
+  mimeType?: (MediaType | null)
+  /**
+   * Optional array of strings that specify sizes at which the icon can be used.
+   * Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
+   * `"any"` for scalable formats like SVG.
+   *
+   * If not provided, the client should assume that the icon can be used at any size.
+   *
+   * Omitted and `null` are equivalent and mean no sizes are specified.
+   */
+  sizes?: (string[] | null)
+  /**
+   * Optional theme this icon is designed for.
+   *
+   * Omitted and `null` are equivalent and mean the icon is not theme-specific.
+   */
+  theme?: (IconTheme | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
  */
 export interface EmbeddedResource {
-/**
- * Embedded resource payload, either text or binary data.
- */
-resource: EmbeddedResourceResource
-/**
- * Optional annotations that help clients decide how to display or route this content.
- *
- * Omitted and `null` are equivalent and mean no annotations are provided.
- */
-annotations?: (Annotations | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Embedded resource payload, either text or binary data.
+   */
+  resource: EmbeddedResourceResource
+  /**
+   * Optional annotations that help clients decide how to display or route this content.
+   *
+   * Omitted and `null` are equivalent and mean no annotations are provided.
+   */
+  annotations?: (Annotations | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Text-based resource contents.
  */
 export interface TextResourceContents {
-/**
- * Text payload carried by this content block.
- */
-text: string
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * MIME type describing the encoded media payload.
- *
- * Omitted and `null` are equivalent and mean the MIME type is not specified.
- */
-mimeType?: (MediaType | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Text payload carried by this content block.
+   */
+  text: string
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * MIME type describing the encoded media payload.
+   *
+   * Omitted and `null` are equivalent and mean the MIME type is not specified.
+   */
+  mimeType?: (MediaType | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Binary resource contents.
  */
 export interface BlobResourceContents {
-/**
- * Base64-encoded bytes for a binary resource payload.
- */
-blob: string
-/**
- * URI associated with this resource or media payload.
- */
-uri: string
-/**
- * MIME type describing the encoded media payload.
- *
- * Omitted and `null` are equivalent and mean the MIME type is not specified.
- */
-mimeType?: (MediaType | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Base64-encoded bytes for a binary resource payload.
+   */
+  blob: string
+  /**
+   * URI associated with this resource or media payload.
+   */
+  uri: string
+  /**
+   * MIME type describing the encoded media payload.
+   *
+   * Omitted and `null` are equivalent and mean the MIME type is not specified.
+   */
+  mimeType?: (MediaType | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * File changes produced by a tool call.
@@ -1487,70 +1463,70 @@ _meta?: JsonObject | null
  * See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
  */
 export interface Diff {
-/**
- * Structured file changes described by this diff.
- *
- * Clients can use this field without parsing patch text to determine affected paths.
- */
-changes: DiffChange[]
-/**
- * Renderable patch text for some or all of the structured changes.
- *
- * Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
- * equivalent and mean no renderable patch text was provided.
- */
-patch?: (DiffPatch | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Structured file changes described by this diff.
+   *
+   * Clients can use this field without parsing patch text to determine affected paths.
+   */
+  changes: DiffChange[]
+  /**
+   * Renderable patch text for some or all of the structured changes.
+   *
+   * Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
+   * equivalent and mean no renderable patch text was provided.
+   */
+  patch?: (DiffPatch | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Operation metadata for add, delete, and modify changes.
  */
 export interface DiffPathChange {
-/**
- * Absolute path for the operation.
- */
-path: AbsolutePath
+  /**
+   * Absolute path for the operation.
+   */
+  path: AbsolutePath
 }
 /**
  * Operation metadata for move and copy changes.
  */
 export interface DiffPathPairChange {
-/**
- * Absolute path before the operation.
- */
-oldPath: AbsolutePath
-/**
- * Absolute path after the operation.
- */
-path: AbsolutePath
+  /**
+   * Absolute path before the operation.
+   */
+  oldPath: AbsolutePath
+  /**
+   * Absolute path after the operation.
+   */
+  path: AbsolutePath
 }
 /**
  * Renderable patch text and its format.
  */
 export interface DiffPatch {
-/**
- * Patch format. The only ACP-defined value is `git_patch`.
- */
-format: DiffPatchFormat
-/**
- * Patch text in the format named by `format`.
- */
-text: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Patch format. The only ACP-defined value is `git_patch`.
+   */
+  format: DiffPatchFormat
+  /**
+   * Patch text in the format named by `format`.
+   */
+  text: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A display-only reference to an agent-owned terminal.
@@ -1559,18 +1535,18 @@ _meta?: JsonObject | null
  * `terminal_update` and `terminal_output_chunk` session updates.
  */
 export interface Terminal {
-/**
- * The ID of the terminal to display.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the terminal to display.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A file location being accessed or modified by a tool.
@@ -1581,23 +1557,23 @@ _meta?: JsonObject | null
  * See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
  */
 export interface ToolCallLocation {
-/**
- * The absolute file path being accessed or modified.
- */
-path: AbsolutePath
-/**
- * Optional 1-based line number within the file. Omitted and `null` are equivalent and
- * mean no specific line. `0` is invalid.
- */
-line?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The absolute file path being accessed or modified.
+   */
+  path: AbsolutePath
+  /**
+   * Optional 1-based line number within the file. Omitted and `null` are equivalent and
+   * mean no specific line. `0` is invalid.
+   */
+  line?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Client-initiated controls a tool call currently supports.
@@ -1608,21 +1584,21 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
 export interface ToolCallCapabilities {
-/**
- * Permits the Client to cancel this tool call with `tool_call/cancel`.
- *
- * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
- * means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
- */
-cancel?: (ToolCallCancelCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Permits the Client to cancel this tool call with `tool_call/cancel`.
+   *
+   * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+   * means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
+   */
+  cancel?: (ToolCallCancelCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capability to cancel a tool call with `tool_call/cancel`.
@@ -1630,68 +1606,68 @@ _meta?: JsonObject | null
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
 export interface ToolCallCancelCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Permission request details for a command.
  */
 export interface CommandPermissionSubject {
-/**
- * The command that would be run if permission is granted.
- */
-command: string
-/**
- * The absolute working directory for the command.
- */
-cwd: AbsolutePath
-/**
- * The associated tool call, when known. Omitted and `null` are equivalent.
- */
-toolCallId?: (ToolCallId | null)
-/**
- * The associated terminal, when already known. Omitted and `null` are equivalent.
- */
-terminalId?: (TerminalId | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The command that would be run if permission is granted.
+   */
+  command: string
+  /**
+   * The absolute working directory for the command.
+   */
+  cwd: AbsolutePath
+  /**
+   * The associated tool call, when known. Omitted and `null` are equivalent.
+   */
+  toolCallId?: (ToolCallId | null)
+  /**
+   * The associated terminal, when already known. Omitted and `null` are equivalent.
+   */
+  terminalId?: (TerminalId | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An option presented to the user when requesting permission.
  */
 export interface PermissionOption {
-/**
- * Identifier for this permission option. MUST be unique within the request.
- */
-optionId: PermissionOptionId
-/**
- * Human-readable label to display to the user.
- */
-name: string
-/**
- * Hint about the nature of this permission option.
- */
-kind: PermissionOptionKind
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Identifier for this permission option. MUST be unique within the request.
+   */
+  optionId: PermissionOptionId
+  /**
+   * Human-readable label to display to the user.
+   */
+  name: string
+  /**
+   * Hint about the nature of this permission option.
+   */
+  kind: PermissionOptionKind
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session-scoped elicitation, optionally tied to a specific tool call.
@@ -1701,27 +1677,27 @@ _meta?: JsonObject | null
  * during a tool call and needs to redirect it to the user.
  */
 export interface ElicitationSessionScope {
-/**
- * The session this elicitation is tied to.
- */
-sessionId: SessionId
-/**
- * Optional tool call within the session.
- *
- * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
- * session without a specific tool call.
- */
-toolCallId?: (ToolCallId | null)
+  /**
+   * The session this elicitation is tied to.
+   */
+  sessionId: SessionId
+  /**
+   * Optional tool call within the session.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
+   * session without a specific tool call.
+   */
+  toolCallId?: (ToolCallId | null)
 }
 /**
  * Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
  * (e.g., during auth/configuration phases before any session is started).
  */
 export interface ElicitationRequestScope {
-/**
- * The pending Client-to-Agent request this elicitation is tied to.
- */
-requestId: RequestId
+  /**
+   * The pending Client-to-Agent request this elicitation is tied to.
+   */
+  requestId: RequestId
 }
 /**
  * Type-safe elicitation schema for requesting structured user input.
@@ -1730,42 +1706,42 @@ requestId: RequestId
  * as required by the elicitation specification.
  */
 export interface ElicitationSchema {
-/**
- * Type discriminator. Always `"object"`. Any other value is rejected.
- */
-type: ElicitationSchemaType
-/**
- * Optional title for the schema.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Property definitions (must be primitive types).
- */
-properties: {
-[k: string]: ElicitationPropertySchema
-}
-/**
- * List of required property names.
- *
- * Optional. Omitted and `null` are equivalent and mean no property names are required.
- */
-required?: (string[] | null)
-/**
- * Optional description of what this schema represents.
- *
- * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Type discriminator. Always `"object"`. Any other value is rejected.
+   */
+  type: ElicitationSchemaType
+  /**
+   * Optional title for the schema.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Property definitions (must be primitive types).
+   */
+  properties: {
+    [k: string]: ElicitationPropertySchema
+  }
+  /**
+   * List of required property names.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no property names are required.
+   */
+  required?: (string[] | null)
+  /**
+   * Optional description of what this schema represents.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no schema description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for string properties in an elicitation form.
@@ -1774,303 +1750,313 @@ _meta?: JsonObject | null
  * with `"type": "string"`.
  */
 export interface StringPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
- */
-minLength?: (number | null)
-/**
- * Maximum string length.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
- */
-maxLength?: (number | null)
-/**
- * Pattern the string must match, in ECMA-262 regular expression syntax.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
- */
-pattern?: (string | null)
-/**
- * String format.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
- */
-format?: (StringFormat | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (string | null)
-/**
- * Enum values for untitled single-select enums.
- * Must contain at least one value when present.
- * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
- * declared by `enum`.
- *
- * @minItems 1
- */
-enum?: (string[] | null)
-/**
- * Titled enum options for titled single-select enums.
- * Must contain at least one option when present.
- * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
- * declared by `oneOf`.
- *
- * @minItems 1
- */
-oneOf?: (EnumOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum string length.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
+   */
+  minLength?: (number | null)
+  /**
+   * Maximum string length.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
+   */
+  maxLength?: (number | null)
+  /**
+   * Pattern the string must match, in ECMA-262 regular expression syntax.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
+   */
+  pattern?: (string | null)
+  /**
+   * String format.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no format constraint.
+   */
+  format?: (StringFormat | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (string | null)
+  /**
+   * Enum values for untitled single-select enums.
+   * Must contain at least one value when present.
+   * Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
+   * declared by `enum`.
+   *
+   * @minItems 1
+   */
+  enum?: (string[] | null)
+  /**
+   * Titled enum options for titled single-select enums.
+   * Must contain at least one option when present.
+   * Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
+   * declared by `oneOf`.
+   *
+   * @minItems 1
+   */
+  oneOf?: (EnumOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A titled enum option with a const value, human-readable title, and optional description.
  */
 export interface EnumOption {
-/**
- * The constant value for this option.
- */
-const: string
-/**
- * Human-readable title for this option.
- */
-title: string
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The constant value for this option.
+   */
+  const: string
+  /**
+   * Human-readable title for this option.
+   */
+  title: string
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for number (floating-point) properties in an elicitation form.
  */
 export interface NumberPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+   */
+  minimum?: (number | null)
+  /**
+   * Maximum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+   */
+  maximum?: (number | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for integer properties in an elicitation form.
  */
 export interface IntegerPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
- */
-minimum?: (number | null)
-/**
- * Maximum value (inclusive).
- *
- * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
- */
-maximum?: (number | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
+   */
+  minimum?: (number | null)
+  /**
+   * Maximum value (inclusive).
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
+   */
+  maximum?: (number | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for boolean properties in an elicitation form.
  */
 export interface BooleanPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Default value.
- *
- * Optional. Omitted and `null` are equivalent and mean no default value is provided.
- */
-default?: (boolean | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Default value.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default value is provided.
+   */
+  default?: (boolean | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Schema for multi-select (array) properties in an elicitation form.
  */
 export interface MultiSelectPropertySchema {
-/**
- * Optional title for the property.
- *
- * Optional. Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * Human-readable description.
- *
- * Optional. Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Minimum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
- */
-minItems?: (number | null)
-/**
- * Maximum number of items to select.
- *
- * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
- */
-maxItems?: (number | null)
-/**
- * The items definition describing allowed values.
- */
-items: MultiSelectItems
-/**
- * Default selected values.
- *
- * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
- */
-default?: (string[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Optional title for the property.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * Human-readable description.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Minimum number of items to select.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
+   */
+  minItems?: (number | null)
+  /**
+   * Maximum number of items to select.
+   *
+   * Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
+   */
+  maxItems?: (number | null)
+  /**
+   * The items definition describing allowed values.
+   */
+  items: MultiSelectItems
+  /**
+   * Default selected values.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no default selections are provided.
+   */
+  default?: (string[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * String item schema for multi-select enum properties.
  */
 export interface StringMultiSelectItems {
-/**
- * Allowed enum values. Must contain at least one value.
- *
- * @minItems 1
- */
-enum: string[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Allowed enum values. Must contain at least one value.
+   *
+   * @minItems 1
+   */
+  enum: string[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Items definition for titled multi-select enum properties.
  */
 export interface TitledMultiSelectItems {
+  /**
+   * Titled enum options. Must contain at least one option.
+   *
+   * @minItems 1
+   */
+  anyOf: EnumOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * Titled enum options. Must contain at least one option.
- *
- * @minItems 1
- */
-anyOf: EnumOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * Allows for sending an arbitrary request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtRequest {
+  [k: string]: unknown
 }
 /**
  * Response to the `initialize` method.
@@ -2080,39 +2066,39 @@ _meta?: JsonObject | null
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
 export interface InitializeResponse {
-/**
- * The highest protocol version supported by the agent that is at or below
- * the version requested by the client. If no such version exists,
- * initialization fails with error code -32022.
- *
- * The client must check that it supports this version and should disconnect
- * if it does not.
- */
-protocolVersion: ProtocolVersion
-/**
- * Information about the implementation sending this initialize response.
- */
-info: Implementation
-/**
- * Capabilities supported by the agent.
- */
-capabilities?: AgentCapabilities
-/**
- * Authentication methods supported by the agent.
- *
- * Optional. Omitted or empty means the agent does not advertise the
- * `auth/login` and `auth/logout` methods. Supplying one or more methods means
- * the agent MUST support both `auth/login` and `auth/logout`.
- */
-authMethods?: AuthMethod[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The highest protocol version supported by the agent that is at or below
+   * the version requested by the client. If no such version exists,
+   * initialization fails with error code -32022.
+   *
+   * The client must check that it supports this version and should disconnect
+   * if it does not.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Information about the implementation sending this initialize response.
+   */
+  info: Implementation
+  /**
+   * Capabilities supported by the agent.
+   */
+  capabilities?: AgentCapabilities
+  /**
+   * Authentication methods supported by the agent.
+   *
+   * Optional. Omitted or empty means the agent does not advertise the
+   * `auth/login` and `auth/logout` methods. Supplying one or more methods means
+   * the agent MUST support both `auth/login` and `auth/logout`.
+   */
+  authMethods?: AuthMethod[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Metadata about the implementation of the client or agent.
@@ -2120,33 +2106,33 @@ _meta?: JsonObject | null
  * title for UI representation.
  */
 export interface Implementation {
-/**
- * Intended for programmatic or logical use, but can be used as a display
- * name fallback if title isn't present.
- */
-name: string
-/**
- * Intended for UI and end-user contexts and optimized to be human-readable
- * and easily understood.
- *
- * If not provided, the name should be used for display.
- *
- * Omitted and `null` are equivalent and mean the `name` is used for display.
- */
-title?: (string | null)
-/**
- * Version of the implementation. Can be displayed to the user or used
- * for debugging or metrics purposes. (e.g. "1.0.0").
- */
-version: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Intended for programmatic or logical use, but can be used as a display
+   * name fallback if title isn't present.
+   */
+  name: string
+  /**
+   * Intended for UI and end-user contexts and optimized to be human-readable
+   * and easily understood.
+   *
+   * If not provided, the name should be used for display.
+   *
+   * Omitted and `null` are equivalent and mean the `name` is used for display.
+   */
+  title?: (string | null)
+  /**
+   * Version of the implementation. Can be displayed to the user or used
+   * for debugging or metrics purposes. (e.g. "1.0.0").
+   */
+  version: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the agent.
@@ -2157,33 +2143,33 @@ _meta?: JsonObject | null
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
  */
 export interface AgentCapabilities {
-/**
- * Session capabilities supported by the agent.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not support the
- * `session/*` methods. Supplying `{}` means the agent supports the
- * baseline session methods: `session/new`, `session/list`,
- * `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
- * and `session/update`.
- */
-session?: (SessionCapabilities | null)
-/**
- * Authentication-related extension capabilities supported by the agent.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
- * authentication-related extensions. This field does not advertise support
- * for `auth/login` or `auth/logout`. Those methods are advertised by a
- * non-empty `authMethods` list in the `initialize` response.
- */
-auth?: (AgentAuthCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Session capabilities supported by the agent.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not support the
+   * `session/*` methods. Supplying `{}` means the agent supports the
+   * baseline session methods: `session/new`, `session/list`,
+   * `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
+   * and `session/update`.
+   */
+  session?: (SessionCapabilities | null)
+  /**
+   * Authentication-related extension capabilities supported by the agent.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
+   * authentication-related extensions. This field does not advertise support
+   * for `auth/login` or `auth/logout`. Those methods are advertised by a
+   * non-empty `authMethods` list in the `initialize` response.
+   */
+  auth?: (AgentAuthCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session capabilities supported by the agent.
@@ -2199,47 +2185,47 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
  */
 export interface SessionCapabilities {
-/**
- * Prompt capabilities supported by the agent in `session/prompt` requests.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
- * prompt extensions beyond the baseline text and resource-link content
- * required by `session/prompt`.
- */
-prompt?: (PromptCapabilities | null)
-/**
- * MCP capabilities supported by the agent for session lifecycle requests.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
- * server transport support for sessions.
- */
-mcp?: (McpCapabilities | null)
-/**
- * Whether the agent supports `session/delete`.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-delete?: (SessionDeleteCapabilities | null)
-/**
- * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports `additionalDirectories` on
- * supported session lifecycle requests.
- *
- * Agents may return `SessionInfo.additionalDirectories` to report the
- * complete ordered additional-root list associated with a listed session.
- */
-additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Prompt capabilities supported by the agent in `session/prompt` requests.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
+   * prompt extensions beyond the baseline text and resource-link content
+   * required by `session/prompt`.
+   */
+  prompt?: (PromptCapabilities | null)
+  /**
+   * MCP capabilities supported by the agent for session lifecycle requests.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
+   * server transport support for sessions.
+   */
+  mcp?: (McpCapabilities | null)
+  /**
+   * Whether the agent supports `session/delete`.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports deleting sessions from `session/list`.
+   */
+  delete?: (SessionDeleteCapabilities | null)
+  /**
+   * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports `additionalDirectories` on
+   * supported session lifecycle requests.
+   *
+   * Agents may return `SessionInfo.additionalDirectories` to report the
+   * complete ordered additional-root list associated with a listed session.
+   */
+  additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Prompt capabilities supported by the agent in `session/prompt` requests.
@@ -2256,38 +2242,38 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
  */
 export interface PromptCapabilities {
-/**
- * Agent supports `image` content blocks.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports image content in prompts.
- */
-image?: (PromptImageCapabilities | null)
-/**
- * Agent supports `audio` content blocks.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports audio content in prompts.
- */
-audio?: (PromptAudioCapabilities | null)
-/**
- * Agent supports embedded context in `session/prompt` requests.
- *
- * When enabled, the Client is allowed to include `resource` content blocks
- * in prompt requests for pieces of context that are referenced in the message.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports embedded context in prompts.
- */
-embeddedContext?: (PromptEmbeddedContextCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Agent supports `image` content blocks.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports image content in prompts.
+   */
+  image?: (PromptImageCapabilities | null)
+  /**
+   * Agent supports `audio` content blocks.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports audio content in prompts.
+   */
+  audio?: (PromptAudioCapabilities | null)
+  /**
+   * Agent supports embedded context in `session/prompt` requests.
+   *
+   * When enabled, the Client is allowed to include `resource` content blocks
+   * in prompt requests for pieces of context that are referenced in the message.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports embedded context in prompts.
+   */
+  embeddedContext?: (PromptEmbeddedContextCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for image content in prompt requests.
@@ -2295,14 +2281,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports image content in prompts.
  */
 export interface PromptImageCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for audio content in prompt requests.
@@ -2310,14 +2296,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports audio content in prompts.
  */
 export interface PromptAudioCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for embedded context in prompt requests.
@@ -2325,41 +2311,41 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports embedded context in prompts.
  */
 export interface PromptEmbeddedContextCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * MCP capabilities supported by the agent for session lifecycle requests.
  */
 export interface McpCapabilities {
-/**
- * Agent supports `stdio` MCP servers.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports stdio MCP server transports.
- */
-stdio?: (McpStdioCapabilities | null)
-/**
- * Agent supports `http` MCP servers.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
- * Supplying `{}` means the agent supports HTTP MCP server transports.
- */
-http?: (McpHttpCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Agent supports `stdio` MCP servers.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports stdio MCP server transports.
+   */
+  stdio?: (McpStdioCapabilities | null)
+  /**
+   * Agent supports `http` MCP servers.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports HTTP MCP server transports.
+   */
+  http?: (McpHttpCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for stdio MCP server transports.
@@ -2367,14 +2353,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports stdio MCP server transports.
  */
 export interface McpStdioCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for HTTP MCP server transports.
@@ -2382,14 +2368,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports HTTP MCP server transports.
  */
 export interface McpHttpCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for the `session/delete` method.
@@ -2397,14 +2383,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the agent supports deleting sessions from `session/list`.
  */
 export interface SessionDeleteCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for additional session directories support.
@@ -2415,14 +2401,14 @@ _meta?: JsonObject | null
  * complete ordered additional-root list associated with a listed session.
  */
 export interface SessionAdditionalDirectoriesCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Authentication-related extension capabilities supported by the agent.
@@ -2432,14 +2418,14 @@ _meta?: JsonObject | null
  * `initialize` response.
  */
 export interface AgentAuthCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Terminal-based authentication method.
@@ -2451,59 +2437,59 @@ _meta?: JsonObject | null
  * The client MUST NOT pass this method to `auth/login`.
  */
 export interface AuthMethodTerminal {
-/**
- * Unique identifier for this authentication method.
- */
-methodId: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional human-readable description of this authentication method.
- *
- * Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * Additional arguments to append to the configured agent invocation for terminal auth.
- */
-args?: string[]
-/**
- * Additional environment variables to set on the configured agent invocation for terminal auth.
- * Names MUST be unique. These values override same-named variables in the
- * base launch configuration.
- */
-env?: EnvVariable[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this authentication method.
+   */
+  methodId: AuthMethodId
+  /**
+   * Human-readable name of the authentication method.
+   */
+  name: string
+  /**
+   * Optional human-readable description of this authentication method.
+   *
+   * Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * Additional arguments to append to the configured agent invocation for terminal auth.
+   */
+  args?: string[]
+  /**
+   * Additional environment variables to set on the configured agent invocation for terminal auth.
+   * Names MUST be unique. These values override same-named variables in the
+   * base launch configuration.
+   */
+  env?: EnvVariable[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An environment variable to set when launching a process.
  */
 export interface EnvVariable {
-/**
- * The name of the environment variable.
- */
-name: string
-/**
- * The value to set for the environment variable.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The name of the environment variable.
+   */
+  name: string
+  /**
+   * The value to set for the environment variable.
+   */
+  value: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Agent handles authentication itself through `auth/login`.
@@ -2511,54 +2497,54 @@ _meta?: JsonObject | null
  * The `type` discriminator value is `agent`.
  */
 export interface AuthMethodAgent {
-/**
- * Unique identifier for this authentication method.
- */
-methodId: AuthMethodId
-/**
- * Human-readable name of the authentication method.
- */
-name: string
-/**
- * Optional human-readable description of this authentication method.
- *
- * Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this authentication method.
+   */
+  methodId: AuthMethodId
+  /**
+   * Human-readable name of the authentication method.
+   */
+  name: string
+  /**
+   * Optional human-readable description of this authentication method.
+   *
+   * Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to the `auth/login` method.
  */
 export interface LoginAuthResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to the `auth/logout` method.
  */
 export interface LogoutAuthResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from creating a new session.
@@ -2570,113 +2556,113 @@ _meta?: JsonObject | null
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
 export interface NewSessionResponse {
-/**
- * Unique identifier for the created session.
- *
- * Used in all subsequent requests for this conversation.
- */
-sessionId: SessionId
-/**
- * Initial session configuration options.
- *
- * Optional. Omitted or empty means no config options are advertised.
- * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
- * Later `config_option_update` notifications replace this list.
- */
-configOptions?: SessionConfigOption[]
-/**
- * Initial commands the agent can execute in this session.
- *
- * Optional. Omitted or empty means no initial commands are advertised.
- * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
- * Later `available_commands_update` notifications replace this list.
- */
-availableCommands?: AvailableCommand[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the created session.
+   *
+   * Used in all subsequent requests for this conversation.
+   */
+  sessionId: SessionId
+  /**
+   * Initial session configuration options.
+   *
+   * Optional. Omitted or empty means no config options are advertised.
+   * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+   * Later `config_option_update` notifications replace this list.
+   */
+  configOptions?: SessionConfigOption[]
+  /**
+   * Initial commands the agent can execute in this session.
+   *
+   * Optional. Omitted or empty means no initial commands are advertised.
+   * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+   * Later `available_commands_update` notifications replace this list.
+   */
+  availableCommands?: AvailableCommand[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A single-value selector (dropdown) session configuration option payload.
  */
 export interface SessionConfigSelect {
-/**
- * The currently selected value. MUST be one of the `value`s in `options`.
- */
-currentValue: SessionConfigValueId
-/**
- * The set of selectable options. MUST contain at least one value, and each `value` MUST be
- * unique within the option, including across groups.
- */
-options: SessionConfigSelectOptions
+  /**
+   * The currently selected value. MUST be one of the `value`s in `options`.
+   */
+  currentValue: SessionConfigValueId
+  /**
+   * The set of selectable options. MUST contain at least one value, and each `value` MUST be
+   * unique within the option, including across groups.
+   */
+  options: SessionConfigSelectOptions
 }
 /**
  * A possible value for a session configuration option.
  */
 export interface SessionConfigSelectOption {
-/**
- * Unique identifier for this option value.
- */
-value: SessionConfigValueId
-/**
- * Human-readable label for this option value.
- */
-name: string
-/**
- * Optional description for this option value.
- *
- * Omitted and `null` are equivalent and mean no description is provided.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this option value.
+   */
+  value: SessionConfigValueId
+  /**
+   * Human-readable label for this option value.
+   */
+  name: string
+  /**
+   * Optional description for this option value.
+   *
+   * Omitted and `null` are equivalent and mean no description is provided.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A group of possible values for a session configuration option.
  */
 export interface SessionConfigSelectGroup {
-/**
- * Unique identifier for this group.
- */
-groupId: SessionConfigGroupId
-/**
- * Human-readable label for this group.
- */
-name: string
-/**
- * The set of option values in this group. MUST contain at least one value.
- *
- * @minItems 1
- */
-options: SessionConfigSelectOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this group.
+   */
+  groupId: SessionConfigGroupId
+  /**
+   * Human-readable label for this group.
+   */
+  name: string
+  /**
+   * The set of option values in this group. MUST contain at least one value.
+   *
+   * @minItems 1
+   */
+  options: SessionConfigSelectOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A boolean on/off toggle session configuration option payload.
  */
 export interface SessionConfigBoolean {
-/**
- * The current value of the boolean option.
- */
-currentValue: boolean
+  /**
+   * The current value of the boolean option.
+   */
+  currentValue: boolean
 }
 /**
  * A slash command the user can invoke by including it in a prompt.
@@ -2684,124 +2670,124 @@ currentValue: boolean
  * The `type` discriminator value is `command`.
  */
 export interface Command {
-/**
- * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
- *
- * MUST NOT contain whitespace and MUST be unique within the command list.
- */
-name: string
-/**
- * Human-readable description of what the command does.
- */
-description: string
-/**
- * Input for the command if required
- *
- * Omitted and `null` are equivalent and mean the command takes no input.
- */
-input?: (AvailableCommandInput | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
+   *
+   * MUST NOT contain whitespace and MUST be unique within the command list.
+   */
+  name: string
+  /**
+   * Human-readable description of what the command does.
+   */
+  description: string
+  /**
+   * Input for the command if required
+   *
+   * Omitted and `null` are equivalent and mean the command takes no input.
+   */
+  input?: (AvailableCommandInput | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * All text that was typed after the command name is provided as input.
  */
 export interface TextCommandInput {
-/**
- * A hint to display when the input hasn't been provided yet
- */
-hint: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A hint to display when the input hasn't been provided yet
+   */
+  hint: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from listing sessions.
  */
 export interface ListSessionsResponse {
-/**
- * Array of session information objects.
- */
-sessions: SessionInfo[]
-/**
- * Opaque cursor token. If present, pass this in the next request's cursor parameter
- * to fetch the next page. Omitted and `null` are equivalent and mean there are no more
- * results. An empty string is a valid cursor, not the end of results.
- */
-nextCursor?: (SessionListCursor | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Array of session information objects.
+   */
+  sessions: SessionInfo[]
+  /**
+   * Opaque cursor token. If present, pass this in the next request's cursor parameter
+   * to fetch the next page. Omitted and `null` are equivalent and mean there are no more
+   * results. An empty string is a valid cursor, not the end of results.
+   */
+  nextCursor?: (SessionListCursor | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Information about a session returned by session/list
  */
 export interface SessionInfo {
-/**
- * Unique identifier for the session
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: AbsolutePath
-/**
- * Additional workspace roots reported for this session. Each path must be absolute.
- *
- * When present, this is the complete ordered additional-root list reported
- * by the Agent. Omitted and empty values are equivalent: the response
- * reports no additional roots.
- */
-additionalDirectories?: AbsolutePath[]
-/**
- * Human-readable title for the session
- *
- * Omitted and `null` are equivalent and mean no title is provided.
- */
-title?: (string | null)
-/**
- * RFC 3339 timestamp of last activity.
- *
- * Omitted and `null` are equivalent and mean the last activity time is not reported.
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the session
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: AbsolutePath
+  /**
+   * Additional workspace roots reported for this session. Each path must be absolute.
+   *
+   * When present, this is the complete ordered additional-root list reported
+   * by the Agent. Omitted and empty values are equivalent: the response
+   * reports no additional roots.
+   */
+  additionalDirectories?: AbsolutePath[]
+  /**
+   * Human-readable title for the session
+   *
+   * Omitted and `null` are equivalent and mean no title is provided.
+   */
+  title?: (string | null)
+  /**
+   * RFC 3339 timestamp of last activity.
+   *
+   * Omitted and `null` are equivalent and mean the last activity time is not reported.
+   */
+  updatedAt?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from deleting a session.
  */
 export interface DeleteSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from resuming an existing session.
@@ -2813,86 +2799,86 @@ _meta?: JsonObject | null
  * See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
  */
 export interface ResumeSessionResponse {
-/**
- * Initial session configuration options.
- *
- * Optional. Omitted or empty means no config options are advertised.
- * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
- * Later `config_option_update` notifications replace this list.
- */
-configOptions?: SessionConfigOption[]
-/**
- * Initial commands the agent can execute in this session.
- *
- * Optional. Omitted or empty means no initial commands are advertised.
- * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
- * Later `available_commands_update` notifications replace this list.
- */
-availableCommands?: AvailableCommand[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Initial session configuration options.
+   *
+   * Optional. Omitted or empty means no config options are advertised.
+   * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+   * Later `config_option_update` notifications replace this list.
+   */
+  configOptions?: SessionConfigOption[]
+  /**
+   * Initial commands the agent can execute in this session.
+   *
+   * Optional. Omitted or empty means no initial commands are advertised.
+   * Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+   * Later `available_commands_update` notifications replace this list.
+   */
+  availableCommands?: AvailableCommand[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from closing a session.
  */
 export interface CloseSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from cancelling a tool call.
  */
 export interface CancelToolCallResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from cancelling a terminal.
  */
 export interface CancelTerminalResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to `session/set_config_option` method.
  */
 export interface SetSessionConfigOptionResponse {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response acknowledging that a user prompt was inserted into the ACP conversation.
@@ -2907,24 +2893,34 @@ _meta?: JsonObject | null
  * See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
  */
 export interface PromptResponse {
+  /**
+   * Identifies the user message inserted into the ACP conversation.
+   *
+   * Required and non-null. Omission and explicit `null` are both invalid.
+   *
+   * The corresponding user-message session update carries this same identifier and may arrive
+   * before or after this response. Agents must echo the message during the live session, but are
+   * not required to retain it. If retained and replayed, the message keeps this identifier.
+   */
+  messageId: MessageId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * Identifies the user message inserted into the ACP conversation.
- *
- * Required and non-null. Omission and explicit `null` are both invalid.
- *
- * The corresponding user-message session update carries this same identifier and may arrive
- * before or after this response. Agents must echo the message during the live session, but are
- * not required to retain it. If retained and replayed, the message keeps this identifier.
- */
-messageId: MessageId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtResponse {
+  [k: string]: unknown
 }
 /**
  * JSON-RPC error object.
@@ -2935,17 +2931,17 @@ _meta?: JsonObject | null
  * See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
  */
 export interface Error {
-/**
- * A number indicating the error type that occurred.
- * This must be an integer as defined in the JSON-RPC specification.
- */
-code: ErrorCode
-/**
- * A string providing a short description of the error.
- * The message should be limited to a concise single sentence.
- */
-message: string
-data?: unknown
+  /**
+   * A number indicating the error type that occurred.
+   * This must be an integer as defined in the JSON-RPC specification.
+   */
+  code: ErrorCode
+  /**
+   * A string providing a short description of the error.
+   * The message should be limited to a concise single sentence.
+   */
+  message: string
+  data?: unknown
 }
 /**
  * Data for the `-32022` (Unsupported protocol version) error.
@@ -2953,22 +2949,22 @@ data?: unknown
  * See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
  */
 export interface UnsupportedProtocolVersionErrorData {
-/**
- * The protocol version the Client requested.
- */
-requested: ProtocolVersion
-/**
- * The protocol versions the Agent supports.
- */
-supported: ProtocolVersion[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The protocol version the Client requested.
+   */
+  requested: ProtocolVersion
+  /**
+   * The protocol versions the Agent supports.
+   */
+  supported: ProtocolVersion[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Data for the `-32002` (Resource not found) error when a session-scoped request names a
@@ -2977,31 +2973,31 @@ _meta?: JsonObject | null
  * See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
  */
 export interface SessionNotFoundErrorData {
-/**
- * The session ID from the request.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The session ID from the request.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface AgentNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((UpdateSessionNotification | CompleteElicitationNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((UpdateSessionNotification | CompleteElicitationNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
@@ -3011,47 +3007,47 @@ params?: ((UpdateSessionNotification | CompleteElicitationNotification | ExtNoti
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
  */
 export interface UpdateSessionNotification {
-/**
- * The ID of the session this update pertains to.
- */
-sessionId: SessionId
-/**
- * The actual update content.
- */
-update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session this update pertains to.
+   */
+  sessionId: SessionId
+  /**
+   * The actual update content.
+   */
+  update: SessionUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A streamed item of message content.
  */
 export interface ContentChunk {
-/**
- * A unique identifier for the message this chunk belongs to.
- *
- * All chunks belonging to the same message share the same `messageId`.
- * Chunks for different messages can interleave.
- */
-messageId: MessageId
-/**
- * A single item of content
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- * This metadata is scoped to the chunk and does not patch stored metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * A unique identifier for the message this chunk belongs to.
+   *
+   * All chunks belonging to the same message share the same `messageId`.
+   * Chunks for different messages can interleave.
+   */
+  messageId: MessageId
+  /**
+   * A single item of content
+   */
+  content: ContentBlock
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   * This metadata is scoped to the chunk and does not patch stored metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A user message upsert.
@@ -3069,25 +3065,25 @@ _meta?: JsonObject | null
  * content.
  */
 export interface UserMessage {
-/**
- * A unique identifier for the message.
- */
-messageId: MessageId
-/**
- * Complete replacement content for this message.
- */
-content?: (ContentBlock[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * A unique identifier for the message.
+   */
+  messageId: MessageId
+  /**
+   * Complete replacement content for this message.
+   */
+  content?: (ContentBlock[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An agent message upsert.
@@ -3105,25 +3101,25 @@ _meta?: JsonObject | null
  * content.
  */
 export interface AgentMessage {
-/**
- * A unique identifier for the message.
- */
-messageId: MessageId
-/**
- * Complete replacement content for this message.
- */
-content?: (ContentBlock[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * A unique identifier for the message.
+   */
+  messageId: MessageId
+  /**
+   * Complete replacement content for this message.
+   */
+  content?: (ContentBlock[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An agent thought or reasoning message upsert.
@@ -3141,95 +3137,95 @@ _meta?: JsonObject | null
  * content.
  */
 export interface AgentThought {
-/**
- * A unique identifier for the thought message.
- */
-messageId: MessageId
-/**
- * Complete replacement content for this thought message.
- */
-content?: (ContentBlock[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * A unique identifier for the thought message.
+   */
+  messageId: MessageId
+  /**
+   * Complete replacement content for this thought message.
+   */
+  content?: (ContentBlock[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Foreground work is in progress.
  */
 export interface RunningStateUpdate {
-/**
- * Work running independently of foreground work, as a complete snapshot.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
- * background work, not that nothing is running. `[]` means no background work is
- * running. An Agent that reports background work MUST include it on every state
- * update for the session. A malformed list is treated as not reported.
- *
- * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
- */
-background?: (BackgroundWork[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Work running independently of foreground work, as a complete snapshot.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+   * background work, not that nothing is running. `[]` means no background work is
+   * running. An Agent that reports background work MUST include it on every state
+   * update for the session. A malformed list is treated as not reported.
+   *
+   * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+   */
+  background?: (BackgroundWork[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A listed terminal running in the background.
  */
 export interface BackgroundTerminal {
-/**
- * The ID of the listed terminal.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the listed terminal.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A listed tool call whose work continues in the background.
  */
 export interface BackgroundToolCall {
-/**
- * The ID of the listed tool call.
- */
-toolCallId: ToolCallId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the listed tool call.
+   */
+  toolCallId: ToolCallId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Details of a failure that ended active work.
  */
 export interface ErrorStopReason {
-/**
- * The failure, as a JSON-RPC error object.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
- * Agents SHOULD include it.
- */
-error?: (Error | null)
+  /**
+   * The failure, as a JSON-RPC error object.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
+   * Agents SHOULD include it.
+   */
+  error?: (Error | null)
 }
 /**
  * The foreground workflow as a whole is blocked on user action.
@@ -3242,25 +3238,25 @@ error?: (Error | null)
  * Responding to one request does not itself imply `running`.
  */
 export interface RequiresActionStateUpdate {
-/**
- * Work running independently of foreground work, as a complete snapshot.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
- * background work, not that nothing is running. `[]` means no background work is
- * running. An Agent that reports background work MUST include it on every state
- * update for the session. A malformed list is treated as not reported.
- *
- * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
- */
-background?: (BackgroundWork[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Work running independently of foreground work, as a complete snapshot.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+   * background work, not that nothing is running. `[]` means no background work is
+   * running. An Agent that reports background work MUST include it on every state
+   * update for the session. A malformed list is treated as not reported.
+   *
+   * See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+   */
+  background?: (BackgroundWork[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A streamed item of tool-call content.
@@ -3271,23 +3267,23 @@ _meta?: JsonObject | null
  * instead.
  */
 export interface ToolCallContentChunk {
-/**
- * The ID of the tool call this content belongs to.
- */
-toolCallId: ToolCallId
-/**
- * A single item of content produced by the tool call.
- */
-content: ToolCallContent
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- * This metadata is scoped to the chunk and does not patch stored metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the tool call this content belongs to.
+   */
+  toolCallId: ToolCallId
+  /**
+   * A single item of content produced by the tool call.
+   */
+  content: ToolCallContent
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   * This metadata is scoped to the chunk and does not patch stored metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An upsert for the stored state of an agent-owned terminal.
@@ -3299,68 +3295,68 @@ _meta?: JsonObject | null
  * omitted fields start unknown.
  */
 export interface TerminalUpdate {
-/**
- * Unique identifier for this terminal within the session.
- */
-terminalId: TerminalId
-/**
- * The command being run.
- */
-command?: (string | null)
-/**
- * The absolute working directory of the command.
- */
-cwd?: (AbsolutePath | null)
-/**
- * An authoritative replacement snapshot of terminal output bytes.
- */
-output?: (TerminalOutput | null)
-/**
- * Exit information. A concrete object marks the terminal as exited.
- */
-exitStatus?: (TerminalExitStatus | null)
-/**
- * The terminal size the command runs with, when known.
- *
- * Clients can render output at this size so that column layouts, progress bars,
- * and cursor-positioned output display as the program wrote them.
- */
-size?: (TerminalSize | null)
-/**
- * Client-initiated controls this terminal currently supports, such as cancellation.
- *
- * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
- * the whole previous value. A new terminal starts with none.
- */
-capabilities?: (TerminalCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for this terminal within the session.
+   */
+  terminalId: TerminalId
+  /**
+   * The command being run.
+   */
+  command?: (string | null)
+  /**
+   * The absolute working directory of the command.
+   */
+  cwd?: (AbsolutePath | null)
+  /**
+   * An authoritative replacement snapshot of terminal output bytes.
+   */
+  output?: (TerminalOutput | null)
+  /**
+   * Exit information. A concrete object marks the terminal as exited.
+   */
+  exitStatus?: (TerminalExitStatus | null)
+  /**
+   * The terminal size the command runs with, when known.
+   *
+   * Clients can render output at this size so that column layouts, progress bars,
+   * and cursor-positioned output display as the program wrote them.
+   */
+  size?: (TerminalSize | null)
+  /**
+   * Client-initiated controls this terminal currently supports, such as cancellation.
+   *
+   * Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+   * the whole previous value. A new terminal starts with none.
+   */
+  capabilities?: (TerminalCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An authoritative replacement snapshot of terminal output bytes.
  */
 export interface TerminalOutput {
-/**
- * Base64-encoded replacement terminal output bytes.
- */
-data: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Base64-encoded replacement terminal output bytes.
+   */
+  data: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Exit information for an agent-owned terminal.
@@ -3369,48 +3365,48 @@ _meta?: JsonObject | null
  * an exit code nor a signal is known.
  */
 export interface TerminalExitStatus {
-/**
- * Process exit code as the platform reports it, when known. Negative values are
- * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
- */
-exitCode?: (number | null)
-/**
- * Signal that terminated the process, when known.
- *
- * Agents should use the conventional platform signal name. POSIX examples
- * include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
- * platform-specific name. Omitted and `null` are equivalent.
- */
-signal?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Process exit code as the platform reports it, when known. Negative values are
+   * allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
+   */
+  exitCode?: (number | null)
+  /**
+   * Signal that terminated the process, when known.
+   *
+   * Agents should use the conventional platform signal name. POSIX examples
+   * include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
+   * platform-specific name. Omitted and `null` are equivalent.
+   */
+  signal?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The size of an agent-owned terminal in character cells.
  */
 export interface TerminalSize {
-/**
- * Number of columns.
- */
-cols: number
-/**
- * Number of rows.
- */
-rows: number
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Number of columns.
+   */
+  cols: number
+  /**
+   * Number of rows.
+   */
+  rows: number
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Client-initiated controls a terminal currently supports.
@@ -3421,21 +3417,21 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
 export interface TerminalCapabilities {
-/**
- * Permits the Client to cancel this terminal with `terminal/cancel`.
- *
- * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
- * means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
- */
-cancel?: (TerminalCancelCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Permits the Client to cancel this terminal with `terminal/cancel`.
+   *
+   * Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+   * means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
+   */
+  cancel?: (TerminalCancelCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capability to cancel a terminal with `terminal/cancel`.
@@ -3443,77 +3439,77 @@ _meta?: JsonObject | null
  * Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
  */
 export interface TerminalCancelCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A chunk of bytes appended to an agent-owned terminal's output.
  */
 export interface TerminalOutputChunk {
-/**
- * The terminal receiving these bytes.
- */
-terminalId: TerminalId
-/**
- * Independently base64-encoded terminal output bytes.
- */
-data: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- * This metadata is scoped to the chunk and does not patch stored metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The terminal receiving these bytes.
+   */
+  terminalId: TerminalId
+  /**
+   * Independently base64-encoded terminal output bytes.
+   */
+  data: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   * This metadata is scoped to the chunk and does not patch stored metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A content update for a plan identified by ID.
  */
 export interface PlanUpdate {
-/**
- * The updated plan content.
- */
-plan: PlanUpdateContent
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The updated plan content.
+   */
+  plan: PlanUpdateContent
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A plan represented as structured entries.
  */
 export interface PlanItems {
-/**
- * The plan ID to update.
- */
-planId: PlanId
-/**
- * The list of tasks to be accomplished.
- *
- * When updating an item-based plan, the agent must send a complete list of all entries
- * with their current status. The client replaces that plan with each update.
- */
-entries: PlanEntry[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The plan ID to update.
+   */
+  planId: PlanId
+  /**
+   * The list of tasks to be accomplished.
+   *
+   * When updating an item-based plan, the agent must send a complete list of all entries
+   * with their current status. The client replaces that plan with each update.
+   */
+  entries: PlanEntry[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A single entry in the execution plan.
@@ -3523,61 +3519,61 @@ _meta?: JsonObject | null
  * See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
  */
 export interface PlanEntry {
-/**
- * Human-readable description of what this task aims to accomplish.
- */
-content: string
-/**
- * The relative importance of this task.
- * Used to indicate which tasks are most critical to the overall goal.
- */
-priority: PlanEntryPriority
-/**
- * Current execution status of this task.
- */
-status: PlanEntryStatus
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable description of what this task aims to accomplish.
+   */
+  content: string
+  /**
+   * The relative importance of this task.
+   * Used to indicate which tasks are most critical to the overall goal.
+   */
+  priority: PlanEntryPriority
+  /**
+   * Current execution status of this task.
+   */
+  status: PlanEntryStatus
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Available commands are ready or have changed
  */
 export interface AvailableCommandsUpdate {
-/**
- * Commands the agent can execute.
- */
-availableCommands: AvailableCommand[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Commands the agent can execute.
+   */
+  availableCommands: AvailableCommand[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session configuration options have been updated.
  */
 export interface ConfigOptionUpdate {
-/**
- * The full set of configuration options and their current values.
- */
-configOptions: SessionConfigOption[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The full set of configuration options and their current values.
+   */
+  configOptions: SessionConfigOption[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Update to session metadata. All fields are optional to support partial updates.
@@ -3590,74 +3586,74 @@ _meta?: JsonObject | null
  * top-level key.
  */
 export interface SessionInfoUpdate {
-/**
- * Human-readable title for the session. Set to null to clear.
- */
-title?: (string | null)
-/**
- * RFC 3339 timestamp of last activity. Set to null to clear.
- */
-updatedAt?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable title for the session. Set to null to clear.
+   */
+  title?: (string | null)
+  /**
+   * RFC 3339 timestamp of last activity. Set to null to clear.
+   */
+  updatedAt?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Context window and cost update for a session.
  */
 export interface UsageUpdate {
-/**
- * Tokens currently in context.
- */
-used: number
-/**
- * Total context window size in tokens.
- */
-size: number
-/**
- * Cumulative session cost.
- *
- * Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
- */
-cost?: (Cost | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Tokens currently in context.
+   */
+  used: number
+  /**
+   * Total context window size in tokens.
+   */
+  size: number
+  /**
+   * Cumulative session cost.
+   *
+   * Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+   */
+  cost?: (Cost | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Cost information for a session.
  */
 export interface Cost {
-/**
- * Total cumulative cost for session.
- */
-amount: number
-/**
- * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
- * unit such as "credits".
- */
-currency: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Total cumulative cost for session.
+   */
+  amount: number
+  /**
+   * Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+   * unit such as "credits".
+   */
+  currency: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Fire-and-forget information for the user.
@@ -3669,28 +3665,28 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
  */
 export interface Notice {
-/**
- * Presentation severity hint.
- */
-severity: NoticeSeverity
-/**
- * Required non-empty plain-text title that can stand alone.
- */
-title: string
-/**
- * Optional plain-text detail or guidance.
- *
- * Omitted and `null` are equivalent and mean no description was supplied.
- */
-description?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Presentation severity hint.
+   */
+  severity: NoticeSeverity
+  /**
+   * Required non-empty plain-text title that can stand alone.
+   */
+  title: string
+  /**
+   * Optional plain-text detail or guidance.
+   *
+   * Omitted and `null` are equivalent and mean no description was supplied.
+   */
+  description?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A context compaction upsert. The first notification fixes the compaction's
@@ -3702,56 +3698,56 @@ _meta?: JsonObject | null
  * stored metadata by top-level key instead of replacing it.
  */
 export interface CompactionUpdate {
-/**
- * The Agent-owned ID of this compaction, unique within the session.
- */
-compactionId: CompactionId
-/**
- * Current lifecycle status.
- */
-status: CompactionStatus
-/**
- * Complete replacement user-displayable summary content for the compaction.
- */
-summary?: (ContentBlock[] | null)
-/**
- * Human-readable error details for the compaction.
- */
-error?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
- * clears it. An object patches the stored metadata by top-level key: keys it omits are
- * unchanged, a key set to `null` is removed, and any other value replaces that key's
- * stored value without merging nested objects. Beyond this patch rule, implementations
- * MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
- */
-_meta?: JsonObject | null
+  /**
+   * The Agent-owned ID of this compaction, unique within the session.
+   */
+  compactionId: CompactionId
+  /**
+   * Current lifecycle status.
+   */
+  status: CompactionStatus
+  /**
+   * Complete replacement user-displayable summary content for the compaction.
+   */
+  summary?: (ContentBlock[] | null)
+  /**
+   * Human-readable error details for the compaction.
+   */
+  error?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+   * clears it. An object patches the stored metadata by top-level key: keys it omits are
+   * unchanged, a key set to `null` is removed, and any other value replaces that key's
+   * stored value without merging nested objects. Beyond this patch rule, implementations
+   * MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A content block appended to a compaction's summary. A first-seen ID creates
  * an in-progress compaction. Chunks append in receive order.
  */
 export interface CompactionSummaryChunk {
-/**
- * ID of the compaction whose summary receives this content.
- */
-compactionId: CompactionId
-/**
- * One content block to append.
- */
-content: ContentBlock
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- * This metadata is scoped to the chunk and does not patch stored metadata.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * ID of the compaction whose summary receives this content.
+   */
+  compactionId: CompactionId
+  /**
+   * One content block to append.
+   */
+  content: ContentBlock
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   * This metadata is scoped to the chunk and does not patch stored metadata.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Notification sent by the agent when a URL-based elicitation is complete.
@@ -3759,35 +3755,45 @@ _meta?: JsonObject | null
  * This notification is not a foreground state update.
  */
 export interface CompleteElicitationNotification {
+  /**
+   * The ID of the elicitation that completed.
+   */
+  elicitationId: ElicitationId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * The ID of the elicitation that completed.
- */
-elicitationId: ElicitationId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
+ * Extension notifications provide a way to send one-way messages for custom functionality
+ * while maintaining protocol compatibility.
  *
  * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
  */
-_meta?: JsonObject | null
+export interface ExtNotification {
+  [k: string]: unknown
 }
 /**
  * A JSON-RPC request object.
  */
 export interface ClientRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeRequest | LoginAuthRequest | LogoutAuthRequest | NewSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | CancelToolCallRequest | CancelTerminalRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeRequest | LoginAuthRequest | LogoutAuthRequest | NewSessionRequest | ListSessionsRequest | DeleteSessionRequest | ResumeSessionRequest | CloseSessionRequest | CancelToolCallRequest | CancelTerminalRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for the initialize method.
@@ -3797,26 +3803,26 @@ params?: ((InitializeRequest | LoginAuthRequest | LogoutAuthRequest | NewSession
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
  */
 export interface InitializeRequest {
-/**
- * The latest protocol version supported by the client.
- */
-protocolVersion: ProtocolVersion
-/**
- * Information about the implementation sending this initialize request.
- */
-info: Implementation
-/**
- * Capabilities supported by the client.
- */
-capabilities?: ClientCapabilities
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The latest protocol version supported by the client.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Information about the implementation sending this initialize request.
+   */
+  info: Implementation
+  /**
+   * Capabilities supported by the client.
+   */
+  capabilities?: ClientCapabilities
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the client.
@@ -3827,31 +3833,31 @@ _meta?: JsonObject | null
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
  */
 export interface ClientCapabilities {
-/**
- * Authentication capabilities supported by the client.
- * Determines which authentication method types the agent may include
- * in its `InitializeResponse`.
- *
- * Optional. Omitted and `null` are equivalent and mean the client does not advertise any
- * authentication-method extensions.
- */
-auth?: (ClientAuthCapabilities | null)
-/**
- * Elicitation capabilities supported by the client.
- * Determines which elicitation modes the agent may use.
- *
- * Optional. Omitted and `null` are equivalent and mean the client does not advertise
- * elicitation support.
- */
-elicitation?: (ElicitationCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Authentication capabilities supported by the client.
+   * Determines which authentication method types the agent may include
+   * in its `InitializeResponse`.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the client does not advertise any
+   * authentication-method extensions.
+   */
+  auth?: (ClientAuthCapabilities | null)
+  /**
+   * Elicitation capabilities supported by the client.
+   * Determines which elicitation modes the agent may use.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the client does not advertise
+   * elicitation support.
+   */
+  elicitation?: (ElicitationCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Authentication capabilities supported by the client.
@@ -3861,23 +3867,23 @@ _meta?: JsonObject | null
  * additional client-side support.
  */
 export interface ClientAuthCapabilities {
-/**
- * Whether the client supports `terminal` authentication methods.
- *
- * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
- * The client should supply `{}` only when it can reproduce the configured
- * agent invocation in an interactive terminal. Supplying `{}` means the
- * agent may include `terminal` entries in its authentication methods.
- */
-terminal?: (TerminalAuthCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the client supports `terminal` authentication methods.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
+   * The client should supply `{}` only when it can reproduce the configured
+   * agent invocation in an interactive terminal. Supplying `{}` means the
+   * agent may include `terminal` entries in its authentication methods.
+   */
+  terminal?: (TerminalAuthCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities for terminal authentication methods.
@@ -3887,41 +3893,41 @@ _meta?: JsonObject | null
  * methods.
  */
 export interface TerminalAuthCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Elicitation capabilities supported by the client.
  */
 export interface ElicitationCapabilities {
-/**
- * Whether the client supports form-based elicitation.
- *
- * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
- * Supplying `{}` explicitly advertises form support.
- */
-form?: (ElicitationFormCapabilities | null)
-/**
- * Whether the client supports URL-based elicitation.
- *
- * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
- * Supplying `{}` means the client supports URL-based elicitation.
- */
-url?: (ElicitationUrlCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the client supports form-based elicitation.
+   *
+   * Optional. Omitted and `null` are equivalent and mean form support is not advertised.
+   * Supplying `{}` explicitly advertises form support.
+   */
+  form?: (ElicitationFormCapabilities | null)
+  /**
+   * Whether the client supports URL-based elicitation.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
+   * Supplying `{}` means the client supports URL-based elicitation.
+   */
+  url?: (ElicitationUrlCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Form-based elicitation capabilities.
@@ -3929,14 +3935,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the client supports form-based elicitation.
  */
 export interface ElicitationFormCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * URL-based elicitation capabilities.
@@ -3944,14 +3950,14 @@ _meta?: JsonObject | null
  * Supplying `{}` means the client supports URL-based elicitation.
  */
 export interface ElicitationUrlCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for the `auth/login` method.
@@ -3963,19 +3969,19 @@ _meta?: JsonObject | null
  * when `authMethods` was omitted or empty.
  */
 export interface LoginAuthRequest {
-/**
- * The ID of the authentication method to use.
- * Must be one of the methods advertised in the initialize response.
- */
-methodId: AuthMethodId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the authentication method to use.
+   * Must be one of the methods advertised in the initialize response.
+   */
+  methodId: AuthMethodId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for the `auth/logout` method.
@@ -3987,14 +3993,14 @@ _meta?: JsonObject | null
  * when `authMethods` was omitted or empty.
  */
 export interface LogoutAuthRequest {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for creating a new session.
@@ -4002,135 +4008,135 @@ _meta?: JsonObject | null
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: AbsolutePath
-/**
- * Additional workspace roots for this session. Each path must be absolute.
- *
- * These expand the session's workspace scope without changing `cwd`, which
- * remains the base for relative paths. When omitted or empty, no
- * additional roots are activated for the new session.
- */
-additionalDirectories?: AbsolutePath[]
-/**
- * List of MCP (Model Context Protocol) servers the agent should connect to.
- */
-mcpServers?: McpServer[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: AbsolutePath
+  /**
+   * Additional workspace roots for this session. Each path must be absolute.
+   *
+   * These expand the session's workspace scope without changing `cwd`, which
+   * remains the base for relative paths. When omitted or empty, no
+   * additional roots are activated for the new session.
+   */
+  additionalDirectories?: AbsolutePath[]
+  /**
+   * List of MCP (Model Context Protocol) servers the agent should connect to.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * HTTP transport configuration for MCP.
  */
 export interface McpServerHttp {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * URL to the MCP server.
- */
-url: string
-/**
- * HTTP headers to set when making requests to the MCP server. Headers the MCP transport
- * defines are owned by the transport, and Agents use the transport's values for them.
- */
-headers?: HttpHeader[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * URL to the MCP server.
+   */
+  url: string
+  /**
+   * HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+   * defines are owned by the transport, and Agents use the transport's values for them.
+   */
+  headers?: HttpHeader[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * An HTTP header to set when making requests to the MCP server.
  */
 export interface HttpHeader {
-/**
- * The name of the HTTP header.
- */
-name: string
-/**
- * The value to set for the HTTP header.
- */
-value: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The name of the HTTP header.
+   */
+  name: string
+  /**
+   * The value to set for the HTTP header.
+   */
+  value: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Stdio transport configuration for MCP.
  */
 export interface McpServerStdio {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * Absolute path to the MCP server executable.
- */
-command: AbsolutePath
-/**
- * Command-line arguments to pass to the MCP server.
- */
-args?: string[]
-/**
- * Environment variables to set when launching the MCP server. Names SHOULD be unique.
- * Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
- */
-env?: EnvVariable[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * Absolute path to the MCP server executable.
+   */
+  command: AbsolutePath
+  /**
+   * Command-line arguments to pass to the MCP server.
+   */
+  args?: string[]
+  /**
+   * Environment variables to set when launching the MCP server. Names SHOULD be unique.
+   * Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
+   */
+  env?: EnvVariable[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for listing existing sessions.
  */
 export interface ListSessionsRequest {
-/**
- * Filter sessions by working directory. Must be an absolute path.
- *
- * Only sessions whose `cwd` is this same directory match. Subdirectories and
- * `additionalDirectories` don't. Agents MAY normalize paths when comparing.
- *
- * Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
- */
-cwd?: (AbsolutePath | null)
-/**
- * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
- *
- * Omitted and `null` are equivalent and mean the first page is requested.
- */
-cursor?: (SessionListCursor | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Filter sessions by working directory. Must be an absolute path.
+   *
+   * Only sessions whose `cwd` is this same directory match. Subdirectories and
+   * `additionalDirectories` don't. Agents MAY normalize paths when comparing.
+   *
+   * Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
+   */
+  cwd?: (AbsolutePath | null)
+  /**
+   * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+   *
+   * Omitted and `null` are equivalent and mean the first page is requested.
+   */
+  cursor?: (SessionListCursor | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for deleting an existing session from `session/list`.
@@ -4138,18 +4144,18 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `session.delete` capability.
  */
 export interface DeleteSessionRequest {
-/**
- * The ID of the session to delete.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to delete.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -4158,68 +4164,68 @@ _meta?: JsonObject | null
  * history according to `replayFrom`.
  */
 export interface ResumeSessionRequest {
-/**
- * The ID of the session to resume.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- *
- * Clients MUST send the session's working directory. Agents MAY reject a different directory
- * with `-32602`, and MAY normalize paths when comparing.
- */
-cwd: AbsolutePath
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the resumed
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: AbsolutePath[]
-/**
- * List of MCP servers to connect to for this session.
- *
- * The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
- * NOT restore servers from earlier requests.
- */
-mcpServers?: McpServer[]
-/**
- * Inclusive cursor describing where conversation replay should begin.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent should resume without
- * replaying previous conversation history. Replay cursors are inclusive:
- * replay includes the position identified by the cursor. Supplying
- * `{ "type": "start" }` means the Agent should replay all retained
- * conversation history before responding.
- *
- * Agents MUST reject unsupported cursor types or malformed cursor values
- * with `-32602` (Invalid params), rather than substituting another cursor
- * or resuming without replay.
- */
-replayFrom?: (ReplayFrom | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to resume.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   *
+   * Clients MUST send the session's working directory. Agents MAY reject a different directory
+   * with `-32602`, and MAY normalize paths when comparing.
+   */
+  cwd: AbsolutePath
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the resumed
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: AbsolutePath[]
+  /**
+   * List of MCP servers to connect to for this session.
+   *
+   * The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
+   * NOT restore servers from earlier requests.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * Inclusive cursor describing where conversation replay should begin.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent should resume without
+   * replaying previous conversation history. Replay cursors are inclusive:
+   * replay includes the position identified by the cursor. Supplying
+   * `{ "type": "start" }` means the Agent should replay all retained
+   * conversation history before responding.
+   *
+   * Agents MUST reject unsupported cursor types or malformed cursor values
+   * with `-32602` (Invalid params), rather than substituting another cursor
+   * or resuming without replay.
+   */
+  replayFrom?: (ReplayFrom | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Inclusive replay cursor requesting replay from the start of retained conversation history.
  */
 export interface ReplayFromStart {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for closing an active session.
@@ -4244,18 +4250,18 @@ _meta?: JsonObject | null
  * `messageId`. Prompt responses need not precede the close response.
  */
 export interface CloseSessionRequest {
-/**
- * The ID of the session to close.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to close.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for cancelling one tool call.
@@ -4272,22 +4278,22 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
  */
 export interface CancelToolCallRequest {
-/**
- * The ID of the session that owns the tool call.
- */
-sessionId: SessionId
-/**
- * The ID of the tool call to cancel.
- */
-toolCallId: ToolCallId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session that owns the tool call.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the tool call to cancel.
+   */
+  toolCallId: ToolCallId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for cancelling one terminal.
@@ -4305,22 +4311,22 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
  */
 export interface CancelTerminalRequest {
-/**
- * The ID of the session that owns the terminal.
- */
-sessionId: SessionId
-/**
- * The ID of the terminal to cancel.
- */
-terminalId: TerminalId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session that owns the terminal.
+   */
+  sessionId: SessionId
+  /**
+   * The ID of the terminal to cancel.
+   */
+  terminalId: TerminalId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for sending a user prompt to the agent.
@@ -4330,112 +4336,112 @@ _meta?: JsonObject | null
  * See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
  */
 export interface PromptRequest {
-/**
- * The ID of the session to send this user message to
- */
-sessionId: SessionId
-/**
- * The blocks of content that compose the user's message.
- *
- * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
- * while other variants are optionally enabled via `PromptCapabilities`.
- *
- * The Client MUST adapt its interface according to `PromptCapabilities`.
- *
- * The client MAY include referenced pieces of context as either
- * `resource` or `resource_link` content blocks.
- *
- * When available, `resource` is preferred
- * as it avoids extra round-trips and allows the message to include
- * pieces of context from sources the agent may not have access to.
- *
- * Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
- * inserting it.
- *
- * @minItems 1
- */
-prompt: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to send this user message to
+   */
+  sessionId: SessionId
+  /**
+   * The blocks of content that compose the user's message.
+   *
+   * As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+   * while other variants are optionally enabled via `PromptCapabilities`.
+   *
+   * The Client MUST adapt its interface according to `PromptCapabilities`.
+   *
+   * The client MAY include referenced pieces of context as either
+   * `resource` or `resource_link` content blocks.
+   *
+   * When available, `resource` is preferred
+   * as it avoids extra round-trips and allows the message to include
+   * pieces of context from sources the agent may not have access to.
+   *
+   * Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
+   * inserting it.
+   *
+   * @minItems 1
+   */
+  prompt: ContentBlock[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to a permission request.
  */
 export interface RequestPermissionResponse {
-/**
- * The user's decision on the permission request.
- */
-outcome: RequestPermissionOutcome
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The user's decision on the permission request.
+   */
+  outcome: RequestPermissionOutcome
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The request was not approved and no option was selected.
  */
 export interface CancelledPermissionOutcome {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The user selected one of the provided options.
  */
 export interface SelectedPermissionOutcome {
-/**
- * The ID of the option the user selected.
- */
-optionId: PermissionOptionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the option the user selected.
+   */
+  optionId: PermissionOptionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * The user accepted the elicitation and provided content.
  */
 export interface ElicitationAcceptAction {
-/**
- * The user-provided content, if any, as an object matching the requested schema.
- *
- * Omitted and `null` are equivalent and mean no content is provided.
- */
-content?: {
-[k: string]: ElicitationContentValue
-} | null
+  /**
+   * The user-provided content, if any, as an object matching the requested schema.
+   *
+   * Omitted and `null` are equivalent and mean no content is provided.
+   */
+  content?: {
+    [k: string]: ElicitationContentValue
+  } | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface ClientNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((CancelSessionNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((CancelSessionNotification | ExtNotification) | null)
 }
 /**
  * Notification to cancel a session's foreground work and its prompts not yet inserted.
@@ -4443,18 +4449,18 @@ params?: ((CancelSessionNotification | ExtNotification) | null)
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
  */
 export interface CancelSessionNotification {
-/**
- * The ID of the session to cancel operations for.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to cancel operations for.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Notification to cancel an ongoing request.
@@ -4462,19 +4468,19 @@ _meta?: JsonObject | null
  * See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
  */
 export interface CancelRequestNotification {
-/**
- * The ID of the request to cancel: a request that the sender of this notification issued.
- * Receivers match it only against requests they received from that sender.
- */
-requestId: RequestId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
- * Implementations MUST NOT assign meaning to keys they do not recognize.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the request to cancel: a request that the sender of this notification issued.
+   * Receivers match it only against requests they received from that sender.
+   */
+  requestId: RequestId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+   * Implementations MUST NOT assign meaning to keys they do not recognize.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON object with members of any name and value: what the schema says of `_meta` and of
@@ -4482,7 +4488,7 @@ _meta?: JsonObject | null
  * @inline
  */
 type JsonObject = {
-[k: string]: unknown
+  [k: string]: unknown
 }
 
 export declare const isAgentRequest: Guard<AgentRequest>;

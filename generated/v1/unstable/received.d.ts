@@ -13,23 +13,23 @@ export type { ToolCallContent, ContentBlock, AuthMethod, SessionConfigOption, Se
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | AuthStatusResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ArchiveSessionResponse | UnarchiveSessionResponse | SessionStatusResponse | SetSessionTitleResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | AuthStatusResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ArchiveSessionResponse | UnarchiveSessionResponse | SessionStatusResponse | SetSessionTitleResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * Different types of updates that can be sent during session processing.
@@ -39,46 +39,46 @@ error: Error
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
-sessionUpdate: "user_message_chunk"
+  sessionUpdate: "user_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_message_chunk"
+  sessionUpdate: "agent_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_thought_chunk"
+  sessionUpdate: "agent_thought_chunk"
 }) | (ToolCall & {
-sessionUpdate: "tool_call"
+  sessionUpdate: "tool_call"
 }) | (ToolCallUpdate & {
-sessionUpdate: "tool_call_update"
+  sessionUpdate: "tool_call_update"
 }) | (Plan & {
-sessionUpdate: "plan"
+  sessionUpdate: "plan"
 }) | (PlanUpdate & {
-sessionUpdate: "plan_update"
+  sessionUpdate: "plan_update"
 }) | (PlanRemoved & {
-sessionUpdate: "plan_removed"
+  sessionUpdate: "plan_removed"
 }) | (AvailableCommandsUpdate & {
-sessionUpdate: "available_commands_update"
+  sessionUpdate: "available_commands_update"
 }) | (CurrentModeUpdate & {
-sessionUpdate: "current_mode_update"
+  sessionUpdate: "current_mode_update"
 }) | (ConfigOptionUpdate & {
-sessionUpdate: "config_option_update"
+  sessionUpdate: "config_option_update"
 }) | (SessionInfoUpdate & {
-sessionUpdate: "session_info_update"
+  sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
-sessionUpdate: "usage_update"
+  sessionUpdate: "usage_update"
 }) | (Notice & {
-sessionUpdate: "notice"
+  sessionUpdate: "notice"
 }) | (CompactionUpdate & {
-sessionUpdate: "compaction_update"
+  sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
-sessionUpdate: "compaction_summary_chunk"
+  sessionUpdate: "compaction_summary_chunk"
 }) | (SubagentUpdate & {
-sessionUpdate: "subagent_update"
+  sessionUpdate: "subagent_update"
 }) | (SessionMessage & {
-sessionUpdate: "session_message"
+  sessionUpdate: "session_message"
 }) | (SessionMessageChunk & {
-sessionUpdate: "session_message_chunk"
+  sessionUpdate: "session_message_chunk"
 }) | {
-sessionUpdate: string
-[k: string]: unknown
+  sessionUpdate: string
+  [k: string]: unknown
 })
 /**
  * **UNSTABLE**
@@ -90,14 +90,14 @@ sessionUpdate: string
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type PlanUpdateContent = ((PlanItems & {
-type: "items"
+  type: "items"
 }) | (PlanFile & {
-type: "file"
+  type: "file"
 }) | (PlanMarkdown & {
-type: "markdown"
+  type: "markdown"
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
@@ -108,38 +108,38 @@ type: string
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
-type: "http"
+  type: "http"
 }) | (McpServerSse & {
-type: "sse"
+  type: "sse"
 }) | (McpServerAcp & {
-type: "acp"
+  type: "acp"
 }) | (McpServerStdio & {
-type?: never
+  type?: never
 }) | {
-type: string
-[k: string]: unknown
+  type: string
+  [k: string]: unknown
 })
 /**
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | MessageMcpResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | MessageMcpResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * A JSON-RPC response object.
@@ -147,23 +147,23 @@ error: Error
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type ProxyResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeProxyResponse | ProxySuccessorResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeProxyResponse | ProxySuccessorResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * **UNSTABLE**
@@ -183,18 +183,18 @@ export type InitializeProxyResponse = InitializeResponse
  * A JSON-RPC request object.
  */
 export interface AgentRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest) | null)
 }
 /**
  * Response to the `initialize` method.
@@ -204,37 +204,37 @@ params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
 export interface InitializeResponse {
-/**
- * The protocol version the client specified if supported by the agent,
- * or the latest protocol version supported by the agent.
- *
- * The client should disconnect, if it doesn't support this version.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the agent.
- */
-agentCapabilities?: AgentCapabilities
-/**
- * Authentication methods supported by the agent.
- */
-authMethods?: AuthMethod[]
-/**
- * Information about the Agent name and version sent to the Client.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-agentInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The protocol version the client specified if supported by the agent,
+   * or the latest protocol version supported by the agent.
+   *
+   * The client should disconnect, if it doesn't support this version.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the agent.
+   */
+  agentCapabilities?: AgentCapabilities
+  /**
+   * Authentication methods supported by the agent.
+   */
+  authMethods?: AuthMethod[]
+  /**
+   * Information about the Agent name and version sent to the Client.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  agentInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -246,43 +246,43 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ForkSessionResponse {
-/**
- * Unique identifier for the newly created forked session.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Unique identifier for the newly created forked session.
+   */
+  sessionId: SessionId
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface AgentNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpdateNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpdateNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
@@ -292,24 +292,24 @@ params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpd
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
-/**
- * The ID of the session this update pertains to.
- */
-sessionId: SessionId
-/**
- * The actual update content.
- */
-update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session this update pertains to.
+   */
+  sessionId: SessionId
+  /**
+   * The actual update content.
+   */
+  update: SessionUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -321,20 +321,20 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanUpdate {
-/**
- * The updated plan content.
- */
-plan: PlanUpdateContent
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The updated plan content.
+   */
+  plan: PlanUpdateContent
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -346,51 +346,51 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionMessage {
-/**
- * Identifier of this message within the enclosing session's transcript.
- */
-messageId: MessageId
-/**
- * The sending session.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
- */
-senderSessionId?: (SessionId | null)
-/**
- * The receiving session.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
- */
-recipientSessionId?: (SessionId | null)
-/**
- * On an incoming view, the `messageId` of the same message's outgoing view in the
- * sender's transcript.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
- * after the message starts streaming.
- */
-senderMessageId?: (MessageId | null)
-/**
- * On an outgoing view, the `messageId` of the same message's incoming view in the
- * recipient's transcript.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
- * after the message starts streaming.
- */
-recipientMessageId?: (MessageId | null)
-/**
- * Omitted leaves content unchanged. `null` or `[]` clears it.
- * A non-empty array replaces all content.
- */
-content?: (ContentBlock[] | null)
-/**
- * Omitted leaves metadata unchanged. `null` removes it.
- *
- * Implementations MUST NOT make assumptions about values in `_meta`.
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Identifier of this message within the enclosing session's transcript.
+   */
+  messageId: MessageId
+  /**
+   * The sending session.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+   */
+  senderSessionId?: (SessionId | null)
+  /**
+   * The receiving session.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+   */
+  recipientSessionId?: (SessionId | null)
+  /**
+   * On an incoming view, the `messageId` of the same message's outgoing view in the
+   * sender's transcript.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+   * after the message starts streaming.
+   */
+  senderMessageId?: (MessageId | null)
+  /**
+   * On an outgoing view, the `messageId` of the same message's incoming view in the
+   * recipient's transcript.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+   * after the message starts streaming.
+   */
+  recipientMessageId?: (MessageId | null)
+  /**
+   * Omitted leaves content unchanged. `null` or `[]` clears it.
+   * A non-empty array replaces all content.
+   */
+  content?: (ContentBlock[] | null)
+  /**
+   * Omitted leaves metadata unchanged. `null` removes it.
+   *
+   * Implementations MUST NOT make assumptions about values in `_meta`.
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -405,39 +405,39 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionMessageChunk {
-/**
- * Identifier of this message within the enclosing session's transcript.
- */
-messageId: MessageId
-/**
- * A single content block appended to the message.
- */
-content: ContentBlock
-/**
- * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
- *
- * Implementations MUST NOT make assumptions about values in `_meta`.
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * Identifier of this message within the enclosing session's transcript.
+   */
+  messageId: MessageId
+  /**
+   * A single content block appended to the message.
+   */
+  content: ContentBlock
+  /**
+   * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
+   *
+   * Implementations MUST NOT make assumptions about values in `_meta`.
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * A JSON-RPC request object.
  */
 export interface ClientRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | AuthStatusRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ArchiveSessionRequest | UnarchiveSessionRequest | SessionStatusRequest | SetSessionTitleRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | AuthStatusRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ArchiveSessionRequest | UnarchiveSessionRequest | SessionStatusRequest | SetSessionTitleRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for creating a new session.
@@ -445,46 +445,46 @@ params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetP
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots for this session. Each path must be absolute.
- *
- * These expand the session's filesystem scope without changing `cwd`, which
- * remains the base for relative paths. When omitted or empty, no
- * additional roots are activated for the new session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP (Model Context Protocol) servers the agent should connect to.
- */
-mcpServers: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the new session.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent uses its
- * own default instructions. Clients MUST only send this when the Agent
- * advertises `sessionCapabilities.systemPrompt`.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots for this session. Each path must be absolute.
+   *
+   * These expand the session's filesystem scope without changing `cwd`, which
+   * remains the base for relative paths. When omitted or empty, no
+   * additional roots are activated for the new session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP (Model Context Protocol) servers the agent should connect to.
+   */
+  mcpServers: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the new session.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent uses its
+   * own default instructions. Clients MUST only send this when the Agent
+   * advertises `sessionCapabilities.systemPrompt`.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -502,35 +502,35 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SystemPrompt {
-/**
- * How the Agent combines `content` with its own instructions.
- *
- * Required. Agents MUST return an error for a mode they do not support rather than
- * treating it as `append` or `override`.
- */
-mode: SystemPromptMode
-/**
- * The system prompt content.
- *
- * Agents advertising the capability MUST accept `text` content blocks.
- * Clients MUST NOT send other content block types until a future
- * capability allows them, and Agents MUST return an error for content
- * blocks they do not support.
- *
- * Clients MUST NOT send an empty array. Agents MAY reject one with
- * `-32602` without creating, loading, resuming, or forking the session.
- */
-content: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * How the Agent combines `content` with its own instructions.
+   *
+   * Required. Agents MUST return an error for a mode they do not support rather than
+   * treating it as `append` or `override`.
+   */
+  mode: SystemPromptMode
+  /**
+   * The system prompt content.
+   *
+   * Agents advertising the capability MUST accept `text` content blocks.
+   * Clients MUST NOT send other content block types until a future
+   * capability allows them, and Agents MUST return an error for content
+   * blocks they do not support.
+   *
+   * Clients MUST NOT send an empty array. Agents MAY reject one with
+   * `-32602` without creating, loading, resuming, or forking the session.
+   */
+  content: ContentBlock[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -540,53 +540,53 @@ _meta?: {
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers: McpServer[]
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the loaded
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * The ID of the session to load.
- */
-sessionId: SessionId
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the loaded session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the session or use its default instructions.
- * Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * when the session was created.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the loaded
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * The ID of the session to load.
+   */
+  sessionId: SessionId
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the loaded session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the session or use its default instructions.
+   * Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * when the session was created.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * **UNSTABLE**
@@ -603,50 +603,50 @@ _meta?: {
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ForkSessionRequest {
-/**
- * The ID of the session to fork.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the forked
- * session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the forked session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the source session or use its default
- * instructions. Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * for the source session.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session to fork.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the forked
+   * session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the forked session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the source session or use its default
+   * instructions. Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * for the source session.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -657,51 +657,51 @@ _meta?: {
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
 export interface ResumeSessionRequest {
-/**
- * The ID of the session to resume.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the resumed
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the resumed session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the session or use its default instructions.
- * Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * when the session was created.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: {
-[k: string]: unknown
-} | null
+  /**
+   * The ID of the session to resume.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the resumed
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the resumed session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the session or use its default instructions.
+   * Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * when the session was created.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: {
+    [k: string]: unknown
+  } | null
 }

@@ -2,8 +2,8 @@
 
 import type { Assert, CustomGuard, Guard, OpenParse, OpenVariantGuard, Parse, UntaggedGuard, Validate, VariantGuard } from "../../runtime/signatures.js";
 import type * as R from "./received.js";
-import type { RequestId, SessionId, ToolCallContent, ContentBlock, CreateElicitationRequest, ExtRequest, ProtocolVersion, AuthMethod, SessionConfigOption, StopReason, ExtResponse, MessageId, ExtNotification, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, WriteTextFileRequest, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate, Content, CreateTerminalRequest, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, LoadSessionResponse, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, Error, ContentChunk, ToolCall, Plan, PlanEntry, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, FileSystemCapabilities, ClientSessionCapabilities, AuthCapabilities, ElicitationCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, McpServerSse, McpServerStdio, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, CreateTerminalResponse, TerminalOutputResponse, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, CancelNotification } from "../types.js";
-export type { RequestId, SessionId, ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Role, EmbeddedResourceResource, TerminalId, PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, ElicitationFormMode, ElicitationSchemaType, ElicitationPropertySchema, StringFormat, MultiSelectItems, ElicitationUrlMode, ElicitationId, ExtRequest, ProtocolVersion, AuthMethod, AuthMethodId, SessionModeId, SessionConfigOption, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigGroupId, SessionConfigId, SessionConfigOptionCategory, StopReason, ExtResponse, ErrorCode, MessageId, PlanEntryPriority, PlanEntryStatus, AvailableCommandInput, NoticeSeverity, CompactionId, CompactionStatus, ExtNotification, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, ElicitationContentValue, WriteTextFileRequest, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate, Content, TextContent, Annotations, ImageContent, AudioContent, ResourceLink, EmbeddedResource, TextResourceContents, BlobResourceContents, Diff, Terminal, ToolCallLocation, PermissionOption, CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, StringPropertySchema, EnumOption, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema, StringMultiSelectItems, TitledMultiSelectItems, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, SessionMode, SessionConfigSelect, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigBoolean, LoadSessionResponse, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, Error, ContentChunk, ToolCall, Plan, PlanEntry, AvailableCommandsUpdate, AvailableCommand, UnstructuredCommandInput, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Cost, Notice, CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, FileSystemCapabilities, ClientSessionCapabilities, CompactionCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, NoticeCapabilities, AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, HttpHeader, McpServerSse, McpServerStdio, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, ElicitationAcceptAction, CancelNotification, CancelRequestNotification } from "../types.js";
+import type { RequestId, SessionId, ToolCallContent, ContentBlock, CreateElicitationRequest, ProtocolVersion, AuthMethod, SessionConfigOption, StopReason, MessageId, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, WriteTextFileRequest, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate, Content, CreateTerminalRequest, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, ExtRequest, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, LoadSessionResponse, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, ExtResponse, Error, ContentChunk, ToolCall, Plan, PlanEntry, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, ClientSessionCapabilities, AuthCapabilities, ElicitationCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, McpServerSse, McpServerStdio, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, CreateTerminalResponse, TerminalOutputResponse, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, CancelNotification } from "../types.js";
+export type { RequestId, SessionId, ToolCallId, ToolKind, ToolCallStatus, ToolCallContent, ContentBlock, Role, EmbeddedResourceResource, TerminalId, PermissionOptionId, PermissionOptionKind, CreateElicitationRequest, ElicitationFormMode, ElicitationSchemaType, ElicitationPropertySchema, StringFormat, MultiSelectItems, ElicitationUrlMode, ElicitationId, ProtocolVersion, AuthMethod, AuthMethodId, SessionModeId, SessionConfigOption, SessionConfigValueId, SessionConfigSelectOptions, SessionConfigGroupId, SessionConfigId, SessionConfigOptionCategory, StopReason, ErrorCode, MessageId, PlanEntryPriority, PlanEntryStatus, AvailableCommandInput, NoticeSeverity, CompactionId, CompactionStatus, SetSessionConfigOptionRequest, RequestPermissionOutcome, CreateElicitationResponse, ElicitationContentValue, WriteTextFileRequest, ReadTextFileRequest, RequestPermissionRequest, ToolCallUpdate, Content, TextContent, Annotations, ImageContent, AudioContent, ResourceLink, EmbeddedResource, TextResourceContents, BlobResourceContents, Diff, Terminal, ToolCallLocation, PermissionOption, CreateTerminalRequest, EnvVariable, TerminalOutputRequest, ReleaseTerminalRequest, WaitForTerminalExitRequest, KillTerminalRequest, ElicitationSessionScope, ElicitationRequestScope, ElicitationSchema, StringPropertySchema, EnumOption, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema, StringMultiSelectItems, TitledMultiSelectItems, ExtRequest, PromptCapabilities, SessionListCapabilities, SessionDeleteCapabilities, SessionAdditionalDirectoriesCapabilities, SessionResumeCapabilities, SessionCloseCapabilities, LogoutCapabilities, AuthMethodTerminal, AuthMethodAgent, Implementation, AuthenticateResponse, LogoutResponse, NewSessionResponse, SessionModeState, SessionMode, SessionConfigSelect, SessionConfigSelectOption, SessionConfigSelectGroup, SessionConfigBoolean, LoadSessionResponse, DeleteSessionResponse, ResumeSessionResponse, CloseSessionResponse, SetSessionModeResponse, SetSessionConfigOptionResponse, ExtResponse, Error, ContentChunk, ToolCall, Plan, PlanEntry, AvailableCommandsUpdate, AvailableCommand, UnstructuredCommandInput, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Cost, Notice, CompactionUpdate, CompactionSummaryChunk, CompleteElicitationNotification, ExtNotification, FileSystemCapabilities, ClientSessionCapabilities, CompactionCapabilities, SessionConfigOptionsCapabilities, BooleanConfigOptionCapabilities, NoticeCapabilities, AuthCapabilities, ElicitationCapabilities, ElicitationFormCapabilities, ElicitationUrlCapabilities, AuthenticateRequest, LogoutRequest, McpServerHttp, HttpHeader, McpServerSse, McpServerStdio, DeleteSessionRequest, CloseSessionRequest, SetSessionModeRequest, PromptRequest, WriteTextFileResponse, ReadTextFileResponse, RequestPermissionResponse, SelectedPermissionOutcome, CreateTerminalResponse, TerminalOutputResponse, TerminalExitStatus, ReleaseTerminalResponse, WaitForTerminalExitResponse, KillTerminalResponse, ElicitationAcceptAction, CancelNotification, CancelRequestNotification } from "../types.js";
 export { isRequestId, validateRequestId, assertRequestId, isWriteTextFileRequest, validateWriteTextFileRequest, assertWriteTextFileRequest, isSessionId, validateSessionId, assertSessionId, isReadTextFileRequest, validateReadTextFileRequest, assertReadTextFileRequest, isRequestPermissionRequest, validateRequestPermissionRequest, assertRequestPermissionRequest, isToolCallUpdate, validateToolCallUpdate, assertToolCallUpdate, isToolCallId, validateToolCallId, assertToolCallId, isToolKind, validateToolKind, assertToolKind, isToolCallStatus, validateToolCallStatus, assertToolCallStatus, isToolCallContent, validateToolCallContent, assertToolCallContent, isContentBlock, validateContentBlock, assertContentBlock, isAnnotations, validateAnnotations, assertAnnotations, isRole, validateRole, assertRole, isTextContent, validateTextContent, assertTextContent, isImageContent, validateImageContent, assertImageContent, isAudioContent, validateAudioContent, assertAudioContent, isResourceLink, validateResourceLink, assertResourceLink, isEmbeddedResourceResource, validateEmbeddedResourceResource, assertEmbeddedResourceResource, isTextResourceContents, validateTextResourceContents, assertTextResourceContents, isBlobResourceContents, validateBlobResourceContents, assertBlobResourceContents, isEmbeddedResource, validateEmbeddedResource, assertEmbeddedResource, isContent, validateContent, assertContent, isDiff, validateDiff, assertDiff, isTerminalId, validateTerminalId, assertTerminalId, isTerminal, validateTerminal, assertTerminal, isToolCallLocation, validateToolCallLocation, assertToolCallLocation, isPermissionOption, validatePermissionOption, assertPermissionOption, isPermissionOptionId, validatePermissionOptionId, assertPermissionOptionId, isPermissionOptionKind, validatePermissionOptionKind, assertPermissionOptionKind, isCreateTerminalRequest, validateCreateTerminalRequest, assertCreateTerminalRequest, isEnvVariable, validateEnvVariable, assertEnvVariable, isTerminalOutputRequest, validateTerminalOutputRequest, assertTerminalOutputRequest, isReleaseTerminalRequest, validateReleaseTerminalRequest, assertReleaseTerminalRequest, isWaitForTerminalExitRequest, validateWaitForTerminalExitRequest, assertWaitForTerminalExitRequest, isKillTerminalRequest, validateKillTerminalRequest, assertKillTerminalRequest, isCreateElicitationRequest, validateCreateElicitationRequest, assertCreateElicitationRequest, isElicitationSessionScope, validateElicitationSessionScope, assertElicitationSessionScope, isElicitationRequestScope, validateElicitationRequestScope, assertElicitationRequestScope, isElicitationSchema, validateElicitationSchema, assertElicitationSchema, isElicitationSchemaType, validateElicitationSchemaType, assertElicitationSchemaType, isElicitationPropertySchema, validateElicitationPropertySchema, assertElicitationPropertySchema, isStringFormat, validateStringFormat, assertStringFormat, isEnumOption, validateEnumOption, assertEnumOption, isStringPropertySchema, validateStringPropertySchema, assertStringPropertySchema, isNumberPropertySchema, validateNumberPropertySchema, assertNumberPropertySchema, isIntegerPropertySchema, validateIntegerPropertySchema, assertIntegerPropertySchema, isBooleanPropertySchema, validateBooleanPropertySchema, assertBooleanPropertySchema, isMultiSelectItems, validateMultiSelectItems, assertMultiSelectItems, isStringMultiSelectItems, validateStringMultiSelectItems, assertStringMultiSelectItems, isTitledMultiSelectItems, validateTitledMultiSelectItems, assertTitledMultiSelectItems, isMultiSelectPropertySchema, validateMultiSelectPropertySchema, assertMultiSelectPropertySchema, isElicitationFormMode, validateElicitationFormMode, assertElicitationFormMode, isElicitationId, validateElicitationId, assertElicitationId, isElicitationUrlMode, validateElicitationUrlMode, assertElicitationUrlMode, isExtRequest, validateExtRequest, assertExtRequest, isProtocolVersion, validateProtocolVersion, assertProtocolVersion, isPromptCapabilities, validatePromptCapabilities, assertPromptCapabilities, isSessionListCapabilities, validateSessionListCapabilities, assertSessionListCapabilities, isSessionDeleteCapabilities, validateSessionDeleteCapabilities, assertSessionDeleteCapabilities, isSessionAdditionalDirectoriesCapabilities, validateSessionAdditionalDirectoriesCapabilities, assertSessionAdditionalDirectoriesCapabilities, isSessionResumeCapabilities, validateSessionResumeCapabilities, assertSessionResumeCapabilities, isSessionCloseCapabilities, validateSessionCloseCapabilities, assertSessionCloseCapabilities, isLogoutCapabilities, validateLogoutCapabilities, assertLogoutCapabilities, isAuthMethod, validateAuthMethod, assertAuthMethod, isAuthMethodId, validateAuthMethodId, assertAuthMethodId, isAuthMethodTerminal, validateAuthMethodTerminal, assertAuthMethodTerminal, isAuthMethodAgent, validateAuthMethodAgent, assertAuthMethodAgent, isImplementation, validateImplementation, assertImplementation, isAuthenticateResponse, validateAuthenticateResponse, assertAuthenticateResponse, isLogoutResponse, validateLogoutResponse, assertLogoutResponse, isNewSessionResponse, validateNewSessionResponse, assertNewSessionResponse, isSessionModeState, validateSessionModeState, assertSessionModeState, isSessionModeId, validateSessionModeId, assertSessionModeId, isSessionMode, validateSessionMode, assertSessionMode, isSessionConfigOption, validateSessionConfigOption, assertSessionConfigOption, isSessionConfigId, validateSessionConfigId, assertSessionConfigId, isSessionConfigOptionCategory, validateSessionConfigOptionCategory, assertSessionConfigOptionCategory, isSessionConfigValueId, validateSessionConfigValueId, assertSessionConfigValueId, isSessionConfigSelectOptions, validateSessionConfigSelectOptions, assertSessionConfigSelectOptions, isSessionConfigSelectOption, validateSessionConfigSelectOption, assertSessionConfigSelectOption, isSessionConfigSelectGroup, validateSessionConfigSelectGroup, assertSessionConfigSelectGroup, isSessionConfigGroupId, validateSessionConfigGroupId, assertSessionConfigGroupId, isSessionConfigSelect, validateSessionConfigSelect, assertSessionConfigSelect, isSessionConfigBoolean, validateSessionConfigBoolean, assertSessionConfigBoolean, isLoadSessionResponse, validateLoadSessionResponse, assertLoadSessionResponse, isDeleteSessionResponse, validateDeleteSessionResponse, assertDeleteSessionResponse, isResumeSessionResponse, validateResumeSessionResponse, assertResumeSessionResponse, isCloseSessionResponse, validateCloseSessionResponse, assertCloseSessionResponse, isSetSessionModeResponse, validateSetSessionModeResponse, assertSetSessionModeResponse, isSetSessionConfigOptionResponse, validateSetSessionConfigOptionResponse, assertSetSessionConfigOptionResponse, isStopReason, validateStopReason, assertStopReason, isExtResponse, validateExtResponse, assertExtResponse, isError, validateError, assertError, isErrorCode, validateErrorCode, assertErrorCode, isMessageId, validateMessageId, assertMessageId, isContentChunk, validateContentChunk, assertContentChunk, isToolCall, validateToolCall, assertToolCall, isPlanEntry, validatePlanEntry, assertPlanEntry, isPlanEntryPriority, validatePlanEntryPriority, assertPlanEntryPriority, isPlanEntryStatus, validatePlanEntryStatus, assertPlanEntryStatus, isPlan, validatePlan, assertPlan, isAvailableCommand, validateAvailableCommand, assertAvailableCommand, isAvailableCommandInput, validateAvailableCommandInput, assertAvailableCommandInput, isUnstructuredCommandInput, validateUnstructuredCommandInput, assertUnstructuredCommandInput, isAvailableCommandsUpdate, validateAvailableCommandsUpdate, assertAvailableCommandsUpdate, isCurrentModeUpdate, validateCurrentModeUpdate, assertCurrentModeUpdate, isConfigOptionUpdate, validateConfigOptionUpdate, assertConfigOptionUpdate, isSessionInfoUpdate, validateSessionInfoUpdate, assertSessionInfoUpdate, isCost, validateCost, assertCost, isUsageUpdate, validateUsageUpdate, assertUsageUpdate, isNoticeSeverity, validateNoticeSeverity, assertNoticeSeverity, isNotice, validateNotice, assertNotice, isCompactionId, validateCompactionId, assertCompactionId, isCompactionStatus, validateCompactionStatus, assertCompactionStatus, isCompactionUpdate, validateCompactionUpdate, assertCompactionUpdate, isCompactionSummaryChunk, validateCompactionSummaryChunk, assertCompactionSummaryChunk, isCompleteElicitationNotification, validateCompleteElicitationNotification, assertCompleteElicitationNotification, isExtNotification, validateExtNotification, assertExtNotification, isFileSystemCapabilities, validateFileSystemCapabilities, assertFileSystemCapabilities, isClientSessionCapabilities, validateClientSessionCapabilities, assertClientSessionCapabilities, isCompactionCapabilities, validateCompactionCapabilities, assertCompactionCapabilities, isSessionConfigOptionsCapabilities, validateSessionConfigOptionsCapabilities, assertSessionConfigOptionsCapabilities, isBooleanConfigOptionCapabilities, validateBooleanConfigOptionCapabilities, assertBooleanConfigOptionCapabilities, isNoticeCapabilities, validateNoticeCapabilities, assertNoticeCapabilities, isAuthCapabilities, validateAuthCapabilities, assertAuthCapabilities, isElicitationCapabilities, validateElicitationCapabilities, assertElicitationCapabilities, isElicitationFormCapabilities, validateElicitationFormCapabilities, assertElicitationFormCapabilities, isElicitationUrlCapabilities, validateElicitationUrlCapabilities, assertElicitationUrlCapabilities, isAuthenticateRequest, validateAuthenticateRequest, assertAuthenticateRequest, isLogoutRequest, validateLogoutRequest, assertLogoutRequest, isHttpHeader, validateHttpHeader, assertHttpHeader, isMcpServerHttp, validateMcpServerHttp, assertMcpServerHttp, isMcpServerSse, validateMcpServerSse, assertMcpServerSse, isMcpServerStdio, validateMcpServerStdio, assertMcpServerStdio, isDeleteSessionRequest, validateDeleteSessionRequest, assertDeleteSessionRequest, isCloseSessionRequest, validateCloseSessionRequest, assertCloseSessionRequest, isSetSessionModeRequest, validateSetSessionModeRequest, assertSetSessionModeRequest, isSetSessionConfigOptionRequest, validateSetSessionConfigOptionRequest, assertSetSessionConfigOptionRequest, isPromptRequest, validatePromptRequest, assertPromptRequest, isWriteTextFileResponse, validateWriteTextFileResponse, assertWriteTextFileResponse, isReadTextFileResponse, validateReadTextFileResponse, assertReadTextFileResponse, isRequestPermissionResponse, validateRequestPermissionResponse, assertRequestPermissionResponse, isRequestPermissionOutcome, validateRequestPermissionOutcome, assertRequestPermissionOutcome, isSelectedPermissionOutcome, validateSelectedPermissionOutcome, assertSelectedPermissionOutcome, isCreateTerminalResponse, validateCreateTerminalResponse, assertCreateTerminalResponse, isTerminalOutputResponse, validateTerminalOutputResponse, assertTerminalOutputResponse, isTerminalExitStatus, validateTerminalExitStatus, assertTerminalExitStatus, isReleaseTerminalResponse, validateReleaseTerminalResponse, assertReleaseTerminalResponse, isWaitForTerminalExitResponse, validateWaitForTerminalExitResponse, assertWaitForTerminalExitResponse, isKillTerminalResponse, validateKillTerminalResponse, assertKillTerminalResponse, isCreateElicitationResponse, validateCreateElicitationResponse, assertCreateElicitationResponse, isElicitationContentValue, validateElicitationContentValue, assertElicitationContentValue, isElicitationAcceptAction, validateElicitationAcceptAction, assertElicitationAcceptAction, isCancelNotification, validateCancelNotification, assertCancelNotification, isCancelRequestNotification, validateCancelRequestNotification, assertCancelRequestNotification, parseRequestId, parseWriteTextFileRequest, parseSessionId, parseReadTextFileRequest, parseToolCallId, parseToolKind, parseToolCallStatus, parseAnnotations, parseRole, parseTextContent, parseImageContent, parseAudioContent, parseResourceLink, parseEmbeddedResourceResource, parseTextResourceContents, parseBlobResourceContents, parseEmbeddedResource, parseDiff, parseTerminalId, parseTerminal, parseToolCallLocation, parsePermissionOption, parsePermissionOptionId, parsePermissionOptionKind, parseCreateTerminalRequest, parseEnvVariable, parseTerminalOutputRequest, parseReleaseTerminalRequest, parseWaitForTerminalExitRequest, parseKillTerminalRequest, parseCreateElicitationRequest, parseElicitationSessionScope, parseElicitationRequestScope, parseElicitationSchema, parseElicitationSchemaType, parseElicitationPropertySchema, parseStringFormat, parseEnumOption, parseStringPropertySchema, parseNumberPropertySchema, parseIntegerPropertySchema, parseBooleanPropertySchema, parseMultiSelectItems, parseStringMultiSelectItems, parseTitledMultiSelectItems, parseMultiSelectPropertySchema, parseElicitationFormMode, parseElicitationId, parseElicitationUrlMode, parseExtRequest, parseProtocolVersion, parsePromptCapabilities, parseSessionListCapabilities, parseSessionDeleteCapabilities, parseSessionAdditionalDirectoriesCapabilities, parseSessionResumeCapabilities, parseSessionCloseCapabilities, parseLogoutCapabilities, parseAuthMethodId, parseAuthMethodTerminal, parseAuthMethodAgent, parseImplementation, parseAuthenticateResponse, parseLogoutResponse, parseSessionModeState, parseSessionModeId, parseSessionMode, parseSessionConfigId, parseSessionConfigOptionCategory, parseSessionConfigValueId, parseSessionConfigSelectOptions, parseSessionConfigSelectOption, parseSessionConfigSelectGroup, parseSessionConfigGroupId, parseSessionConfigSelect, parseSessionConfigBoolean, parseDeleteSessionResponse, parseCloseSessionResponse, parseSetSessionModeResponse, parseStopReason, parseExtResponse, parseError, parseErrorCode, parseMessageId, parsePlanEntry, parsePlanEntryPriority, parsePlanEntryStatus, parsePlan, parseAvailableCommand, parseAvailableCommandInput, parseUnstructuredCommandInput, parseAvailableCommandsUpdate, parseCurrentModeUpdate, parseSessionInfoUpdate, parseCost, parseUsageUpdate, parseNoticeSeverity, parseNotice, parseCompactionId, parseCompactionStatus, parseCompleteElicitationNotification, parseExtNotification, parseFileSystemCapabilities, parseClientSessionCapabilities, parseCompactionCapabilities, parseSessionConfigOptionsCapabilities, parseBooleanConfigOptionCapabilities, parseNoticeCapabilities, parseAuthCapabilities, parseElicitationCapabilities, parseElicitationFormCapabilities, parseElicitationUrlCapabilities, parseAuthenticateRequest, parseLogoutRequest, parseHttpHeader, parseMcpServerHttp, parseMcpServerSse, parseMcpServerStdio, parseDeleteSessionRequest, parseCloseSessionRequest, parseSetSessionModeRequest, parseWriteTextFileResponse, parseReadTextFileResponse, parseSelectedPermissionOutcome, parseCreateTerminalResponse, parseTerminalOutputResponse, parseTerminalExitStatus, parseReleaseTerminalResponse, parseWaitForTerminalExitResponse, parseKillTerminalResponse, parseCreateElicitationResponse, parseElicitationContentValue, parseElicitationAcceptAction, parseCancelNotification, parseCancelRequestNotification, isToolCallContentOf, isContentBlockOf, isCreateElicitationRequestOf, isCustomCreateElicitationRequest, isElicitationPropertySchemaOf, isCustomElicitationPropertySchema, isMultiSelectItemsOf, isCustomMultiSelectItems, isUntaggedMultiSelectItems, isAuthMethodOf, isUntaggedAuthMethod, isSessionConfigOptionOf, isSetSessionConfigOptionRequestOf, isUntaggedSetSessionConfigOptionRequest, isRequestPermissionOutcomeOf, isCreateElicitationResponseOf, isCustomCreateElicitationResponse } from "../types.js";
 
 /**
@@ -36,23 +36,23 @@ export type McpRequestId = string
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | AuthStatusResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ArchiveSessionResponse | UnarchiveSessionResponse | SessionStatusResponse | SetSessionTitleResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeResponse | AuthenticateResponse | ListProvidersResponse | SetProviderResponse | DisableProviderResponse | LogoutResponse | AuthStatusResponse | NewSessionResponse | LoadSessionResponse | ListSessionsResponse | DeleteSessionResponse | ForkSessionResponse | ArchiveSessionResponse | UnarchiveSessionResponse | SessionStatusResponse | SetSessionTitleResponse | ResumeSessionResponse | CloseSessionResponse | SetSessionModeResponse | SetSessionConfigOptionResponse | PromptResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * **UNSTABLE**
@@ -107,43 +107,43 @@ export type SessionStatus = ("open" | "saved" | string)
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export type SessionUpdate = ((ContentChunk & {
-sessionUpdate: "user_message_chunk"
+  sessionUpdate: "user_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_message_chunk"
+  sessionUpdate: "agent_message_chunk"
 }) | (ContentChunk & {
-sessionUpdate: "agent_thought_chunk"
+  sessionUpdate: "agent_thought_chunk"
 }) | (ToolCall & {
-sessionUpdate: "tool_call"
+  sessionUpdate: "tool_call"
 }) | (ToolCallUpdate & {
-sessionUpdate: "tool_call_update"
+  sessionUpdate: "tool_call_update"
 }) | (Plan & {
-sessionUpdate: "plan"
+  sessionUpdate: "plan"
 }) | (PlanUpdate & {
-sessionUpdate: "plan_update"
+  sessionUpdate: "plan_update"
 }) | (PlanRemoved & {
-sessionUpdate: "plan_removed"
+  sessionUpdate: "plan_removed"
 }) | (AvailableCommandsUpdate & {
-sessionUpdate: "available_commands_update"
+  sessionUpdate: "available_commands_update"
 }) | (CurrentModeUpdate & {
-sessionUpdate: "current_mode_update"
+  sessionUpdate: "current_mode_update"
 }) | (ConfigOptionUpdate & {
-sessionUpdate: "config_option_update"
+  sessionUpdate: "config_option_update"
 }) | (SessionInfoUpdate & {
-sessionUpdate: "session_info_update"
+  sessionUpdate: "session_info_update"
 }) | (UsageUpdate & {
-sessionUpdate: "usage_update"
+  sessionUpdate: "usage_update"
 }) | (Notice & {
-sessionUpdate: "notice"
+  sessionUpdate: "notice"
 }) | (CompactionUpdate & {
-sessionUpdate: "compaction_update"
+  sessionUpdate: "compaction_update"
 }) | (CompactionSummaryChunk & {
-sessionUpdate: "compaction_summary_chunk"
+  sessionUpdate: "compaction_summary_chunk"
 }) | (SubagentUpdate & {
-sessionUpdate: "subagent_update"
+  sessionUpdate: "subagent_update"
 }) | (SessionMessage & {
-sessionUpdate: "session_message"
+  sessionUpdate: "session_message"
 }) | (SessionMessageChunk & {
-sessionUpdate: "session_message_chunk"
+  sessionUpdate: "session_message_chunk"
 }))
 /**
  * **UNSTABLE**
@@ -155,11 +155,11 @@ sessionUpdate: "session_message_chunk"
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type PlanUpdateContent = ((PlanItems & {
-type: "items"
+  type: "items"
 }) | (PlanFile & {
-type: "file"
+  type: "file"
 }) | (PlanMarkdown & {
-type: "markdown"
+  type: "markdown"
 }))
 /**
  * **UNSTABLE**
@@ -185,19 +185,19 @@ export type PlanId = string
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type StateUpdate = ((RunningStateUpdate & {
-state: "running"
+  state: "running"
 }) | (IdleStateUpdate & {
-state: "idle"
+  state: "idle"
 }) | (RequiresActionStateUpdate & {
-state: "requires_action"
+  state: "requires_action"
 }) | (UnknownStateUpdate & {
-state: "unknown"
+  state: "unknown"
 }) | {
-/**
- * Unrecognized state discriminator.
- */
-state: string
-[k: string]: unknown
+  /**
+   * Unrecognized state discriminator.
+   */
+  state: string
+  [k: string]: unknown
 })
 /**
  * The child is ready to process another prompt.
@@ -207,46 +207,46 @@ state: string
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type IdleStateUpdate = (({
-stopReason: "end_turn"
+  stopReason: "end_turn"
 } | {
-stopReason: "max_tokens"
+  stopReason: "max_tokens"
 } | {
-stopReason: "max_turn_requests"
+  stopReason: "max_turn_requests"
 } | {
-stopReason: "refusal"
+  stopReason: "refusal"
 } | {
-stopReason: "cancelled"
+  stopReason: "cancelled"
 } | (ErrorStopReason & {
-stopReason: "error"
+  stopReason: "error"
 }) | {
-/**
- * Unrecognized stop reason.
- */
-stopReason: string
-[k: string]: unknown
+  /**
+   * Unrecognized stop reason.
+   */
+  stopReason: string
+  [k: string]: unknown
 } | {
-stopReason?: null
+  stopReason?: null
 }) & {
-/**
- * **UNSTABLE** Token usage for completed foreground work.
- *
- * Optional. Omitted or `null` means not reported.
- */
-usage?: (Usage | null)
-/**
- * The _meta property is reserved by ACP for additional metadata.
- * Implementations MUST NOT make assumptions about values at these keys.
- * Optional. Omitted and `null` mean no metadata for this state snapshot.
- */
-_meta?: JsonObject | null
-/**
- * Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
- *
- * Optional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.
- *
- * See protocol docs: [Current work state](https://agentclientprotocol.com/rfds/subagents#current-work-state)
- */
-stopReason?: (string | null)
+  /**
+   * **UNSTABLE** Token usage for completed foreground work.
+   *
+   * Optional. Omitted or `null` means not reported.
+   */
+  usage?: (Usage | null)
+  /**
+   * The _meta property is reserved by ACP for additional metadata.
+   * Implementations MUST NOT make assumptions about values at these keys.
+   * Optional. Omitted and `null` mean no metadata for this state snapshot.
+   */
+  _meta?: JsonObject | null
+  /**
+   * Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
+   *
+   * Optional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.
+   *
+   * See protocol docs: [Current work state](https://agentclientprotocol.com/rfds/subagents#current-work-state)
+   */
+  stopReason?: (string | null)
 })
 /**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
@@ -257,13 +257,13 @@ stopReason?: (string | null)
  * See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
  */
 export type McpServer = ((McpServerHttp & {
-type: "http"
+  type: "http"
 }) | (McpServerSse & {
-type: "sse"
+  type: "sse"
 }) | (McpServerAcp & {
-type: "acp"
+  type: "acp"
 }) | (McpServerStdio & {
-type?: never
+  type?: never
 }))
 /**
  * **UNSTABLE**
@@ -296,23 +296,23 @@ export type SessionArchiveFilter = ("exclude" | "include" | "only" | string)
  * A JSON-RPC response object.
  */
 export type ClientResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | MessageMcpResponse | ExtResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (WriteTextFileResponse | ReadTextFileResponse | RequestPermissionResponse | CreateTerminalResponse | TerminalOutputResponse | ReleaseTerminalResponse | WaitForTerminalExitResponse | KillTerminalResponse | CreateElicitationResponse | MessageMcpResponse | ExtResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * **UNSTABLE**
@@ -329,23 +329,23 @@ error: Error
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type MessageMcpResponse = {
-/**
- * Required, even if JSON null.
- */
-result: unknown
-/**
- * Optional ACP carrier metadata.
- */
-_meta?: JsonObject | null
+  /**
+   * Required, even if JSON null.
+   */
+  result: JsonObject
+  /**
+   * Optional ACP carrier metadata.
+   */
+  _meta?: JsonObject | null
 } | {
-/**
- * Required, non-null MCP error object.
- */
-error: McpError
-/**
- * Optional ACP carrier metadata.
- */
-_meta?: JsonObject | null
+  /**
+   * Required, non-null MCP error object.
+   */
+  error: McpError
+  /**
+   * Optional ACP carrier metadata.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -373,23 +373,23 @@ export type InitializeProxyRequest = InitializeRequest
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export type ProxyResponse = {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific response data.
- */
-result: (InitializeProxyResponse | ProxySuccessorResponse)
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific response data.
+   */
+  result: (InitializeProxyResponse | ProxySuccessorResponse)
 } | {
-/**
- * The id of the request this response answers.
- */
-id: RequestId
-/**
- * Method-specific error data.
- */
-error: Error
+  /**
+   * The id of the request this response answers.
+   */
+  id: RequestId
+  /**
+   * Method-specific error data.
+   */
+  error: Error
 }
 /**
  * **UNSTABLE**
@@ -406,31 +406,21 @@ error: Error
  */
 export type InitializeProxyResponse = InitializeResponse
 /**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
- *
- * @experimental Only in the unstable schema: may change or be removed.
- */
-export type ProxySuccessorResponse = unknown
-/**
  * A JSON-RPC request object.
  */
 export interface AgentRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest | CreateTerminalRequest | TerminalOutputRequest | ReleaseTerminalRequest | WaitForTerminalExitRequest | KillTerminalRequest | CreateElicitationRequest | MessageMcpRequest | ExtRequest) | null)
 }
 /**
  * **UNSTABLE**
@@ -442,32 +432,32 @@ params?: ((WriteTextFileRequest | ReadTextFileRequest | RequestPermissionRequest
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface MessageMcpRequest {
-/**
- * The declared ACP MCP server receiving this request.
- */
-serverId: McpServerAcpId
-/**
- * The caller-generated identifier for the inner MCP request.
- */
-requestId: McpRequestId
-/**
- * The inner MCP method name.
- */
-method: string
-/**
- * Optional inner MCP params.
- *
- * If omitted or set to `null`, the inner MCP message has no params.
- */
-params?: JsonObject | null
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The declared ACP MCP server receiving this request.
+   */
+  serverId: McpServerAcpId
+  /**
+   * The caller-generated identifier for the inner MCP request.
+   */
+  requestId: McpRequestId
+  /**
+   * The inner MCP method name.
+   */
+  method: string
+  /**
+   * Optional inner MCP params.
+   *
+   * If omitted or set to `null`, the inner MCP message has no params.
+   */
+  params?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response to the `initialize` method.
@@ -477,35 +467,35 @@ _meta?: JsonObject | null
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
 export interface InitializeResponse {
-/**
- * The protocol version the client specified if supported by the agent,
- * or the latest protocol version supported by the agent.
- *
- * The client should disconnect, if it doesn't support this version.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the agent.
- */
-agentCapabilities?: AgentCapabilities
-/**
- * Authentication methods supported by the agent.
- */
-authMethods?: AuthMethod[]
-/**
- * Information about the Agent name and version sent to the Client.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-agentInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The protocol version the client specified if supported by the agent,
+   * or the latest protocol version supported by the agent.
+   *
+   * The client should disconnect, if it doesn't support this version.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the agent.
+   */
+  agentCapabilities?: AgentCapabilities
+  /**
+   * Authentication methods supported by the agent.
+   */
+  authMethods?: AuthMethod[]
+  /**
+   * Information about the Agent name and version sent to the Client.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  agentInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the agent.
@@ -516,78 +506,78 @@ _meta?: JsonObject | null
  * See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
  */
 export interface AgentCapabilities {
-/**
- * Whether the agent supports `session/load`.
- */
-loadSession?: boolean
-/**
- * Prompt capabilities supported by the agent.
- */
-promptCapabilities?: PromptCapabilities
-/**
- * MCP capabilities supported by the agent.
- */
-mcpCapabilities?: McpCapabilities
-/**
- * Session lifecycle and prompt capabilities advertised by the agent.
- */
-sessionCapabilities?: SessionCapabilities
-/**
- * Authentication-related capabilities supported by the agent.
- */
-auth?: AgentAuthCapabilities
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Provider configuration capabilities supported by the agent.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports provider configuration methods.
- *
- * @experimental Only in the unstable schema.
- */
-providers?: (ProvidersCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports `session/load`.
+   */
+  loadSession?: boolean
+  /**
+   * Prompt capabilities supported by the agent.
+   */
+  promptCapabilities?: PromptCapabilities
+  /**
+   * MCP capabilities supported by the agent.
+   */
+  mcpCapabilities?: McpCapabilities
+  /**
+   * Session lifecycle and prompt capabilities advertised by the agent.
+   */
+  sessionCapabilities?: SessionCapabilities
+  /**
+   * Authentication-related capabilities supported by the agent.
+   */
+  auth?: AgentAuthCapabilities
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Provider configuration capabilities supported by the agent.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports provider configuration methods.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  providers?: (ProvidersCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * MCP capabilities supported by the agent
  */
 export interface McpCapabilities {
-/**
- * Agent supports `http` MCP servers.
- */
-http?: boolean
-/**
- * Agent supports `sse` MCP servers.
- */
-sse?: boolean
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Agent supports `acp` MCP servers.
- *
- * @experimental Only in the unstable schema.
- */
-acp?: boolean
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Agent supports `http` MCP servers.
+   */
+  http?: boolean
+  /**
+   * Agent supports `sse` MCP servers.
+   */
+  sse?: boolean
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Agent supports `acp` MCP servers.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  acp?: boolean
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Session capabilities supported by the agent.
@@ -601,123 +591,123 @@ _meta?: JsonObject | null
  * See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
  */
 export interface SessionCapabilities {
-/**
- * Whether the agent supports `session/list`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports listing sessions.
- */
-list?: (SessionListCapabilities | null)
-/**
- * Whether the agent supports `session/delete`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports deleting sessions from `session/list`.
- */
-delete?: (SessionDeleteCapabilities | null)
-/**
- * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports `additionalDirectories` on
- * supported session lifecycle requests.
- *
- * Agents that also support `session/list` may return
- * `SessionInfo.additionalDirectories` to report the complete ordered
- * additional-root list associated with a listed session.
- */
-additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports `systemPrompt` on session lifecycle requests.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SessionSystemPromptCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports `session/fork`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports forking sessions.
- *
- * @experimental Only in the unstable schema.
- */
-fork?: (SessionForkCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports `session/archive` and `session/unarchive`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports both methods, the `archived` filter on
- * `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
- *
- * @experimental Only in the unstable schema.
- */
-archive?: (SessionArchiveCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports `session/status`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports checking session status.
- *
- * @experimental Only in the unstable schema.
- */
-status?: (SessionStatusCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports `session/set_title`.
- *
- * Agents report titles through `session/list` and `session_info_update` without this
- * capability. It only advertises that Clients can set titles.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports setting session titles.
- *
- * @experimental Only in the unstable schema.
- */
-title?: (SessionTitleCapabilities | null)
-/**
- * Whether the agent supports `session/resume`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports resuming sessions.
- */
-resume?: (SessionResumeCapabilities | null)
-/**
- * Whether the agent supports `session/close`.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports closing sessions.
- */
-close?: (SessionCloseCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports `session/list`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports listing sessions.
+   */
+  list?: (SessionListCapabilities | null)
+  /**
+   * Whether the agent supports `session/delete`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports deleting sessions from `session/list`.
+   */
+  delete?: (SessionDeleteCapabilities | null)
+  /**
+   * Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports `additionalDirectories` on
+   * supported session lifecycle requests.
+   *
+   * Agents that also support `session/list` may return
+   * `SessionInfo.additionalDirectories` to report the complete ordered
+   * additional-root list associated with a listed session.
+   */
+  additionalDirectories?: (SessionAdditionalDirectoriesCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports `systemPrompt` on session lifecycle requests.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SessionSystemPromptCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports `session/fork`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports forking sessions.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  fork?: (SessionForkCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports `session/archive` and `session/unarchive`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports both methods, the `archived` filter on
+   * `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  archive?: (SessionArchiveCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports `session/status`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports checking session status.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  status?: (SessionStatusCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports `session/set_title`.
+   *
+   * Agents report titles through `session/list` and `session_info_update` without this
+   * capability. It only advertises that Clients can set titles.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports setting session titles.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  title?: (SessionTitleCapabilities | null)
+  /**
+   * Whether the agent supports `session/resume`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports resuming sessions.
+   */
+  resume?: (SessionResumeCapabilities | null)
+  /**
+   * Whether the agent supports `session/close`.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports closing sessions.
+   */
+  close?: (SessionCloseCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -732,20 +722,20 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionSystemPromptCapabilities {
-/**
- * Delivery modes the agent supports in addition to `append`.
- *
- * Optional. Omitted or `null` both mean the agent supports only `append`.
- */
-mode?: (SessionSystemPromptModeCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Delivery modes the agent supports in addition to `append`.
+   *
+   * Optional. Omitted or `null` both mean the agent supports only `append`.
+   */
+  mode?: (SessionSystemPromptModeCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -760,22 +750,22 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionSystemPromptModeCapabilities {
-/**
- * Whether the agent supports `override` mode.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports replacing its built-in default
- * instructions with the client-provided system prompt.
- */
-override?: (SessionSystemPromptOverrideCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent supports `override` mode.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports replacing its built-in default
+   * instructions with the client-provided system prompt.
+   */
+  override?: (SessionSystemPromptOverrideCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -790,14 +780,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionSystemPromptOverrideCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -811,14 +801,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionForkCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -833,14 +823,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionArchiveCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -854,14 +844,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionStatusCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -876,47 +866,47 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionTitleCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Authentication-related capabilities supported by the agent.
  */
 export interface AgentAuthCapabilities {
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the agent supports the `auth/status` method.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports the `auth/status` method.
- *
- * @experimental Only in the unstable schema.
- */
-status?: (AuthStatusCapabilities | null)
-/**
- * Whether the agent supports the logout method.
- *
- * Optional. Omitted or `null` both mean the agent does not advertise support.
- * Supplying `{}` means the agent supports the logout method.
- */
-logout?: (LogoutCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the agent supports the `auth/status` method.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports the `auth/status` method.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  status?: (AuthStatusCapabilities | null)
+  /**
+   * Whether the agent supports the logout method.
+   *
+   * Optional. Omitted or `null` both mean the agent does not advertise support.
+   * Supplying `{}` means the agent supports the logout method.
+   */
+  logout?: (LogoutCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -930,14 +920,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface AuthStatusCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -951,14 +941,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProvidersCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -970,18 +960,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ListProvidersResponse {
-/**
- * Configurable providers with current routing info suitable for UI display.
- */
-providers: ProviderInfo[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Configurable providers with current routing info suitable for UI display.
+   */
+  providers: ProviderInfo[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -993,32 +983,32 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProviderInfo {
-/**
- * Provider identifier, for example "main" or "openai".
- */
-providerId: ProviderId
-/**
- * Supported protocol types for this provider.
- */
-supported: LlmProtocol[]
-/**
- * Whether this provider is mandatory and cannot be disabled via `providers/disable`.
- * If true, clients must not call `providers/disable` for this provider ID.
- */
-required: boolean
-/**
- * Current effective non-secret routing config.
- * Null or omitted means provider is disabled.
- */
-current?: (ProviderCurrentConfig | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Provider identifier, for example "main" or "openai".
+   */
+  providerId: ProviderId
+  /**
+   * Supported protocol types for this provider.
+   */
+  supported: LlmProtocol[]
+  /**
+   * Whether this provider is mandatory and cannot be disabled via `providers/disable`.
+   * If true, clients must not call `providers/disable` for this provider ID.
+   */
+  required: boolean
+  /**
+   * Current effective non-secret routing config.
+   * Null or omitted means provider is disabled.
+   */
+  current?: (ProviderCurrentConfig | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1030,22 +1020,22 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProviderCurrentConfig {
-/**
- * Protocol currently used by this provider.
- */
-apiType: LlmProtocol
-/**
- * Base URL currently used by this provider.
- */
-baseUrl: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Protocol currently used by this provider.
+   */
+  apiType: LlmProtocol
+  /**
+   * Base URL currently used by this provider.
+   */
+  baseUrl: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1057,14 +1047,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SetProviderResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1076,14 +1066,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface DisableProviderResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1095,29 +1085,29 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface AuthStatusResponse {
-/**
- * Whether the agent can start sessions without the user signing in first.
- *
- * This is the only field clients should act on. Clients MUST treat values they
- * do not recognize as `unknown`.
- */
-state: AuthState
-/**
- * The accounts the agent has configured, for display.
- *
- * Optional. Omitted and empty are equivalent and mean no accounts are reported.
- * Agents that hold credentials for several providers or accounts SHOULD list each
- * of them and mark the ones in effect with `active`.
- */
-accounts?: AuthAccount[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent can start sessions without the user signing in first.
+   *
+   * This is the only field clients should act on. Clients MUST treat values they
+   * do not recognize as `unknown`.
+   */
+  state: AuthState
+  /**
+   * The accounts the agent has configured, for display.
+   *
+   * Optional. Omitted and empty are equivalent and mean no accounts are reported.
+   * Agents that hold credentials for several providers or accounts SHOULD list each
+   * of them and mark the ones in effect with `active`.
+   */
+  accounts?: AuthAccount[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1134,117 +1124,117 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface AuthAccount {
-/**
- * Human-readable name for the account, suitable for display on its own,
- * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
- */
-label: string
-/**
- * Whether the agent currently uses this account by default.
- *
- * Several accounts MAY be active, for example one per provider.
- *
- * Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
- */
-active?: (boolean | null)
-/**
- * Display name of the user, such as a username or full name.
- *
- * Optional. Omitted and `null` are equivalent and mean no name is reported.
- */
-name?: (string | null)
-/**
- * Email address of the user.
- *
- * Optional. Omitted and `null` are equivalent and mean no email is reported.
- */
-email?: (string | null)
-/**
- * Display name of the organization, team, or workspace the account is using.
- *
- * Optional. Omitted and `null` are equivalent and mean no organization is reported.
- */
-organization?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name for the account, suitable for display on its own,
+   * for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
+   */
+  label: string
+  /**
+   * Whether the agent currently uses this account by default.
+   *
+   * Several accounts MAY be active, for example one per provider.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
+   */
+  active?: (boolean | null)
+  /**
+   * Display name of the user, such as a username or full name.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no name is reported.
+   */
+  name?: (string | null)
+  /**
+   * Email address of the user.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no email is reported.
+   */
+  email?: (string | null)
+  /**
+   * Display name of the organization, team, or workspace the account is using.
+   *
+   * Optional. Omitted and `null` are equivalent and mean no organization is reported.
+   */
+  organization?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from listing sessions.
  */
 export interface ListSessionsResponse {
-/**
- * Array of session information objects
- */
-sessions: SessionInfo[]
-/**
- * Opaque cursor token. If present, pass this in the next request's cursor parameter
- * to fetch the next page. If absent, there are no more results.
- */
-nextCursor?: (string | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Array of session information objects
+   */
+  sessions: SessionInfo[]
+  /**
+   * Opaque cursor token. If present, pass this in the next request's cursor parameter
+   * to fetch the next page. If absent, there are no more results.
+   */
+  nextCursor?: (string | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Information about a session returned by session/list
  */
 export interface SessionInfo {
-/**
- * Unique identifier for the session
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots reported for this session. Each path must be absolute.
- *
- * When present, this is the complete ordered additional-root list reported
- * by the Agent. Omitted and empty values are equivalent: the response
- * reports no additional roots.
- */
-additionalDirectories?: string[]
-/**
- * Human-readable title for the session
- */
-title?: (string | null)
-/**
- * ISO 8601 timestamp of last activity
- */
-updatedAt?: (string | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the session is archived.
- *
- * Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
- * Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
- *
- * @experimental Only in the unstable schema.
- */
-archived?: (boolean | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the session
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots reported for this session. Each path must be absolute.
+   *
+   * When present, this is the complete ordered additional-root list reported
+   * by the Agent. Omitted and empty values are equivalent: the response
+   * reports no additional roots.
+   */
+  additionalDirectories?: string[]
+  /**
+   * Human-readable title for the session
+   */
+  title?: (string | null)
+  /**
+   * ISO 8601 timestamp of last activity
+   */
+  updatedAt?: (string | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the session is archived.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
+   * Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  archived?: (boolean | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1256,28 +1246,28 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ForkSessionResponse {
-/**
- * Unique identifier for the newly created forked session.
- */
-sessionId: SessionId
-/**
- * Initial mode state if supported by the Agent
- *
- * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
- */
-modes?: (SessionModeState | null)
-/**
- * Initial session configuration options if supported by the Agent.
- */
-configOptions?: (SessionConfigOption[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Unique identifier for the newly created forked session.
+   */
+  sessionId: SessionId
+  /**
+   * Initial mode state if supported by the Agent
+   *
+   * See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+   */
+  modes?: (SessionModeState | null)
+  /**
+   * Initial session configuration options if supported by the Agent.
+   */
+  configOptions?: (SessionConfigOption[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1289,14 +1279,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ArchiveSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1308,14 +1298,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface UnarchiveSessionResponse {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1330,20 +1320,20 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionStatusResponse {
-/**
- * Whether the Agent has the session in memory.
- *
- * Required. Clients MUST treat a value they do not recognize as `saved`.
- */
-status: SessionStatus
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the Agent has the session in memory.
+   *
+   * Required. Clients MUST treat a value they do not recognize as `saved`.
+   */
+  status: SessionStatus
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1355,21 +1345,21 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SetSessionTitleResponse {
-/**
- * The title the Agent stored.
- *
- * This differs from the requested title if the Agent normalized it. Clients SHOULD
- * display this value rather than the one they sent.
- */
-title: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The title the Agent stored.
+   *
+   * This differs from the requested title if the Agent normalized it. Clients SHOULD
+   * display this value rather than the one they sent.
+   */
+  title: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Response from processing a user prompt.
@@ -1377,28 +1367,28 @@ _meta?: JsonObject | null
  * See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
  */
 export interface PromptResponse {
-/**
- * Indicates why the agent stopped processing the turn.
- */
-stopReason: StopReason
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Token usage for this turn (optional).
- *
- * @experimental Only in the unstable schema.
- */
-usage?: (Usage | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Indicates why the agent stopped processing the turn.
+   */
+  stopReason: StopReason
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Token usage for this turn (optional).
+   *
+   * @experimental Only in the unstable schema.
+   */
+  usage?: (Usage | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1410,51 +1400,51 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface Usage {
-/**
- * Sum of all token types across session.
- */
-totalTokens: number
-/**
- * Total input tokens across all turns.
- */
-inputTokens: number
-/**
- * Total output tokens across all turns.
- */
-outputTokens: number
-/**
- * Total thought/reasoning tokens
- */
-thoughtTokens?: (number | null)
-/**
- * Total cache read tokens.
- */
-cachedReadTokens?: (number | null)
-/**
- * Total cache write tokens.
- */
-cachedWriteTokens?: (number | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Sum of all token types across session.
+   */
+  totalTokens: number
+  /**
+   * Total input tokens across all turns.
+   */
+  inputTokens: number
+  /**
+   * Total output tokens across all turns.
+   */
+  outputTokens: number
+  /**
+   * Total thought/reasoning tokens
+   */
+  thoughtTokens?: (number | null)
+  /**
+   * Total cache read tokens.
+   */
+  cachedReadTokens?: (number | null)
+  /**
+   * Total cache write tokens.
+   */
+  cachedWriteTokens?: (number | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface AgentNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpdateNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpdateNotification | ExtNotification) | null)
 }
 /**
  * Notification containing a session update from the agent.
@@ -1464,22 +1454,22 @@ params?: ((SessionNotification | CompleteElicitationNotification | AuthStatusUpd
  * See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
  */
 export interface SessionNotification {
-/**
- * The ID of the session this update pertains to.
- */
-sessionId: SessionId
-/**
- * The actual update content.
- */
-update: SessionUpdate
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session this update pertains to.
+   */
+  sessionId: SessionId
+  /**
+   * The actual update content.
+   */
+  update: SessionUpdate
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1491,18 +1481,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanUpdate {
-/**
- * The updated plan content.
- */
-plan: PlanUpdateContent
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The updated plan content.
+   */
+  plan: PlanUpdateContent
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1514,25 +1504,25 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanItems {
-/**
- * The plan ID to update.
- */
-planId: PlanId
-/**
- * The list of tasks to be accomplished.
- *
- * When updating an item-based plan, the agent must send a complete list of all entries
- * with their current status. The client replaces that plan with each update.
- */
-entries: PlanEntry[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The plan ID to update.
+   */
+  planId: PlanId
+  /**
+   * The list of tasks to be accomplished.
+   *
+   * When updating an item-based plan, the agent must send a complete list of all entries
+   * with their current status. The client replaces that plan with each update.
+   */
+  entries: PlanEntry[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1544,22 +1534,22 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanFile {
-/**
- * The plan ID to update.
- */
-planId: PlanId
-/**
- * The URI of the file containing the plan.
- */
-uri: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The plan ID to update.
+   */
+  planId: PlanId
+  /**
+   * The URI of the file containing the plan.
+   */
+  uri: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1571,22 +1561,22 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanMarkdown {
-/**
- * The plan ID to update.
- */
-planId: PlanId
-/**
- * Markdown content for the plan.
- */
-content: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The plan ID to update.
+   */
+  planId: PlanId
+  /**
+   * Markdown content for the plan.
+   */
+  content: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1598,18 +1588,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanRemoved {
-/**
- * The plan ID to remove.
- */
-planId: PlanId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The plan ID to remove.
+   */
+  planId: PlanId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1641,71 +1631,71 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SubagentUpdate {
-/**
- * The opaque session ID identifying the child in all ACP messages.
- */
-sessionId: SessionId
-/**
- * The parent's human-readable display title for this child. It need not be unique.
- *
- * Omitted means unchanged. `null` clears it. If unset, the Client chooses
- * a fallback presentation.
- */
-title?: (string | null)
-/**
- * The parent's human-readable description of the child's role or purpose.
- *
- * Omitted means unchanged. `null` clears it. If unset, the Client chooses
- * a fallback presentation. This is current display metadata, not the
- * history of instructions sent to the child.
- */
-description?: (string | null)
-/**
- * Client-initiated session mutations permitted for this subagent session.
- *
- * Omitted means unchanged. `null` clears the capability set and disables
- * child mutations. If never supplied, no session mutations are permitted.
- * Read-only operations retain their normal protocol semantics and capability
- * requirements. A concrete object replaces the whole capability set.
- */
-capabilities?: (SubagentSessionCapabilities | null)
-/**
- * Current state snapshot for the child session.
- *
- * Omitted means unchanged. `null` clears the current activity without
- * asserting idle or sending an `unknown` snapshot. A concrete state
- * replaces the previous state object wholesale. If never supplied, the
- * current activity is unset/unconfirmed.
- */
-state?: (StateUpdate | null)
-/**
- * The child's working directory. Must be an absolute path.
- *
- * Optional and nullable. Omitted means unchanged. `null` clears the
- * reported value. While unset, the child inherits its immediate parent's
- * effective working directory. Clients use this value for the child's
- * root set and as the default terminal working directory.
- */
-cwd?: (string | null)
-/**
- * Additional workspace roots for the child. Each path must be absolute.
- *
- * Optional and nullable. Omitted means unchanged. `null` clears the
- * reported value. While unset, the child inherits its immediate parent's
- * effective additional directories, independently of `cwd`. A concrete
- * array replaces the whole list. `[]` reports no additional directories.
- * Clients use these values for the child's root set.
- */
-additionalDirectories?: (string[] | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- * Omitted means unchanged. `null` removes the metadata.
- */
-_meta?: JsonObject | null
+  /**
+   * The opaque session ID identifying the child in all ACP messages.
+   */
+  sessionId: SessionId
+  /**
+   * The parent's human-readable display title for this child. It need not be unique.
+   *
+   * Omitted means unchanged. `null` clears it. If unset, the Client chooses
+   * a fallback presentation.
+   */
+  title?: (string | null)
+  /**
+   * The parent's human-readable description of the child's role or purpose.
+   *
+   * Omitted means unchanged. `null` clears it. If unset, the Client chooses
+   * a fallback presentation. This is current display metadata, not the
+   * history of instructions sent to the child.
+   */
+  description?: (string | null)
+  /**
+   * Client-initiated session mutations permitted for this subagent session.
+   *
+   * Omitted means unchanged. `null` clears the capability set and disables
+   * child mutations. If never supplied, no session mutations are permitted.
+   * Read-only operations retain their normal protocol semantics and capability
+   * requirements. A concrete object replaces the whole capability set.
+   */
+  capabilities?: (SubagentSessionCapabilities | null)
+  /**
+   * Current state snapshot for the child session.
+   *
+   * Omitted means unchanged. `null` clears the current activity without
+   * asserting idle or sending an `unknown` snapshot. A concrete state
+   * replaces the previous state object wholesale. If never supplied, the
+   * current activity is unset/unconfirmed.
+   */
+  state?: (StateUpdate | null)
+  /**
+   * The child's working directory. Must be an absolute path.
+   *
+   * Optional and nullable. Omitted means unchanged. `null` clears the
+   * reported value. While unset, the child inherits its immediate parent's
+   * effective working directory. Clients use this value for the child's
+   * root set and as the default terminal working directory.
+   */
+  cwd?: (string | null)
+  /**
+   * Additional workspace roots for the child. Each path must be absolute.
+   *
+   * Optional and nullable. Omitted means unchanged. `null` clears the
+   * reported value. While unset, the child inherits its immediate parent's
+   * effective additional directories, independently of `cwd`. A concrete
+   * array replaces the whole list. `[]` reports no additional directories.
+   * Clients use these values for the child's root set.
+   */
+  additionalDirectories?: (string[] | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   * Omitted means unchanged. `null` removes the metadata.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1720,18 +1710,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SubagentSessionCapabilities {
-/**
- * Permits the client to cancel this child's current work without ending
- * the session. Omitted or `null` means unsupported. An object (including
- * `{}`) means supported.
- */
-cancel?: (SessionCancelCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- */
-_meta?: JsonObject | null
+  /**
+   * Permits the client to cancel this child's current work without ending
+   * the session. Omitted or `null` means unsupported. An object (including
+   * `{}`) means supported.
+   */
+  cancel?: (SessionCancelCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1745,14 +1735,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionCancelCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Foreground work is in progress.
@@ -1760,12 +1750,12 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface RunningStateUpdate {
-/**
- * The _meta property is reserved by ACP for additional metadata.
- * Implementations MUST NOT make assumptions about values at these keys.
- * Optional. Omitted and `null` mean no metadata for this state snapshot.
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP for additional metadata.
+   * Implementations MUST NOT make assumptions about values at these keys.
+   * Optional. Omitted and `null` mean no metadata for this state snapshot.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1777,13 +1767,13 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ErrorStopReason {
-/**
- * The failure, as a JSON-RPC error object.
- *
- * Optional. Omitted or `null` both mean the agent is not reporting failure details.
- * Agents SHOULD include it.
- */
-error?: (Error | null)
+  /**
+   * The failure, as a JSON-RPC error object.
+   *
+   * Optional. Omitted or `null` both mean the agent is not reporting failure details.
+   * Agents SHOULD include it.
+   */
+  error?: (Error | null)
 }
 /**
  * Foreground work is blocked on user action.
@@ -1791,12 +1781,12 @@ error?: (Error | null)
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface RequiresActionStateUpdate {
-/**
- * The _meta property is reserved by ACP for additional metadata.
- * Implementations MUST NOT make assumptions about values at these keys.
- * Optional. Omitted and `null` mean no metadata for this state snapshot.
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP for additional metadata.
+   * Implementations MUST NOT make assumptions about values at these keys.
+   * Optional. Omitted and `null` mean no metadata for this state snapshot.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1816,12 +1806,12 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface UnknownStateUpdate {
-/**
- * The _meta property is reserved by ACP for additional metadata.
- * Implementations MUST NOT make assumptions about values at these keys.
- * Optional. Omitted and `null` mean no metadata for this state snapshot.
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP for additional metadata.
+   * Implementations MUST NOT make assumptions about values at these keys.
+   * Optional. Omitted and `null` mean no metadata for this state snapshot.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1833,49 +1823,49 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionMessage {
-/**
- * Identifier of this message within the enclosing session's transcript.
- */
-messageId: MessageId
-/**
- * The sending session.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
- */
-senderSessionId?: (SessionId | null)
-/**
- * The receiving session.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
- */
-recipientSessionId?: (SessionId | null)
-/**
- * On an incoming view, the `messageId` of the same message's outgoing view in the
- * sender's transcript.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
- * after the message starts streaming.
- */
-senderMessageId?: (MessageId | null)
-/**
- * On an outgoing view, the `messageId` of the same message's incoming view in the
- * recipient's transcript.
- *
- * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
- * after the message starts streaming.
- */
-recipientMessageId?: (MessageId | null)
-/**
- * Omitted leaves content unchanged. `null` or `[]` clears it.
- * A non-empty array replaces all content.
- */
-content?: (ContentBlock[] | null)
-/**
- * Omitted leaves metadata unchanged. `null` removes it.
- *
- * Implementations MUST NOT make assumptions about values in `_meta`.
- */
-_meta?: JsonObject | null
+  /**
+   * Identifier of this message within the enclosing session's transcript.
+   */
+  messageId: MessageId
+  /**
+   * The sending session.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+   */
+  senderSessionId?: (SessionId | null)
+  /**
+   * The receiving session.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
+   */
+  recipientSessionId?: (SessionId | null)
+  /**
+   * On an incoming view, the `messageId` of the same message's outgoing view in the
+   * sender's transcript.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+   * after the message starts streaming.
+   */
+  senderMessageId?: (MessageId | null)
+  /**
+   * On an outgoing view, the `messageId` of the same message's incoming view in the
+   * recipient's transcript.
+   *
+   * Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
+   * after the message starts streaming.
+   */
+  recipientMessageId?: (MessageId | null)
+  /**
+   * Omitted leaves content unchanged. `null` or `[]` clears it.
+   * A non-empty array replaces all content.
+   */
+  content?: (ContentBlock[] | null)
+  /**
+   * Omitted leaves metadata unchanged. `null` removes it.
+   *
+   * Implementations MUST NOT make assumptions about values in `_meta`.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1890,20 +1880,20 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionMessageChunk {
-/**
- * Identifier of this message within the enclosing session's transcript.
- */
-messageId: MessageId
-/**
- * A single content block appended to the message.
- */
-content: ContentBlock
-/**
- * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
- *
- * Implementations MUST NOT make assumptions about values in `_meta`.
- */
-_meta?: JsonObject | null
+  /**
+   * Identifier of this message within the enclosing session's transcript.
+   */
+  messageId: MessageId
+  /**
+   * A single content block appended to the message.
+   */
+  content: ContentBlock
+  /**
+   * Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
+   *
+   * Implementations MUST NOT make assumptions about values in `_meta`.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -1919,46 +1909,46 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface AuthStatusUpdateNotification {
-/**
- * Whether the agent can start sessions without the user signing in first.
- *
- * This is the only field clients should act on. Clients MUST treat values they
- * do not recognize as `unknown`.
- */
-state: AuthState
-/**
- * The accounts the agent has configured, for display.
- *
- * Optional. Omitted and empty are equivalent and mean no accounts are reported.
- * Agents that hold credentials for several providers or accounts SHOULD list each
- * of them and mark the ones in effect with `active`.
- */
-accounts?: AuthAccount[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Whether the agent can start sessions without the user signing in first.
+   *
+   * This is the only field clients should act on. Clients MUST treat values they
+   * do not recognize as `unknown`.
+   */
+  state: AuthState
+  /**
+   * The accounts the agent has configured, for display.
+   *
+   * Optional. Omitted and empty are equivalent and mean no accounts are reported.
+   * Agents that hold credentials for several providers or accounts SHOULD list each
+   * of them and mark the ones in effect with `active`.
+   */
+  accounts?: AuthAccount[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON-RPC request object.
  */
 export interface ClientRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | AuthStatusRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ArchiveSessionRequest | UnarchiveSessionRequest | SessionStatusRequest | SetSessionTitleRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetProviderRequest | DisableProviderRequest | LogoutRequest | AuthStatusRequest | NewSessionRequest | LoadSessionRequest | ListSessionsRequest | DeleteSessionRequest | ForkSessionRequest | ArchiveSessionRequest | UnarchiveSessionRequest | SessionStatusRequest | SetSessionTitleRequest | ResumeSessionRequest | CloseSessionRequest | SetSessionModeRequest | SetSessionConfigOptionRequest | PromptRequest | ExtRequest) | null)
 }
 /**
  * Request parameters for the initialize method.
@@ -1968,28 +1958,28 @@ params?: ((InitializeRequest | AuthenticateRequest | ListProvidersRequest | SetP
  * See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
  */
 export interface InitializeRequest {
-/**
- * The latest protocol version supported by the client.
- */
-protocolVersion: ProtocolVersion
-/**
- * Capabilities supported by the client.
- */
-clientCapabilities?: ClientCapabilities
-/**
- * Information about the Client name and version sent to the Agent.
- *
- * Note: in future versions of the protocol, this will be required.
- */
-clientInfo?: (Implementation | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The latest protocol version supported by the client.
+   */
+  protocolVersion: ProtocolVersion
+  /**
+   * Capabilities supported by the client.
+   */
+  clientCapabilities?: ClientCapabilities
+  /**
+   * Information about the Client name and version sent to the Agent.
+   *
+   * Note: in future versions of the protocol, this will be required.
+   */
+  clientInfo?: (Implementation | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Capabilities supported by the client.
@@ -2000,72 +1990,72 @@ _meta?: JsonObject | null
  * See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
  */
 export interface ClientCapabilities {
-/**
- * File system capabilities supported by the client.
- * Determines which file operations the agent can request.
- */
-fs?: FileSystemCapabilities
-/**
- * Whether the Client support all `terminal/*` methods.
- */
-terminal?: boolean
-/**
- * Session-related capabilities supported by the client.
- *
- * Optional. Omitted or `null` both mean the client does not advertise any
- * session-related extensions.
- */
-session?: (ClientSessionCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the client understands exposed subagent sessions.
- *
- * Optional and nullable. Omitted or `null` both mean the client does not
- * advertise support.
- * Supplying `{}` means the client understands child associations, work-state
- * snapshots, session-directed messages, and restricted-session semantics.
- *
- * @experimental Only in the unstable schema.
- */
-subagents?: (SubagentCapabilities | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Whether the client supports `plan_update` and `plan_removed` session updates.
- *
- * Optional. Omitted or `null` both mean the client does not advertise support.
- * Supplying `{}` means the client can receive both update types.
- *
- * @experimental Only in the unstable schema.
- */
-plan?: (PlanCapabilities | null)
-/**
- * Authentication capabilities supported by the client.
- * Determines which authentication method types the agent may include
- * in its `InitializeResponse`.
- */
-auth?: AuthCapabilities
-/**
- * Elicitation capabilities supported by the client.
- * Determines which elicitation modes the agent may use.
- *
- * Optional. Omitted or `null` both mean the client does not advertise
- * elicitation support.
- */
-elicitation?: (ElicitationCapabilities | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * File system capabilities supported by the client.
+   * Determines which file operations the agent can request.
+   */
+  fs?: FileSystemCapabilities
+  /**
+   * Whether the Client support all `terminal/*` methods.
+   */
+  terminal?: boolean
+  /**
+   * Session-related capabilities supported by the client.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise any
+   * session-related extensions.
+   */
+  session?: (ClientSessionCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the client understands exposed subagent sessions.
+   *
+   * Optional and nullable. Omitted or `null` both mean the client does not
+   * advertise support.
+   * Supplying `{}` means the client understands child associations, work-state
+   * snapshots, session-directed messages, and restricted-session semantics.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  subagents?: (SubagentCapabilities | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Whether the client supports `plan_update` and `plan_removed` session updates.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise support.
+   * Supplying `{}` means the client can receive both update types.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  plan?: (PlanCapabilities | null)
+  /**
+   * Authentication capabilities supported by the client.
+   * Determines which authentication method types the agent may include
+   * in its `InitializeResponse`.
+   */
+  auth?: AuthCapabilities
+  /**
+   * Elicitation capabilities supported by the client.
+   * Determines which elicitation modes the agent may use.
+   *
+   * Optional. Omitted or `null` both mean the client does not advertise
+   * elicitation support.
+   */
+  elicitation?: (ElicitationCapabilities | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2082,12 +2072,12 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SubagentCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2099,14 +2089,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface PlanCapabilities {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2118,14 +2108,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ListProvidersRequest {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2139,33 +2129,33 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SetProviderRequest {
-/**
- * Provider ID to configure.
- */
-providerId: ProviderId
-/**
- * Protocol type for this provider.
- */
-apiType: LlmProtocol
-/**
- * Base URL for requests sent through this provider.
- */
-baseUrl: string
-/**
- * Full headers map for this provider.
- * May include authorization, routing, or other integration-specific headers.
- */
-headers?: {
-[k: string]: string
-}
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Provider ID to configure.
+   */
+  providerId: ProviderId
+  /**
+   * Protocol type for this provider.
+   */
+  apiType: LlmProtocol
+  /**
+   * Base URL for requests sent through this provider.
+   */
+  baseUrl: string
+  /**
+   * Full headers map for this provider.
+   * May include authorization, routing, or other integration-specific headers.
+   */
+  headers?: {
+    [k: string]: string
+  }
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2177,18 +2167,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface DisableProviderRequest {
-/**
- * Provider ID to disable.
- */
-providerId: ProviderId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Provider ID to disable.
+   */
+  providerId: ProviderId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2205,14 +2195,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface AuthStatusRequest {
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for creating a new session.
@@ -2220,44 +2210,44 @@ _meta?: JsonObject | null
  * See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
  */
 export interface NewSessionRequest {
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots for this session. Each path must be absolute.
- *
- * These expand the session's filesystem scope without changing `cwd`, which
- * remains the base for relative paths. When omitted or empty, no
- * additional roots are activated for the new session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP (Model Context Protocol) servers the agent should connect to.
- */
-mcpServers: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the new session.
- *
- * Optional. Omitted and `null` are equivalent and mean the Agent uses its
- * own default instructions. Clients MUST only send this when the Agent
- * advertises `sessionCapabilities.systemPrompt`.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots for this session. Each path must be absolute.
+   *
+   * These expand the session's filesystem scope without changing `cwd`, which
+   * remains the base for relative paths. When omitted or empty, no
+   * additional roots are activated for the new session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP (Model Context Protocol) servers the agent should connect to.
+   */
+  mcpServers: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the new session.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the Agent uses its
+   * own default instructions. Clients MUST only send this when the Agent
+   * advertises `sessionCapabilities.systemPrompt`.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2272,25 +2262,25 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface McpServerAcp {
-/**
- * Human-readable name identifying this MCP server.
- */
-name: string
-/**
- * Unique identifier for this MCP server, generated by the component providing it.
- *
- * Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
- * on the same ACP connection.
- */
-serverId: McpServerAcpId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Human-readable name identifying this MCP server.
+   */
+  name: string
+  /**
+   * Unique identifier for this MCP server, generated by the component providing it.
+   *
+   * Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
+   * on the same ACP connection.
+   */
+  serverId: McpServerAcpId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2308,33 +2298,33 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SystemPrompt {
-/**
- * How the Agent combines `content` with its own instructions.
- *
- * Required. Agents MUST return an error for a mode they do not support rather than
- * treating it as `append` or `override`.
- */
-mode: SystemPromptMode
-/**
- * The system prompt content.
- *
- * Agents advertising the capability MUST accept `text` content blocks.
- * Clients MUST NOT send other content block types until a future
- * capability allows them, and Agents MUST return an error for content
- * blocks they do not support.
- *
- * Clients MUST NOT send an empty array. Agents MAY reject one with
- * `-32602` without creating, loading, resuming, or forking the session.
- */
-content: ContentBlock[]
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * How the Agent combines `content` with its own instructions.
+   *
+   * Required. Agents MUST return an error for a mode they do not support rather than
+   * treating it as `append` or `override`.
+   */
+  mode: SystemPromptMode
+  /**
+   * The system prompt content.
+   *
+   * Agents advertising the capability MUST accept `text` content blocks.
+   * Clients MUST NOT send other content block types until a future
+   * capability allows them, and Agents MUST return an error for content
+   * blocks they do not support.
+   *
+   * Clients MUST NOT send an empty array. Agents MAY reject one with
+   * `-32602` without creating, loading, resuming, or forking the session.
+   */
+  content: ContentBlock[]
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for loading an existing session.
@@ -2344,51 +2334,51 @@ _meta?: JsonObject | null
  * See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
  */
 export interface LoadSessionRequest {
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers: McpServer[]
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the loaded
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * The ID of the session to load.
- */
-sessionId: SessionId
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the loaded session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the session or use its default instructions.
- * Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * when the session was created.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers: McpServer[]
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the loaded
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * The ID of the session to load.
+   */
+  sessionId: SessionId
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the loaded session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the session or use its default instructions.
+   * Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * when the session was created.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for listing existing sessions.
@@ -2396,36 +2386,36 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.list` capability.
  */
 export interface ListSessionsRequest {
-/**
- * Filter sessions by working directory. Must be an absolute path.
- */
-cwd?: (string | null)
-/**
- * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
- */
-cursor?: (string | null)
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * Filter sessions by archive state.
- *
- * Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
- * the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
- * applies before pagination. Clients keep the same value when following `nextCursor`.
- *
- * @experimental Only in the unstable schema.
- */
-archived?: (SessionArchiveFilter | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Filter sessions by working directory. Must be an absolute path.
+   */
+  cwd?: (string | null)
+  /**
+   * Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+   */
+  cursor?: (string | null)
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * Filter sessions by archive state.
+   *
+   * Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
+   * the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
+   * applies before pagination. Clients keep the same value when following `nextCursor`.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  archived?: (SessionArchiveFilter | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2442,48 +2432,48 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ForkSessionRequest {
-/**
- * The ID of the session to fork.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the forked
- * session.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the forked session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the source session or use its default
- * instructions. Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * for the source session.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to fork.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the forked
+   * session.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the forked session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the source session or use its default
+   * instructions. Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * for the source session.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2502,18 +2492,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ArchiveSessionRequest {
-/**
- * The ID of the session to archive.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to archive.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2533,18 +2523,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface UnarchiveSessionRequest {
-/**
- * The ID of the session to unarchive.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to unarchive.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2562,18 +2552,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SessionStatusRequest {
-/**
- * The ID of the session to check.
- */
-sessionId: SessionId
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to check.
+   */
+  sessionId: SessionId
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2593,27 +2583,27 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface SetSessionTitleRequest {
-/**
- * The ID of the session to retitle.
- */
-sessionId: SessionId
-/**
- * The new title for the session.
- *
- * Required and non-null. Omission and explicit `null` are both invalid. The Agent MAY
- * normalize the title before storing it, for example by trimming whitespace or
- * truncating it. The Agent rejects a title that fails its validation, including one
- * that is empty after normalization, with `-32602`.
- */
-title: string
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to retitle.
+   */
+  sessionId: SessionId
+  /**
+   * The new title for the session.
+   *
+   * Required and non-null. Omission and explicit `null` are both invalid. The Agent MAY
+   * normalize the title before storing it, for example by trimming whitespace or
+   * truncating it. The Agent rejects a title that fails its validation, including one
+   * that is empty after normalization, with `-32602`.
+   */
+  title: string
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * Request parameters for resuming an existing session.
@@ -2624,51 +2614,51 @@ _meta?: JsonObject | null
  * Only available if the Agent supports the `sessionCapabilities.resume` capability.
  */
 export interface ResumeSessionRequest {
-/**
- * The ID of the session to resume.
- */
-sessionId: SessionId
-/**
- * The working directory for this session. Must be an absolute path.
- */
-cwd: string
-/**
- * Additional workspace roots to activate for this session. Each path must be absolute.
- *
- * When omitted or empty, no additional roots are activated. When non-empty,
- * this is the complete resulting additional-root list for the resumed
- * session. It may differ from any previously used or reported list as long as
- * the request `cwd` matches the session's `cwd`.
- */
-additionalDirectories?: string[]
-/**
- * List of MCP servers to connect to for this session.
- */
-mcpServers?: McpServer[]
-/**
- * **UNSTABLE**
- *
- * This capability is not part of the spec yet, and may be removed or changed at any point.
- *
- * System-level instructions for the resumed session.
- *
- * Optional. Omitted and `null` are equivalent. The Agent may then keep a
- * system prompt it stored with the session or use its default instructions.
- * Clients MUST only send this when the Agent advertises
- * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
- * when the session was created.
- *
- * @experimental Only in the unstable schema.
- */
-systemPrompt?: (SystemPrompt | null)
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The ID of the session to resume.
+   */
+  sessionId: SessionId
+  /**
+   * The working directory for this session. Must be an absolute path.
+   */
+  cwd: string
+  /**
+   * Additional workspace roots to activate for this session. Each path must be absolute.
+   *
+   * When omitted or empty, no additional roots are activated. When non-empty,
+   * this is the complete resulting additional-root list for the resumed
+   * session. It may differ from any previously used or reported list as long as
+   * the request `cwd` matches the session's `cwd`.
+   */
+  additionalDirectories?: string[]
+  /**
+   * List of MCP servers to connect to for this session.
+   */
+  mcpServers?: McpServer[]
+  /**
+   * **UNSTABLE**
+   *
+   * This capability is not part of the spec yet, and may be removed or changed at any point.
+   *
+   * System-level instructions for the resumed session.
+   *
+   * Optional. Omitted and `null` are equivalent. The Agent may then keep a
+   * system prompt it stored with the session or use its default instructions.
+   * Clients MUST only send this when the Agent advertises
+   * `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+   * when the session was created.
+   *
+   * @experimental Only in the unstable schema.
+   */
+  systemPrompt?: (SystemPrompt | null)
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * **UNSTABLE**
@@ -2681,32 +2671,32 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface McpError {
-/**
- * Inner MCP error code. Never an ACP error code.
- */
-code: number
-/**
- * Inner MCP error message.
- */
-message: string
-/**
- * Optional error data. Explicit null is retained.
- */
-data?: unknown
-[k: string]: unknown
+  /**
+   * Inner MCP error code. Never an ACP error code.
+   */
+  code: number
+  /**
+   * Inner MCP error message.
+   */
+  message: string
+  /**
+   * Optional error data. Explicit null is retained.
+   */
+  data?: JsonObject
+  [k: string]: unknown
 }
 /**
  * A JSON-RPC notification object.
  */
 export interface ClientNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: ((CancelNotification | MessageMcpNotification | ExtNotification) | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: ((CancelNotification | MessageMcpNotification | ExtNotification) | null)
 }
 /**
  * **UNSTABLE**
@@ -2721,32 +2711,32 @@ params?: ((CancelNotification | MessageMcpNotification | ExtNotification) | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface MessageMcpNotification {
-/**
- * The declared ACP MCP server handling the associated request.
- */
-serverId: McpServerAcpId
-/**
- * The identifier of the active inner MCP request.
- */
-requestId: McpRequestId
-/**
- * The inner MCP method name.
- */
-method: string
-/**
- * Optional inner MCP params.
- *
- * If omitted or set to `null`, the inner MCP message has no params.
- */
-params?: JsonObject | null
-/**
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * The declared ACP MCP server handling the associated request.
+   */
+  serverId: McpServerAcpId
+  /**
+   * The identifier of the active inner MCP request.
+   */
+  requestId: McpRequestId
+  /**
+   * The inner MCP method name.
+   */
+  method: string
+  /**
+   * Optional inner MCP params.
+   *
+   * If omitted or set to `null`, the inner MCP message has no params.
+   */
+  params?: JsonObject | null
+  /**
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON-RPC request object.
@@ -2754,18 +2744,18 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProxyRequest {
-/**
- * The request id used to correlate the matching response.
- */
-id: RequestId
-/**
- * The method name to invoke.
- */
-method: string
-/**
- * Method-specific request parameters.
- */
-params?: ((InitializeProxyRequest | ProxySuccessorRequest) | null)
+  /**
+   * The request id used to correlate the matching response.
+   */
+  id: RequestId
+  /**
+   * The method name to invoke.
+   */
+  method: string
+  /**
+   * Method-specific request parameters.
+   */
+  params?: ((InitializeProxyRequest | ProxySuccessorRequest) | null)
 }
 /**
  * **UNSTABLE**
@@ -2790,30 +2780,42 @@ params?: ((InitializeProxyRequest | ProxySuccessorRequest) | null)
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProxySuccessorRequest {
+  /**
+   * Method name of the wrapped request.
+   */
+  method: string
+  /**
+   * Params of the wrapped request, forwarded unchanged.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
+   * When present, it MUST be a JSON object or array, as JSON-RPC requires.
+   * The wrapped request's own `_meta` stays inside these params.
+   */
+  params?: JsonObject
+  /**
+   * Metadata for the `proxy/successor` envelope itself, separate from the wrapped
+   * message's `_meta`. It is hop-local: the conductor does not copy it into the message
+   * it unwraps.
+   *
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
+}
 /**
- * Method name of the wrapped request.
- */
-method: string
-/**
- * Params of the wrapped request, forwarded unchanged.
+ * **UNSTABLE**
  *
- * Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
- * When present, it MUST be a JSON object or array, as JSON-RPC requires.
- * The wrapped request's own `_meta` stays inside these params.
- */
-params?: unknown
-/**
- * Metadata for the `proxy/successor` envelope itself, separate from the wrapped
- * message's `_meta`. It is hop-local: the conductor does not copy it into the message
- * it unwraps.
+ * This capability is not part of the spec yet, and may be removed or changed at any point.
  *
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
+ * Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
  *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+ * @experimental Only in the unstable schema: may change or be removed.
  */
-_meta?: JsonObject | null
+export interface ProxySuccessorResponse {
+  [k: string]: unknown
 }
 /**
  * A JSON-RPC notification object.
@@ -2821,14 +2823,14 @@ _meta?: JsonObject | null
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProxyNotification {
-/**
- * The notification method name.
- */
-method: string
-/**
- * Method-specific notification parameters.
- */
-params?: (ProxySuccessorNotification | null)
+  /**
+   * The notification method name.
+   */
+  method: string
+  /**
+   * Method-specific notification parameters.
+   */
+  params?: (ProxySuccessorNotification | null)
 }
 /**
  * **UNSTABLE**
@@ -2846,30 +2848,30 @@ params?: (ProxySuccessorNotification | null)
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export interface ProxySuccessorNotification {
-/**
- * Method name of the wrapped notification.
- */
-method: string
-/**
- * Params of the wrapped notification, forwarded unchanged.
- *
- * Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
- * When present, it MUST be a JSON object or array, as JSON-RPC requires.
- * The wrapped notification's own `_meta` stays inside these params.
- */
-params?: unknown
-/**
- * Metadata for the `proxy/successor` envelope itself, separate from the wrapped
- * message's `_meta`. It is hop-local: the conductor does not copy it into the message
- * it unwraps.
- *
- * The _meta property is reserved by ACP to allow clients and agents to attach additional
- * metadata to their interactions. Implementations MUST NOT make assumptions about values at
- * these keys.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
- */
-_meta?: JsonObject | null
+  /**
+   * Method name of the wrapped notification.
+   */
+  method: string
+  /**
+   * Params of the wrapped notification, forwarded unchanged.
+   *
+   * Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
+   * When present, it MUST be a JSON object or array, as JSON-RPC requires.
+   * The wrapped notification's own `_meta` stays inside these params.
+   */
+  params?: JsonObject
+  /**
+   * Metadata for the `proxy/successor` envelope itself, separate from the wrapped
+   * message's `_meta`. It is hop-local: the conductor does not copy it into the message
+   * it unwraps.
+   *
+   * The _meta property is reserved by ACP to allow clients and agents to attach additional
+   * metadata to their interactions. Implementations MUST NOT make assumptions about values at
+   * these keys.
+   *
+   * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+   */
+  _meta?: JsonObject | null
 }
 /**
  * A JSON object with members of any name and value: what the schema says of `_meta` and of
@@ -2877,7 +2879,7 @@ _meta?: JsonObject | null
  * @inline
  */
 type JsonObject = {
-[k: string]: unknown
+  [k: string]: unknown
 }
 export declare const isAgentRequest: Guard<AgentRequest>;
 export declare const validateAgentRequest: Validate<AgentRequest>;
