@@ -203,7 +203,7 @@ export class Connection {
   request(method: string, params?: unknown, options: CallOptions = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(this.closedError());
     const entry = this.called.request.get(method);
-    const invalid = this.checkSent ? invalidParams(entry, params) : undefined;
+    const invalid = this.checkSent ? invalidParams(entry, params, true) : undefined;
     if (invalid) return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "request", params);
     if (refused) return Promise.reject(refused);
@@ -245,7 +245,7 @@ export class Connection {
   notify(method: string, params?: unknown): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
     const invalid = this.checkSent
-      ? invalidParams(this.called.notification.get(method), params)
+      ? invalidParams(this.called.notification.get(method), params, true)
       : undefined;
     if (invalid) return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "notification", params);
@@ -546,7 +546,14 @@ export class Connection {
       id,
       error,
     });
-    return wireErrors.internalError({ message: describe(error) }).toErrorObject();
+    // The reason goes in the message too: the peer's code sees it as its call's rejection
+    // (`RequestError: Internal error` alone told the client of an agent nothing).
+    return wireErrors
+      .internalError(
+        { message: describe(error) },
+        `the ${method} handler failed: ${describe(error)}`,
+      )
+      .toErrorObject();
   }
 
   // --- incoming notifications ----------------------------------------------------------------

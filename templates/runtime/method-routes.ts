@@ -17,14 +17,21 @@ export function routesOf(entries: readonly MethodEntry[]): Routes {
   return { request, notification };
 }
 
-/** Why `params` fail the entry's schema, or undefined when they pass (or nothing is known). */
+/**
+ * Why `params` fail the entry's schema, or undefined when they pass (or nothing is known).
+ * `sent`: this side is about to send them, so the issues may name what they hold.
+ */
 export function invalidParams(
   entry: MethodEntry | undefined,
   params: unknown,
+  sent = false,
 ): ValidationError | undefined {
   const validator = entry?.validateParams;
   if (!entry || !validator || validator(params)) return undefined;
-  return new ValidationError(entry.params, issuesOf(validator));
+  return new ValidationError(
+    entry.params,
+    issuesOf(validator, sent ? { value: params } : undefined),
+  );
 }
 
 /**

@@ -41,12 +41,55 @@ export interface CompiledValidator {
   }> | null;
 }
 
-export function issuesOf(validator: CompiledValidator): ValidationIssue[] {
-  return (validator.errors ?? []).map((e) => ({
-    instancePath: e.instancePath,
-    message: messageOf(e.keyword, e.params ?? {}),
-    keyword: e.keyword,
-  }));
+/**
+ * The validator's issues. With `sent`, the value this side was about to send (never one it
+ * received, so that logs and error answers do not carry a peer's data), an issue about a
+ * value's type or literal names what was found there.
+ */
+export function issuesOf(
+  validator: CompiledValidator,
+  sent?: { value: unknown },
+): ValidationIssue[] {
+  return (validator.errors ?? []).map((e) => {
+    const message = messageOf(e.keyword, e.params ?? {});
+    return {
+      instancePath: e.instancePath,
+      message:
+        sent && FOUND_KEYWORDS.has(e.keyword)
+          ? `${message}; found ${shown(at(sent.value, e.instancePath))}`
+          : message,
+      keyword: e.keyword,
+    };
+  });
+}
+
+/** Keywords whose issue is about the value itself, which is worth seeing: a typo, a wrong type. */
+const FOUND_KEYWORDS: ReadonlySet<string> = new Set(["type", "enum", "const"]);
+
+/** The value a JSON pointer names in `root`. */
+function at(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const token of pointer.split("/").slice(1)) {
+    if (typeof node !== "object" || node === null) return undefined;
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
+/** A value in a message: a scalar as JSON (shortened), anything else by its kind. */
+function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && value !== null) return "an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** The allowed values of an `enum` or `const`, as they would be written in JSON (at most ten). */
+function allowed(values: readonly unknown[]): string {
+  const listed = values.slice(0, 10).map((v) => JSON.stringify(v) ?? String(v));
+  return values.length > 10 ? `${listed.join(", ")}, …` : listed.join(", ");
 }
 
 const LIMITS: Readonly<Record<string, readonly [string, string]>> = {
@@ -60,7 +103,8 @@ const LIMITS: Readonly<Record<string, readonly [string, string]>> = {
 
 /**
  * What a failed check means, in the words of ajv (which compiled the validators) for each
- * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named.
+ * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named, and so
+ * are the values an `enum` or `const` allows.
  */
 export function messageOf(keyword: string, params: Record<string, unknown>): string {
   const p = (name: string) => String(params[name]);
@@ -74,9 +118,13 @@ export function messageOf(keyword: string, params: Record<string, unknown>): str
     case "unevaluatedProperties":
       return `must NOT have unevaluated properties${unexpected(params.unevaluatedProperty)}`;
     case "enum":
-      return "must be equal to one of the allowed values";
+      return Array.isArray(params.allowedValues)
+        ? `must be equal to one of the allowed values: ${allowed(params.allowedValues)}`
+        : "must be equal to one of the allowed values";
     case "const":
-      return "must be equal to constant";
+      return Object.hasOwn(params, "allowedValue")
+        ? `must be equal to constant ${allowed([params.allowedValue])}`
+        : "must be equal to constant";
     case "format":
       return `must match format "${p("format")}"`;
     case "pattern":

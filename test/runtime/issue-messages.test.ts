@@ -20,10 +20,25 @@ const Ajv2020 = Ajv2020Module.default;
 type AjvError = { keyword: string; params: Record<string, unknown>; message?: string };
 type Validator = ((value: unknown) => boolean) & { errors?: AjvError[] | null };
 
-/** ajv's message, with the unexpected property named as the package's issues name it. */
+/**
+ * ajv's message, with the unexpected property named as the package's issues name it, and
+ * the values an `enum` or `const` allows listed after it (in JSON, ten at most).
+ */
 function expected(error: AjvError): string {
   const name = error.params.additionalProperty ?? error.params.unevaluatedProperty;
-  return `${error.message}${typeof name === "string" ? `: ${JSON.stringify(name)}` : ""}`;
+  const values =
+    error.keyword === "enum"
+      ? (error.params.allowedValues as unknown[])
+      : error.keyword === "const"
+        ? [error.params.allowedValue]
+        : undefined;
+  const listed = values
+    ? `${error.keyword === "enum" ? ":" : ""} ${values
+        .slice(0, 10)
+        .map((v) => JSON.stringify(v))
+        .join(", ")}${values.length > 10 ? ", …" : ""}`
+    : "";
+  return `${error.message}${typeof name === "string" ? `: ${JSON.stringify(name)}` : ""}${listed}`;
 }
 
 /**
