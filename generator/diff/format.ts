@@ -116,6 +116,10 @@ function textGroups(changes: readonly Change[], indent: string): string[] {
     const group = byImpact(changes, impact);
     if (group.length === 0) continue;
     lines.push(`${indent}${IMPACT_TITLE[impact]} (${group.length}):`);
+    if (impact === "doc") {
+      lines.push(...docSummary(group, `${indent}  `));
+      continue;
+    }
     for (const line of reportLines(group)) {
       const c = "change" in line ? line.change : (line.group.changes[0] as Change);
       const flags =
@@ -129,6 +133,34 @@ function textGroups(changes: readonly Change[], indent: string): string[] {
     }
   }
   return lines;
+}
+
+/** Definitions named on a summary line; the rest are counted. */
+const SUMMARY_NAMES = 8;
+
+/**
+ * Documentation-only changes in text, where a bump's hundreds of rewritten descriptions
+ * buried everything else: one line per kind of change, with how many places and which
+ * definitions (a kind seen once keeps its own line). Markdown and JSON list each change.
+ */
+function docSummary(changes: readonly Change[], indent: string): string[] {
+  const byWhat = new Map<string, Change[]>();
+  for (const c of changes) byWhat.set(c.what, [...(byWhat.get(c.what) ?? []), c]);
+  return [...byWhat].map(([what, same]) => {
+    const [only] = same;
+    if (same.length === 1 && only)
+      return `${indent}${only.description}${only.path === "" ? "" : `  [${only.path}]`}`;
+    const names = [...new Set(same.map(definitionOf))];
+    const shown = names.slice(0, SUMMARY_NAMES).join(", ");
+    const more = names.length > SUMMARY_NAMES ? ` and ${names.length - SUMMARY_NAMES} more` : "";
+    return `${indent}${what}: ${plural(same.length, "place")}, in ${plural(names.length, "definition")}: ${shown}${more} (--format markdown or json lists each)`;
+  });
+}
+
+/** The `$defs` key a change is in, else its subject. */
+function definitionOf(c: Change): string {
+  const key = /^(?:\$defs|definitions)\/((?:[^/~]|~[01])+)/.exec(c.path)?.[1];
+  return key === undefined ? c.subject : key.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** The protocol's own changes: those no extension owns. */

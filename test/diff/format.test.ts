@@ -66,6 +66,33 @@ describe("text", () => {
   it("lists unchanged surfaces as such", () => {
     expect(lines).toContain('v2 (entry point "./v2"): no changes');
   });
+
+  it("sums documentation-only changes up by kind: one line, however many places", () => {
+    const names = Array.from({ length: 12 }, (_, i) => `D${String(i).padStart(2, "0")}`);
+    const defs = (text: string) =>
+      Object.fromEntries(
+        names.map((n) => [
+          n,
+          {
+            type: "object",
+            description: text,
+            properties: { a: { type: "string", description: text } },
+          },
+        ]),
+      );
+    const many = buildReport(modelOf({ v1: defs("old") }), modelOf({ v1: defs("new") }), {
+      old: "a",
+      new: "b",
+    });
+    const text = renderText(many);
+    expect(text.slice(text.indexOf("  Documentation only (24):"))).toEqual([
+      "  Documentation only (24):",
+      "    description changed: 24 places, in 12 definitions: D00, D01, D02, D03, D04, D05, D06, D07 and 4 more (--format markdown or json lists each)",
+    ]);
+    // Markdown and JSON still have every change.
+    expect(JSON.parse(renderJson(many)).changes).toHaveLength(24);
+    expect(renderMarkdown(many).filter((l) => l.startsWith("- ")).length).toBeGreaterThan(1);
+  });
 });
 
 describe("markdown", () => {
