@@ -200,6 +200,46 @@ export function stdio(options?: NdJsonStreamOptions): MessageStream {
   );
 }
 
+/** A JavaScript stack frame line (`    at fn (file:3:7)`). */
+const FRAME = /^\s+at\s/;
+
+/**
+ * What the end of an agent's stderr says, for one line of a message. When it holds a stack
+ * trace, the trace's own error line (and where it was thrown), not the stack's last frames
+ * or what Node prints after them (`code: 'MODULE_NOT_FOUND'`, `}`, `Node.js v20.19.0`):
+ * a JavaScript stack's line above its `at …` frames, a Python traceback's last line.
+ * Otherwise its last three lines.
+ */
+function lastWords(stderr: string): string {
+  const lines = stderr.split(/\r?\n/).filter((l) => l.trim() !== "");
+  let frame = -1;
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (FRAME.test(lines[i] as string)) {
+      frame = i;
+      break;
+    }
+  if (frame > 0) {
+    // The first frame of that stack, and the error line above it.
+    while (frame > 0 && FRAME.test(lines[frame - 1] as string)) frame--;
+    const error = lines[frame - 1];
+    if (error !== undefined) {
+      const where = (lines[frame] as string).trim();
+      return `ends in a stack trace: ${error.trim().slice(0, 300)} (${where.slice(0, 200)})`;
+    }
+  }
+  const traceback = lines.lastIndexOf("Traceback (most recent call last):");
+  const raised =
+    traceback < 0
+      ? undefined
+      : lines
+          .slice(traceback + 1)
+          .filter((l) => !/^\s/.test(l))
+          .pop();
+  if (raised !== undefined) return `ends in a traceback: ${raised.trim().slice(0, 300)}`;
+  const last = lines.slice(-3).join(" / ").slice(-400);
+  return last ? `ended with: ${last}` : "";
+}
+
 /** How a spawned agent's process ended. */
 export interface AgentExit {
   /** Exit code, or null when a signal ended it (or it never started). */
@@ -226,8 +266,8 @@ export class AgentExitError extends InputEndedError {
       : exit.signal
         ? `was killed by ${exit.signal}`
         : `exited with code ${exit.code}`;
-    const last = stderr.trim().split(/\r?\n/).slice(-3).join(" / ").slice(-400);
-    super(`the agent (${command}) ${how}${last ? `; its stderr ended with: ${last}` : ""}`);
+    const said = lastWords(stderr);
+    super(`the agent (${command}) ${how}${said ? `; its stderr ${said}` : ""}`);
     this.code = exit.code;
     this.signal = exit.signal;
     this.stderr = stderr;

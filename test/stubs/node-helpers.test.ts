@@ -161,6 +161,52 @@ describe("agents that misbehave", { timeout: 30_000 }, () => {
     expect(agent.stderrTail()).toContain("no API key");
   });
 
+  /** The close reason's message for an agent started as `node ...args`, answering nothing. */
+  async function closedWith(args: string[]): Promise<string> {
+    const agent = spawnAgent(node, args, { stderr: "keep" });
+    spawned.push(agent);
+    const conn = new ClientSideConnection(() => ({}) as Client, agent.stream, { log: () => {} });
+    open.push(conn);
+    const error = await conn.agent.initialize({ protocolVersion: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    return (error as ConnectionClosedError).message;
+  }
+
+  it("an agent whose file is not there: the error line of Node's stack, not its last lines", async () => {
+    const missing = join(FIXTURES, "no-such-agent.js");
+    const message = await closedWith([missing]);
+    expect(message).toContain(
+      `exited with code 1; its stderr ends in a stack trace: Error: Cannot find module '${missing}' (at `,
+    );
+    // What Node prints after the stack says nothing of why.
+    expect(message).not.toMatch(/requireStack|Node\.js v/);
+  });
+
+  it("an agent that throws: the error and where it was thrown", async () => {
+    const script =
+      'console.error("starting"); function start() { throw new TypeError("no API key configured"); } start();';
+    const message = await closedWith(["-e", script]);
+    expect(message).toMatch(
+      /exited with code 1; its stderr ends in a stack trace: TypeError: no API key configured \(at start \(/,
+    );
+  });
+
+  it("a Python agent's traceback: its last line", async () => {
+    const traceback = [
+      "Traceback (most recent call last):",
+      '  File "agent.py", line 3, in <module>',
+      "    main()",
+      "KeyError: 'ACP_TOKEN'",
+    ].join("\n");
+    const message = await closedWith([
+      "-e",
+      `console.error(${JSON.stringify(traceback)}); process.exit(2)`,
+    ]);
+    expect(message).toMatch(
+      /exited with code 2; its stderr ends in a traceback: KeyError: 'ACP_TOKEN'$/,
+    );
+  });
+
   it("an agent that cannot be started at all: the call says why", async () => {
     const agent = spawnAgent("/nonexistent/acp-agent", ["--acp"]);
     spawned.push(agent);
