@@ -239,6 +239,11 @@ export interface RequestContext {
      * Aborts when the peer sends `$/cancel_request` for this request, or the connection
      * closes. A handler that then throws (anything) is answered -32800; one that returns
      * still has its result sent.
+     *
+     * Not when a request is stopped by a notification of its own: a client stops a prompt turn
+     * with `session/cancel`, which reaches the agent's `sessionCancel` handler and aborts no
+     * signal. An agent keeps track of its running turns and ends the one cancelled, answering
+     * its `sessionPrompt` with `stopReason: "cancelled"` (not an error), after its last updates.
      */
     readonly signal: PlatformAbortSignal;
 }

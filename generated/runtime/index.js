@@ -301,12 +301,40 @@ var ValidationError = class extends Error {
     this.issues = issues;
   }
 };
-function issuesOf(validator) {
-  return (validator.errors ?? []).map((e) => ({
-    instancePath: e.instancePath,
-    message: messageOf(e.keyword, e.params ?? {}),
-    keyword: e.keyword
-  }));
+function issuesOf(validator, sent) {
+  return (validator.errors ?? []).map((e) => {
+    const message = messageOf(e.keyword, e.params ?? {});
+    return {
+      instancePath: e.instancePath,
+      message: sent && FOUND_KEYWORDS.has(e.keyword) ? `${message}; found ${shown(at(sent.value, e.instancePath))}` : message,
+      keyword: e.keyword
+    };
+  });
+}
+var FOUND_KEYWORDS = /* @__PURE__ */ new Set(["type", "enum", "const"]);
+function at(root, pointer) {
+  let node = root;
+  for (const token of pointer.split("/").slice(1)) {
+    if (typeof node !== "object" || node === null)
+      return void 0;
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Object.hasOwn(node, key) ? node[key] : void 0;
+  }
+  return node;
+}
+function shown(value) {
+  if (value === void 0)
+    return "nothing";
+  if (Array.isArray(value))
+    return "an array";
+  if (typeof value === "object" && value !== null)
+    return "an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+function allowed(values2) {
+  const listed = values2.slice(0, 10).map((v) => JSON.stringify(v) ?? String(v));
+  return values2.length > 10 ? `${listed.join(", ")}, …` : listed.join(", ");
 }
 var LIMITS = {
   maxLength: ["more", "characters"],
@@ -328,9 +356,9 @@ function messageOf(keyword, params) {
     case "unevaluatedProperties":
       return `must NOT have unevaluated properties${unexpected(params.unevaluatedProperty)}`;
     case "enum":
-      return "must be equal to one of the allowed values";
+      return Array.isArray(params.allowedValues) ? `must be equal to one of the allowed values: ${allowed(params.allowedValues)}` : "must be equal to one of the allowed values";
     case "const":
-      return "must be equal to constant";
+      return Object.hasOwn(params, "allowedValue") ? `must be equal to constant ${allowed([params.allowedValue])}` : "must be equal to constant";
     case "format":
       return `must match format "${p("format")}"`;
     case "pattern":
@@ -410,11 +438,11 @@ function routesOf(entries) {
   }
   return { request, notification };
 }
-function invalidParams(entry, params) {
+function invalidParams(entry, params, sent = false) {
   const validator = entry?.validateParams;
   if (!entry || !validator || validator(params))
     return void 0;
-  return new ValidationError(entry.params, issuesOf(validator));
+  return new ValidationError(entry.params, issuesOf(validator, sent ? { value: params } : void 0));
 }
 function receive(parse, validator, type, value, unknownVariants = "reject") {
   if (parse) {
@@ -734,8 +762,8 @@ function methodRefusal(spec, gate) {
 }
 function contentRefusal(spec, gate, params) {
   const content = gate.content;
-  for (const at of content.at) {
-    for (const { value, pointer } of valuesAt(params, at)) {
+  for (const at2 of content.at) {
+    for (const { value, pointer } of valuesAt(params, at2)) {
       if (!isRecord2(value) || !Object.hasOwn(value, content.tag) || value[content.tag] !== content.value)
         continue;
       const capability = capabilityName(spec, gate);
@@ -951,7 +979,7 @@ var Connection = class {
     if (this.isClosed)
       return Promise.reject(this.closedError());
     const entry = this.called.request.get(method);
-    const invalid = this.checkSent ? invalidParams(entry, params) : void 0;
+    const invalid = this.checkSent ? invalidParams(entry, params, true) : void 0;
     if (invalid)
       return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "request", params);
@@ -986,7 +1014,7 @@ var Connection = class {
   notify(method, params) {
     if (this.isClosed)
       return Promise.reject(this.closedError());
-    const invalid = this.checkSent ? invalidParams(this.called.notification.get(method), params) : void 0;
+    const invalid = this.checkSent ? invalidParams(this.called.notification.get(method), params, true) : void 0;
     if (invalid)
       return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "notification", params);
@@ -1228,7 +1256,7 @@ var Connection = class {
       id,
       error
     });
-    return wireErrors.internalError({ message: describe(error) }).toErrorObject();
+    return wireErrors.internalError({ message: describe(error) }, `the ${method} handler failed: ${describe(error)}`).toErrorObject();
   }
   // --- incoming notifications ----------------------------------------------------------------
   onNotification(message) {
@@ -1788,18 +1816,18 @@ function lineReadable(input, framer, limit) {
       let frames = [];
       let next = 0;
       let run2;
-      let at = 0;
+      let at2 = 0;
       let ended = false;
       return {
         async read() {
           for (; ; ) {
             while (run2 !== void 0) {
-              const end = run2.indexOf("\n", at);
-              const line = end === -1 ? run2.slice(at) : run2.slice(at, end);
+              const end = run2.indexOf("\n", at2);
+              const line = end === -1 ? run2.slice(at2) : run2.slice(at2, end);
               if (end === -1)
                 run2 = void 0;
               else
-                at = end + 1;
+                at2 = end + 1;
               const value = textValue(line, encoder);
               if (value !== SKIP)
                 return { done: false, value };
@@ -1807,7 +1835,7 @@ function lineReadable(input, framer, limit) {
             if (next < frames.length) {
               const frame = frames[next++];
               if (frame.kind === "lines") {
-                at = 0;
+                at2 = 0;
                 run2 = decodeRun(frame.bytes, runDecoder);
                 if (run2 === void 0)
                   frames.splice(next, 0, ...splitLines(frame.bytes));
@@ -2270,17 +2298,17 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
   function shape(value, index, open) {
     if (typeof value !== "object" || value === null)
       return value;
-    const at = shapeAt(index);
-    if (at.passThrough) {
-      const variant = pick(at.unions[0], value, open);
+    const at2 = shapeAt(index);
+    if (at2.passThrough) {
+      const variant = pick(at2.unions[0], value, open);
       if (variant === null || variant === UNKNOWN)
         return free(value);
       const chosen = picked;
       return variant.node === NONE2 ? chosen : walk(chosen, variant.node, open);
     }
-    if (at.unions === null && !at.free)
-      return Array.isArray(value) ? shapeItems(value, at.items, open) : shapeObject(value, at, open);
-    return shapeFacets(value, [at], open);
+    if (at2.unions === null && !at2.free)
+      return Array.isArray(value) ? shapeItems(value, at2.items, open) : shapeObject(value, at2, open);
+    return shapeFacets(value, [at2], open);
   }
   function shapeFacets(value, roots, open) {
     const facets = [];
@@ -2318,10 +2346,10 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       return value;
     return shapeFacets(value, indices.map(shapeAt), open);
   }
-  function collect(value, at, open, into) {
-    if (!at.passThrough)
-      into.push(at);
-    for (const union of at.unions ?? []) {
+  function collect(value, at2, open, into) {
+    if (!at2.passThrough)
+      into.push(at2);
+    for (const union of at2.unions ?? []) {
       const variant = pick(union, value, open);
       if (variant === null || variant === UNKNOWN)
         return false;
@@ -2345,12 +2373,12 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return out ?? items2;
   }
-  function shapeObject(object, at, open) {
+  function shapeObject(object, at2, open) {
     let out;
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      const child = key === PROTO ? NONE2 : at.keys.get(key) ?? at.others;
+      const child = key === PROTO ? NONE2 : at2.keys.get(key) ?? at2.others;
       if (child === NONE2) {
         if (!out)
           out = partialCopy(object, keys, i);
@@ -2363,7 +2391,7 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       if (out)
         out[key] = next;
     }
-    return at.fills === null ? out ?? object : fill(out ?? object, at.fills, out !== void 0);
+    return at2.fills === null ? out ?? object : fill(out ?? object, at2.fills, out !== void 0);
   }
   function shapeMerged(object, facets, open) {
     let out;

@@ -438,11 +438,36 @@ function nodeStream(output, input, options) {
 function stdio(options) {
   return nodeStream(process.stdout, process.stdin, options);
 }
+var FRAME = /^\s+at\s/;
+function lastWords(stderr) {
+  const lines = stderr.split(/\r?\n/).filter((l) => l.trim() !== "");
+  let frame = -1;
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (FRAME.test(lines[i])) {
+      frame = i;
+      break;
+    }
+  if (frame > 0) {
+    while (frame > 0 && FRAME.test(lines[frame - 1]))
+      frame--;
+    const error = lines[frame - 1];
+    if (error !== void 0) {
+      const where = lines[frame].trim();
+      return `ends in a stack trace: ${error.trim().slice(0, 300)} (${where.slice(0, 200)})`;
+    }
+  }
+  const traceback = lines.lastIndexOf("Traceback (most recent call last):");
+  const raised = traceback < 0 ? void 0 : lines.slice(traceback + 1).filter((l) => !/^\s/.test(l)).pop();
+  if (raised !== void 0)
+    return `ends in a traceback: ${raised.trim().slice(0, 300)}`;
+  const last = lines.slice(-3).join(" / ").slice(-400);
+  return last ? `ended with: ${last}` : "";
+}
 var AgentExitError = class extends InputEndedError {
   constructor(command, exit, stderr) {
     const how = exit.error ? `could not be started: ${exit.error.message}` : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    const last = stderr.trim().split(/\r?\n/).slice(-3).join(" / ").slice(-400);
-    super(`the agent (${command}) ${how}${last ? `; its stderr ended with: ${last}` : ""}`);
+    const said = lastWords(stderr);
+    super(`the agent (${command}) ${how}${said ? `; its stderr ${said}` : ""}`);
     this.name = "AgentExitError";
     this.code = exit.code;
     this.signal = exit.signal;

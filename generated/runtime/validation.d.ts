@@ -34,10 +34,18 @@ export interface CompiledValidator {
         params?: Record<string, unknown>;
     }> | null;
 }
-export declare function issuesOf(validator: CompiledValidator): ValidationIssue[];
+/**
+ * The validator's issues. With `sent`, the value this side was about to send (never one it
+ * received, so that logs and error answers do not carry a peer's data), an issue about a
+ * value's type or literal names what was found there.
+ */
+export declare function issuesOf(validator: CompiledValidator, sent?: {
+    value: unknown;
+}): ValidationIssue[];
 /**
  * What a failed check means, in the words of ajv (which compiled the validators) for each
- * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named.
+ * keyword of JSON Schema 2020-12 and `discriminator`; an unexpected property is named, and so
+ * are the values an `enum` or `const` allows.
  */
 export declare function messageOf(keyword: string, params: Record<string, unknown>): string;
 /** What a validator reports when the value is nested deeper than the call stack allows. */
