@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileStrict } from "../support/compile.js";
 import { exportedTypes, parse } from "../support/declarations.js";
@@ -167,12 +167,13 @@ describe("generate --extension: every surface", () => {
     expect(tsc.status).toBe(0);
   });
 
-  it("the manifest records the extension with its hash", () => {
+  it("the manifest records the extension by its path from the package, with its hash", () => {
     const manifest = readJson<{ extensions?: Record<string, string> }>(
       join(out.path, "acp-codegen.json"),
     );
-    expect(Object.keys(manifest.extensions ?? {})).toEqual([PROBE]);
-    expect(manifest.extensions?.[PROBE]).toMatch(/^[0-9a-f]{64}$/);
+    const name = relative(out.path, PROBE).split(sep).join("/");
+    expect(Object.keys(manifest.extensions ?? {})).toEqual([name]);
+    expect(manifest.extensions?.[name]).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
