@@ -346,15 +346,11 @@ export interface ToolCallUpdate {
   /**
    * Update the raw input.
    */
-  rawInput?: {
-    [k: string]: unknown
-  }
+  rawInput?: unknown
   /**
    * Update the raw output.
    */
-  rawOutput?: {
-    [k: string]: unknown
-  }
+  rawOutput?: unknown
   /**
    * The _meta property is reserved by ACP to allow clients and agents to attach additional
    * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -638,15 +634,11 @@ export interface ToolCall {
   /**
    * Raw input parameters sent to the tool.
    */
-  rawInput?: {
-    [k: string]: unknown
-  }
+  rawInput?: unknown
   /**
    * Raw output returned by the tool.
    */
-  rawOutput?: {
-    [k: string]: unknown
-  }
+  rawOutput?: unknown
   /**
    * The _meta property is reserved by ACP to allow clients and agents to attach additional
    * metadata to their interactions. Implementations MUST NOT make assumptions about values at

@@ -223,6 +223,14 @@ export type ElicitationUrlMode = ((ElicitationSessionScope | ElicitationRequestS
  */
 export type ElicitationId = string
 /**
+ * Allows for sending an arbitrary request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+ */
+export type ExtRequest = unknown
+/**
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
@@ -338,6 +346,14 @@ export type SessionConfigOptionCategory = ("mode" | "model" | "model_config" | "
  */
 export type StopReason = ("end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled")
 /**
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+ */
+export type ExtResponse = unknown
+/**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
  * Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
@@ -416,6 +432,14 @@ export type CompactionId = string
  * Lifecycle state of a context compaction.
  */
 export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
+/**
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
+ * Extension notifications provide a way to send one-way messages for custom functionality
+ * while maintaining protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+ */
+export type ExtNotification = unknown
 /**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
@@ -677,11 +701,11 @@ export interface ToolCallUpdate {
   /**
    * Update the raw input.
    */
-  rawInput?: JsonObject
+  rawInput?: unknown
   /**
    * Update the raw output.
    */
-  rawOutput?: JsonObject
+  rawOutput?: unknown
   /**
    * The _meta property is reserved by ACP to allow clients and agents to attach additional
    * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -1558,16 +1582,6 @@ export interface TitledMultiSelectItems {
   _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export interface ExtRequest {
-  [k: string]: unknown
-}
-/**
  * Response to the `initialize` method.
  *
  * Contains the negotiated protocol version and agent capabilities.
@@ -2336,16 +2350,6 @@ export interface PromptResponse {
   _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export interface ExtResponse {
-  [k: string]: unknown
-}
-/**
  * JSON-RPC error object.
  *
  * Represents an error that occurred during method execution, following the
@@ -2368,7 +2372,7 @@ export interface Error {
    * Optional primitive or structured value that contains additional information about the error.
    * This may include debugging information or context-specific details.
    */
-  data?: JsonObject
+  data?: unknown
 }
 /**
  * A JSON-RPC notification object.
@@ -2477,11 +2481,11 @@ export interface ToolCall {
   /**
    * Raw input parameters sent to the tool.
    */
-  rawInput?: JsonObject
+  rawInput?: unknown
   /**
    * Raw output returned by the tool.
    */
-  rawOutput?: JsonObject
+  rawOutput?: unknown
   /**
    * The _meta property is reserved by ACP to allow clients and agents to attach additional
    * metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -2816,16 +2820,6 @@ export interface CompleteElicitationNotification {
    * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
    */
   _meta?: JsonObject | null
-}
-/**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
- */
-export interface ExtNotification {
-  [k: string]: unknown
 }
 /**
  * A JSON-RPC request object.

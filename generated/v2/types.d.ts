@@ -338,6 +338,14 @@ export type ElicitationUrlMode = ((ElicitationSessionScope | ElicitationRequestS
  */
 export type ElicitationId = string
 /**
+ * Allows for sending an arbitrary request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+export type ExtRequest = unknown
+/**
  * A JSON-RPC response object.
  */
 export type AgentResponse = {
@@ -531,6 +539,14 @@ export type SessionListCursor = string
  * distinct messages.
  */
 export type MessageId = string
+/**
+ * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+ * Extension methods provide a way to add custom functionality while maintaining
+ * protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+export type ExtResponse = unknown
 /**
  * Predefined error codes for common JSON-RPC and ACP-specific errors.
  *
@@ -798,6 +814,14 @@ export type CompactionId = string
  */
 export type CompactionStatus = ("in_progress" | "completed" | "failed" | "cancelled" | string)
 /**
+ * Allows either side to send an arbitrary notification that is not part of the ACP spec.
+ * Extension notifications provide a way to send one-way messages for custom functionality
+ * while maintaining protocol compatibility.
+ *
+ * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+ */
+export type ExtNotification = unknown
+/**
  * Configuration for connecting to an MCP (Model Context Protocol) server.
  *
  * MCP servers provide tools and context that the agent can use when
@@ -871,7 +895,7 @@ export type SetSessionConfigOptionRequest = (({
   /**
    * Raw value payload for the custom or future value type.
    */
-  value: JsonObject
+  value: unknown
   [k: string]: unknown
 }) & {
   /**
@@ -966,7 +990,7 @@ export type CreateElicitationResponse = (((ElicitationAcceptAction & {
 /**
  * Allowed wire representations for `ElicitationContentValue`.
  */
-export type ElicitationContentValue = (string | number | boolean | string[] | JsonObject)
+export type ElicitationContentValue = (string | number | boolean | string[] | unknown)
 
 /**
  * A JSON-RPC request object.
@@ -1119,11 +1143,11 @@ export interface ToolCallUpdate {
   /**
    * Raw input parameters sent to the tool.
    */
-  rawInput?: JsonObject
+  rawInput?: unknown
   /**
    * Raw output returned by the tool.
    */
-  rawOutput?: JsonObject
+  rawOutput?: unknown
   /**
    * Client-initiated controls this tool call currently supports, such as cancellation.
    *
@@ -2049,16 +2073,6 @@ export interface TitledMultiSelectItems {
   _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export interface ExtRequest {
-  [k: string]: unknown
-}
-/**
  * Response to the `initialize` method.
  *
  * Contains the negotiated protocol version and agent capabilities.
@@ -2913,16 +2927,6 @@ export interface PromptResponse {
   _meta?: JsonObject | null
 }
 /**
- * Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
- * Extension methods provide a way to add custom functionality while maintaining
- * protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export interface ExtResponse {
-  [k: string]: unknown
-}
-/**
  * JSON-RPC error object.
  *
  * Represents an error that occurred during method execution, following the
@@ -3767,16 +3771,6 @@ export interface CompleteElicitationNotification {
    * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
    */
   _meta?: JsonObject | null
-}
-/**
- * Allows either side to send an arbitrary notification that is not part of the ACP spec.
- * Extension notifications provide a way to send one-way messages for custom functionality
- * while maintaining protocol compatibility.
- *
- * See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
- */
-export interface ExtNotification {
-  [k: string]: unknown
 }
 /**
  * A JSON-RPC request object.
