@@ -251,15 +251,15 @@ describe("the runtime's JavaScript", () => {
   const jsFiles = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
 
-  it("is one web-platform module and the Node helpers' module, whatever the source's split", () => {
+  it("is one web-platform module, the remote transport's and the Node helpers', whatever the source's split", () => {
     const sources = readdirSync(join(import.meta.dirname, "..", "templates", "runtime")).filter(
-      (f) => f.endsWith(".ts") && f !== "node.ts",
+      (f) => f.endsWith(".ts"),
     );
-    expect(sources.length).toBeGreaterThan(1);
-    expect(jsFiles(runtimeDir).sort()).toEqual(["index.js", "node.js"]);
+    expect(sources.length).toBeGreaterThan(3);
+    expect(jsFiles(runtimeDir).sort()).toEqual(["index.js", "node.js", "remote.js"]);
   });
 
-  it("is imported through those two files only, and the Node module shares the web one", () => {
+  it("is imported through those files only, and the other two share the web one", () => {
     const specifiers = new Set<string>();
     for (const file of jsFiles(TEST_PACKAGE)) {
       if (file.startsWith("runtime/")) continue;
@@ -267,17 +267,26 @@ describe("the runtime's JavaScript", () => {
       for (const m of code.matchAll(/from "((?:\.\.\/)+runtime\/[^"]+)"/g))
         specifiers.add((m[1] as string).replace(/^(\.\.\/)+/, ""));
     }
-    expect([...specifiers].sort()).toEqual(["runtime/index.js", "runtime/node.js"]);
-    const node = readFileSync(join(runtimeDir, "node.js"), "utf8");
-    expect(node).toMatch(/from "\.\/index\.js"/);
-    // A class defined in both would be two classes: `instanceof` would fail across them.
+    expect([...specifiers].sort()).toEqual([
+      "runtime/index.js",
+      "runtime/node.js",
+      "runtime/remote.js",
+    ]);
+    // A class defined in two of them would be two classes: `instanceof` would fail across them.
     // `class Name` or, as a bundler writes it, `var Name = class`.
     const classes = (code: string) =>
       [
         ...code.matchAll(/\bclass\s+(?!extends\b)(\w+)|\b(?:var|let|const)\s+(\w+)\s*=\s*class\b/g),
       ].map((m) => m[1] ?? m[2]);
     const web = new Set(classes(readFileSync(join(runtimeDir, "index.js"), "utf8")));
-    expect(classes(node).filter((c) => web.has(c))).toEqual([]);
+    for (const other of ["node.js", "remote.js"]) {
+      const code = readFileSync(join(runtimeDir, other), "utf8");
+      expect(code, other).toMatch(/from "\.\/index\.js"/);
+      expect(
+        classes(code).filter((c) => web.has(c)),
+        other,
+      ).toEqual([]);
+    }
   });
 });
 

@@ -11,11 +11,11 @@ import { exec } from "./support/run.js";
  * written in an empty folder, its tsconfig.json and example files saved as shown, `npx tsc`
  * and `node client.js` run as written, and every example with an output block prints it.
  *
- * Two commands fetch from the registry, which a test does not reach; each is replaced by
+ * Three commands fetch from the registry, which a test does not reach; each is replaced by
  * what it installs, and only those: `npm install <the package>` installs the package's
- * tarball (packed here), and `npm install --save-dev typescript @types/node` links the
- * repository's own copies. Any other command line of the README fails this test until it
- * runs here too.
+ * tarball (packed here), and `npm install --save-dev typescript @types/node` and
+ * `npm install ws` link the repository's own copies. Any other command line of the README
+ * fails this test until it runs here too.
  */
 
 const README = readFileSync(join(TEST_PACKAGE, "README.md"), "utf8");
@@ -56,6 +56,13 @@ const SUBSTITUTES: Record<string, () => Promise<void>> = {
       cwd: project,
     });
     expect(run.code, run.stderr).toBe(0);
+  },
+  "npm install ws": async () => {
+    mkdirSync(join(project, "node_modules"), { recursive: true });
+    symlinkSync(
+      realpathSync(join(ROOT, "node_modules", "ws")),
+      join(project, "node_modules", "ws"),
+    );
   },
   "npm install --save-dev typescript @types/node": async () => {
     for (const pkg of ["typescript", "@types/node", "undici-types"]) {
@@ -114,9 +121,10 @@ describe("the generated README, followed as written", { timeout: 240_000 }, () =
     for (const example of named) writeFileSync(join(project, `${example.name}.ts`), example.body);
     expect(named.map((e) => e.name)).toEqual(expect.arrayContaining(["agent", "client", "edit"]));
 
-    // Then the commands shown after it, as written: the compiler, then the client.
+    // Then the commands shown after it, as written: the compiler, then the client; the
+    // later sections' installs run before their examples do.
     const rest = commands.slice(commands.indexOf("npx tsc"));
-    expect(rest).toEqual(["npx tsc", "node client.js"]);
+    expect(rest.slice(0, 2)).toEqual(["npx tsc", "node client.js"]);
     const compiled = await run("npx tsc");
     expect(compiled.stdout + compiled.stderr).toBe("");
     expect(compiled.code).toBe(0);
@@ -127,6 +135,10 @@ describe("the generated README, followed as written", { timeout: 240_000 }, () =
     // Every other example with an output block runs the same way and prints it.
     const runnable = named.filter((e) => e.output !== undefined && e.name !== "client");
     expect(runnable.length).toBeGreaterThan(3);
+    for (const line of rest.slice(2)) {
+      const result = await run(line);
+      expect(result.code, `${line}\n${result.stderr}`).toBe(0);
+    }
     for (const example of runnable) {
       const result = await run(`node ${example.name}.js`);
       expect(result.stderr, example.name).toBe("");
