@@ -273,7 +273,12 @@ function checkWithLoader(
   }
 }
 
-const EMPTY: ProtocolModel = { surfaces: [], inputs: [], extensions: [] };
+const EMPTY: ProtocolModel = {
+  surfaces: [],
+  versions: { versions: [], same: {} },
+  inputs: [],
+  extensions: [],
+};
 
 /** The schema the folder holds now, as the old side of the diff: a folder the loader refuses counts as empty. */
 function loadCurrent(present: boolean, options: FetchOptions, notes: string[]): ProtocolModel {

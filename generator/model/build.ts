@@ -7,10 +7,12 @@ import { refTarget } from "../schema/refs.js";
 import { taggedUnion } from "../schema/unions.js";
 import { callRules } from "./call-rules.js";
 import { negotiationOf } from "./capabilities.js";
+import { BATCHES_SINCE_PROTOCOL_VERSION } from "./conventions.js";
 import { errorCodes } from "./error-codes.js";
 import { type ExtendedSurface, withExtensions } from "./extensions.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
+import { versionsOf } from "./versions.js";
 
 /**
  * Build the one model all emitters read, from the loaded and checked input. Rules applied
@@ -29,6 +31,7 @@ export function buildModel(input: LoadedInput, diagnostics?: Diagnostics): Proto
   });
   return {
     surfaces,
+    versions: versionsOf(surfaces),
     inputs: input.files,
     extensions: input.extensions,
     ...(input.changes ? { changes: input.changes.text } : {}),
@@ -76,13 +79,14 @@ function buildSurface(
     { ...read, schemaFile: surface.schemaFile, extensions: extended.extensions },
     diagnostics,
   );
+  const version = protocolVersion(surface);
   return {
     id: surfaceId(surface),
     entry: entryPoint(surface.version, surface.stability),
     version: surface.version,
     stability: surface.stability,
     ...(stable ? { stableSurface: surfaceId(stable) } : {}),
-    protocolVersion: protocolVersion(surface),
+    protocolVersion: version,
     schemaFile: surface.schemaFile,
     ...(surface.meta ? { meta: surface.meta } : {}),
     defsKeyword: surface.defsKeyword,
@@ -91,6 +95,7 @@ function buildSurface(
     calls: callRules(read),
     errors: errorCodes(read),
     ...(negotiation ? { negotiation } : {}),
+    batches: version >= BATCHES_SINCE_PROTOCOL_VERSION,
     extensions: extended.extensions,
   };
 }

@@ -58,3 +58,13 @@ export const PROXY_CHAIN = {
   successor: "proxy/successor",
   initialize: { method: "proxy/initialize", forwards: "initialize" },
 } as const;
+
+/**
+ * JSON-RPC batches, which only prose allows: ACP v2's transports document ("Messages are
+ * individual JSON-RPC requests, notifications, responses, or batch arrays", with JSON-RPC
+ * 2.0's batch rules restated), while v1's says nothing of them and its SDKs refuse them.
+ * A surface of this protocol version or later gets connections that take batches apart and
+ * answer them as JSON-RPC says, and can send some; an earlier one keeps answering an array
+ * with -32600.
+ */
+export const BATCHES_SINCE_PROTOCOL_VERSION = 2;

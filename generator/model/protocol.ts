@@ -4,10 +4,13 @@ import type { Stability } from "../load/layout.js";
 import type { Json } from "../schema/json.js";
 import type { TaggedUnion } from "../schema/unions.js";
 import type { HandlerSide, Side } from "./sides.js";
+import type { VersionsModel } from "./versions.js";
 
 /** The intermediate model every emitter reads: one entry per surface (entry point). */
 export interface ProtocolModel {
   surfaces: SurfaceModel[];
+  /** What the protocol versions share: the handshake, and the same definitions (versions.ts). */
+  versions: VersionsModel;
   inputs: InputFile[];
   /** The schema folder's CHANGES.md: the bump's schema diff, in Markdown (emit/changelog.ts). */
   changes?: string;
@@ -42,6 +45,8 @@ export interface SurfaceModel {
   errors: ErrorCodes;
   /** What `initialize` negotiates and what each capability gates (capabilities.ts); absent without a handshake. */
   negotiation?: Negotiation;
+  /** The connections take and send JSON-RPC batches (conventions.ts: from protocol v2 on). */
+  batches: boolean;
   /** What the user's extensions added to this surface (extensions.ts); empty without any. */
   extensions: SurfaceExtension[];
 }

@@ -1,5 +1,5 @@
 import { isObject, type Json, type JsonObject } from "./json.js";
-import { ANNOTATION_KEYWORDS, STANDARD_KEYWORDS } from "./keywords.js";
+import { ANNOTATION_KEYWORDS, PROSE_KEYWORDS, STANDARD_KEYWORDS } from "./keywords.js";
 import { mapSchema, someSchema } from "./walk.js";
 
 /** Reading what one schema node says, the same way for every stage. */
@@ -159,3 +159,17 @@ export function refOrNull(schema: Json): string | undefined {
   if (other === undefined || !branches.some(isNull)) return undefined;
   return soleRef(other);
 }
+
+/**
+ * The schema without its prose (descriptions, titles, examples, comments: keywords.ts
+ * `PROSE_KEYWORDS`), at every depth: what a value must be and how it is read, with nothing
+ * that only documents it. Two definitions equal this way admit and read the same values.
+ */
+export function withoutProse(schema: Json): Json {
+  return mapSchema(schema, (node) => {
+    if (!PROSE.some((k) => Object.hasOwn(node, k))) return node;
+    return Object.fromEntries(Object.entries(node).filter(([key]) => !PROSE.includes(key)));
+  });
+}
+
+const PROSE: readonly string[] = PROSE_KEYWORDS;
