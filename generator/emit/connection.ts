@@ -114,15 +114,19 @@ function javascript(
     const negotiation = surface.negotiation
       ? `, negotiation: { role: ${literal(role)}, spec: ${NEGOTIATION_TABLE}, gates: ${names.capabilities.gates} }`
       : "";
+    const batches = surface.batches ? ", batches: true" : "";
     lines.push(
       `/** The ${role}'s end of a connection: serves the \`${mine.handlers}\` handlers, calls the ${peer} through \`${peer}\`. */`,
       `export class ${mine.connection} extends SideConnection {`,
       `  constructor(to${mine.handlers}, stream, options) {`,
-      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")}${negotiation} }, to${mine.handlers}, stream, options);`,
+      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")}${negotiation}${batches} }, to${mine.handlers}, stream, options);`,
       "  }",
       `  get ${peer}() {`,
       "    return this.remote;",
       "  }",
+      ...(surface.batches
+        ? [`  ${BATCH_MEMBER}(calls) {`, "    return this.sendBatch(calls);", "  }"]
+        : []),
       "}",
       "",
     );
@@ -282,12 +286,32 @@ function declarations(
       `  /** The ${peer}'s methods. */`,
       `  get ${peer}(): ${names.roles[peer].remote};`,
       ...negotiatedGetter(surface, names),
+      ...batchDeclaration(surface, peer),
       "}",
       "",
     );
   }
   lines.push(...chain.body);
   return lines.join("\n");
+}
+
+/** The member of a connection that sends a JSON-RPC batch, where the surface has them. */
+const BATCH_MEMBER = "batch";
+
+/** The declaration of `batch`, on a surface whose connections send JSON-RPC batches. */
+function batchDeclaration(surface: SurfaceModel, peer: Role): string[] {
+  if (!surface.batches) return [];
+  return [
+    "  /**",
+    "   * Sends the requests and notifications `calls` makes while it runs (its synchronous",
+    "   * part) as one JSON-RPC batch, and returns what it returned; each call still settles",
+    `   * with its own answer: \`const [a, b] = conn.${BATCH_MEMBER}(() => [conn.${peer}.x(…), conn.${peer}.y(…)])\`.`,
+    "   * ACP asks senders not to batch what changes which later messages are valid",
+    "   * (`initialize`, `auth/login`, `session/new`, `session/resume`, `session/prompt`).",
+    "   * Received batches are always taken apart and answered, whether or not this is used.",
+    "   */",
+    `  ${BATCH_MEMBER}<T>(calls: () => T): T;`,
+  ];
 }
 
 /** The typed `negotiated` of a connection class, where the surface has a handshake. */

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "./json-rpc.js";
+import type { JsonRpcBatch, JsonRpcMessage } from "./json-rpc.js";
 import { type Frame, LineFramer, splitLines } from "./line-framing.js";
 import {
   MalformedFrame,
@@ -183,13 +183,14 @@ function toValue(
 function lineWritable(
   output: WritableLike<Uint8Array>,
   limit: number,
-): WritableLike<JsonRpcMessage> {
+): WritableLike<JsonRpcMessage | JsonRpcBatch> {
   const encoder = utf8Encoder();
   return {
-    getWriter(): StreamWriter<JsonRpcMessage> {
+    getWriter(): StreamWriter<JsonRpcMessage | JsonRpcBatch> {
       const sink = output.getWriter();
       return {
-        write(message: JsonRpcMessage): Promise<void> {
+        // A batch is one line, as JSON-RPC's batch array (v2's stdio carries them so).
+        write(message: JsonRpcMessage | JsonRpcBatch): Promise<void> {
           let text: string | undefined;
           try {
             text = JSON.stringify(message);
@@ -213,8 +214,13 @@ function lineWritable(
 }
 
 /** What a message is, for an error message: never its content. */
-function describe(message: JsonRpcMessage): string {
+function describe(message: JsonRpcMessage | JsonRpcBatch): string {
+  if (isBatch(message)) return `a batch of ${message.length} messages`;
   if ("method" in message)
     return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
   return `the answer to request ${JSON.stringify(message.id)}`;
+}
+
+function isBatch(message: JsonRpcMessage | JsonRpcBatch): message is JsonRpcBatch {
+  return Array.isArray(message);
 }

@@ -12,7 +12,7 @@
  * stream with the same `cookieStore` (for sticky routing), `initialize`, then `session/load`.
  */
 import { Fifo } from "./fifo.js";
-import type { JsonRpcMessage } from "./json-rpc.js";
+import type { JsonRpcBatch, JsonRpcMessage } from "./json-rpc.js";
 import {
   MalformedFrame,
   MessageEncodingError,
@@ -197,7 +197,7 @@ class Inbox {
 }
 
 /** A message as JSON text, refused (failing that one call) when it cannot be sent. */
-function encode(message: JsonRpcMessage, limit: number): string {
+function encode(message: JsonRpcMessage | JsonRpcBatch, limit: number): string {
   let json: string | undefined;
   try {
     json = JSON.stringify(message);
@@ -210,7 +210,8 @@ function encode(message: JsonRpcMessage, limit: number): string {
   return json;
 }
 
-function describe(message: JsonRpcMessage): string {
+function describe(message: JsonRpcMessage | JsonRpcBatch): string {
+  if (isBatch(message)) return `a batch of ${message.length} messages`;
   if ("method" in message)
     return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
   return `the answer to request ${JSON.stringify(message.id)}`;
@@ -316,17 +317,26 @@ class HttpTransport {
     this.stream = {
       readable: { getReader: () => this.inbox.reader() },
       writable: {
-        getWriter: (): StreamWriter<JsonRpcMessage> => ({
+        getWriter: (): StreamWriter<JsonRpcMessage | JsonRpcBatch> => ({
           write: (message) => {
-            const sent = this.chain.then(() => this.write(message));
-            this.chain = sent.catch(() => {});
-            return sent;
+            // The HTTP profile carries no batches (its servers answer them 501): a batch's
+            // messages go one by one, each where it belongs.
+            if (isBatch(message))
+              return Promise.all(message.map((m) => this.queue(m))).then(() => {});
+            return this.queue(message);
           },
           close: async () => this.end(),
           releaseLock: () => {},
         }),
       },
     };
+  }
+
+  /** Writes `message` after every message written before it. */
+  private queue(message: JsonRpcMessage): Promise<void> {
+    const sent = this.chain.then(() => this.write(message));
+    this.chain = sent.catch(() => {});
+    return sent;
   }
 
   private request(method: string, headers: Record<string, string>, body?: string) {
@@ -731,7 +741,7 @@ class WebSocketTransport {
     };
   }
 
-  private async write(message: JsonRpcMessage): Promise<void> {
+  private async write(message: JsonRpcMessage | JsonRpcBatch): Promise<void> {
     const json = encode(message, this.limit);
     if (this.socket.readyState === 0) await this.opened;
     if (this.isClosed || this.socket.readyState !== 1)
@@ -755,4 +765,8 @@ class WebSocketTransport {
       // Already closing.
     }
   }
+}
+
+function isBatch(message: JsonRpcMessage | JsonRpcBatch): message is JsonRpcBatch {
+  return Array.isArray(message);
 }

@@ -11,7 +11,7 @@
  * the client does.
  */
 import { Fifo } from "./fifo.js";
-import type { JsonRpcMessage } from "./json-rpc.js";
+import type { JsonRpcBatch, JsonRpcMessage } from "./json-rpc.js";
 import {
   MessageEncodingError,
   type MessageStream,
@@ -440,7 +440,7 @@ export class RemoteConnection {
     };
   }
 
-  private writer(): StreamWriter<JsonRpcMessage> {
+  private writer(): StreamWriter<JsonRpcMessage | JsonRpcBatch> {
     return {
       write: (message) => this.send(message),
       close: async () => {
@@ -451,8 +451,11 @@ export class RemoteConnection {
     };
   }
 
-  private send(message: JsonRpcMessage): Promise<void> {
+  private send(message: JsonRpcMessage | JsonRpcBatch): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
+    // A batch (v2): a WebSocket carries it whole; over HTTP, whose streams are per session
+    // and whose answers go where their requests came from, each message goes its own way.
+    if (isBatch(message)) return this.sendBatch(message);
     let json: string | undefined;
     try {
       json = JSON.stringify(message);
@@ -499,6 +502,31 @@ export class RemoteConnection {
     }
     outbox.push(json);
     return this.roomIn(outbox);
+  }
+
+  private sendBatch(batch: JsonRpcBatch): Promise<void> {
+    if (!this.socket) return Promise.all(batch.map((m) => this.send(m))).then(() => {});
+    for (const message of batch) {
+      const opened = "method" in message ? undefined : sessionOfResult(message);
+      if (opened !== undefined && !this.useSession(opened)) {
+        this.drop(
+          `its client opened more than ${this.limits.maxSessionsPerConnection} sessions (maxSessionsPerConnection)`,
+        );
+        return Promise.reject(this.closedError());
+      }
+    }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(batch);
+    } catch (error) {
+      return Promise.reject(new MessageEncodingError(error));
+    }
+    if (json === undefined) return Promise.reject(new MessageEncodingError(undefined));
+    if (json.length > this.limits.maxMessageBytes)
+      return Promise.reject(
+        new MessageTooLargeError("the agent's batch", json.length, this.limits.maxMessageBytes),
+      );
+    return this.sendOnSocket(this.socket, json);
   }
 
   /** Resolves once `outbox` is under the limit; drops the connection at twice it. */
@@ -654,4 +682,8 @@ export class RemoteConnection {
   private closedError(): ConnectionClosedError {
     return new ConnectionClosedError(this.lifetime.signal.reason, "closed");
   }
+}
+
+function isBatch(message: JsonRpcMessage | JsonRpcBatch): message is JsonRpcBatch {
+  return Array.isArray(message);
 }

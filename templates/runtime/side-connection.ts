@@ -95,6 +95,14 @@ export class SideConnection<PeerRequests, PeerNotifications> {
   close(reason?: unknown): void {
     this.connection.close(reason);
   }
+
+  /**
+   * What the generated connections of a surface with JSON-RPC batches (v2) expose as
+   * `batch`: the calls `calls` makes leave as one batch.
+   */
+  protected sendBatch<T>(calls: () => T): T {
+    return this.connection.batch(calls);
+  }
 }
 
 /** What remote methods send through: a connection, or a proxy's path to its successor. */
