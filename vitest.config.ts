@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 export const PACKAGE_FACING = [
   "test/runtime/**/*.test.ts",
   "test/remote/**/*.test.ts",
+  "test/router/**/*.test.ts",
   "test/stubs/**/*.test.ts",
   "test/chain/**/*.test.ts",
   "test/consumers/**/*.test.ts",

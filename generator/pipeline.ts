@@ -19,6 +19,7 @@ import {
 import { emitPackageEntries } from "./emit/package-entries.js";
 import { emitParsers } from "./emit/parsers.js";
 import { emitReceived } from "./emit/received.js";
+import { emitRouterEntry } from "./emit/router-entry.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { type ExtensionInputs, loadSchemaDir } from "./load/index.js";
@@ -63,6 +64,7 @@ export async function render(
     emitChangelog(model, options, carried.changelog),
     ...emitMigration(model, options),
     ...emitPackageEntries(symbols),
+    ...emitRouterEntry(model, symbols),
     ...emitRuntime(),
   ];
   for (const context of surfaceContexts(model, symbols, diagnostics))

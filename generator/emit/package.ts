@@ -6,6 +6,7 @@ import {
   RUNTIME_MODULE,
   RUNTIME_NODE_MODULE,
   RUNTIME_REMOTE_MODULE,
+  RUNTIME_ROUTER_MODULE,
   reexportLines,
   runtimeBundle,
 } from "../symbols/exports.js";
@@ -72,6 +73,7 @@ export function emitRuntime(): OutputFile[] {
     },
     file(RUNTIME_BUNDLE_DIR, RUNTIME_NODE_MODULE),
     file(RUNTIME_BUNDLE_DIR, RUNTIME_REMOTE_MODULE),
+    file(RUNTIME_BUNDLE_DIR, RUNTIME_ROUTER_MODULE),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -132,15 +134,23 @@ function exportsMap(model: ProtocolModel, symbols: Symbols): Record<string, unkn
   return map;
 }
 
-/** The surfaces' entry points, then those every surface shares (`./node`, `./remote`). */
+/**
+ * The surfaces' entry points, then those every surface shares (`./node`, `./remote`, and
+ * `./router` where the versions have a handshake to route on).
+ */
 function entryPoints(
   model: ProtocolModel,
   symbols: Symbols,
 ): Array<{ entry: string; folder: string }> {
   return [
     ...orderedSurfaces(model).map((s) => ({ entry: s.entry, folder: s.id })),
-    ...[symbols.node, symbols.remote].map((e) => ({ entry: e.subpath, folder: e.folder })),
+    ...sharedEntries(model, symbols).map((e) => ({ entry: e.subpath, folder: e.folder })),
   ];
+}
+
+/** The entry points every surface shares that the package has. */
+function sharedEntries(model: ProtocolModel, symbols: Symbols) {
+  return [symbols.node, symbols.remote, ...(model.versions.handshake ? [symbols.router] : [])];
 }
 
 /**
@@ -185,8 +195,7 @@ export function emitPackageJson(
     // `generate` and `check` know the folder, and nothing that imports the package reads it.
     files: [
       ...new Set(model.surfaces.map((s) => s.id.split("/")[0] as string)),
-      symbols.node.folder,
-      symbols.remote.folder,
+      ...sharedEntries(model, symbols).map((e) => e.folder),
       "runtime",
       ...(migrationRows(model.surfaces) ? [MIGRATION_FILE] : []),
       CHANGELOG_FILE,

@@ -293,8 +293,47 @@ export const REMOTE_ENTRY: PackageEntry = {
   reexports: REMOTE_REEXPORTS,
 };
 
+/**
+ * `PKG/router`: one agent for every client version and one client for every agent version
+ * (the runtime's `router.ts`), web platform only. Besides these re-exports it holds what the
+ * generator writes from the model (emit/router-entry.ts): `agentRouter` and `clientRouter`
+ * bound to the package's handshake and versions, and the definitions every version shares.
+ */
+export const ROUTER_REEXPORTS: readonly RuntimeReexport[] = [
+  {
+    from: "router.js",
+    names: [
+      ...["AgentFactory", "AgentRoute", "AgentRouter", "AgentRoutes", "ClientConnectOptions"],
+      ...["ClientOffer", "ClientRoute", "ClientRouter", "ExtraArguments", "InitializeResultOf"],
+      ...["InitializingConnection", "RouterOptions"],
+    ],
+    typeOnly: true,
+  },
+  { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
+];
+export const ROUTER_ENTRY: PackageEntry = {
+  subpath: "./router",
+  folder: "router",
+  reexports: ROUTER_REEXPORTS,
+};
+
+/** The names `PKG/router` declares itself (emit/router-entry.ts writes them). */
+export const ROUTER_MODULE = {
+  /** The agent's router: `agentRouter({ 1: (stream) => …, 2: (stream) => … })`. */
+  agentRouter: "agentRouter",
+  /** The client's router: `clientRouter({ 2: { initialize, connect }, 1: { … } })`. */
+  clientRouter: "clientRouter",
+  /** Per stability, the definitions every protocol version defines alike (model/versions.ts). */
+  sameDefinitions: "SAME_DEFINITIONS",
+  /** The union of the package's protocol versions. */
+  versions: "ProtocolVersions",
+  /** The runtime classes the functions make, and the handshake spec they take. */
+  agentClass: "AgentRouter",
+  clientClass: "ClientRouter",
+} as const;
+
 /** The entry points shared by every surface, in the order `exports` lists them. */
-export const PACKAGE_ENTRIES: readonly PackageEntry[] = [NODE_ENTRY, REMOTE_ENTRY];
+export const PACKAGE_ENTRIES: readonly PackageEntry[] = [NODE_ENTRY, REMOTE_ENTRY, ROUTER_ENTRY];
 
 /**
  * Every name an entry point may export besides those derived from definitions, whatever
@@ -335,11 +374,14 @@ export const RUNTIME_MODULE = "index.js";
 export const RUNTIME_NODE_MODULE = "node.js";
 /** The remote transport's module: its own file, which imports the web-platform one. */
 export const RUNTIME_REMOTE_MODULE = "remote.js";
+/** The routers' module (`PKG/router`): its own file, which imports the web-platform one. */
+export const RUNTIME_ROUTER_MODULE = "router.js";
 
 /** The bundled module holding runtime module `file` (`remote-client.js` → `remote.js`). */
 export function runtimeBundle(file: string): string {
   if (file.startsWith("node")) return RUNTIME_NODE_MODULE;
   if (file.startsWith("remote")) return RUNTIME_REMOTE_MODULE;
+  if (file.startsWith("router")) return RUNTIME_ROUTER_MODULE;
   return RUNTIME_MODULE;
 }
 

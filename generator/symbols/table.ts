@@ -23,6 +23,7 @@ import {
   RECEIVED_NAMESPACE,
   REMOTE_ENTRY,
   ROLES,
+  ROUTER_ENTRY,
   type Role,
   type RuntimeReexport,
   SIGNATURES,
@@ -103,6 +104,8 @@ export interface Symbols {
   node: PackageEntry;
   /** The remote transport's entry point (the same for every surface). */
   remote: PackageEntry;
+  /** The routers' entry point, where the model has a handshake (model/versions.ts). */
+  router: PackageEntry;
 }
 
 /** The symbol table of every surface; throws the first name that cannot be exported. */
@@ -116,6 +119,7 @@ export function buildSymbols(model: ProtocolModel): Symbols {
     },
     node: NODE_ENTRY,
     remote: REMOTE_ENTRY,
+    router: ROUTER_ENTRY,
   };
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build` (build.mjs), after tsc has compiled templates/runtime to DIST/runtime/: the
 // runtime as the generated package ships its JavaScript, one module for the web-platform runtime
-// (DIST/runtime-bundle/index.js), one for the remote transport (remote.js) and one for the Node
-// helpers (node.js), the last two importing the first. DIST is the folder given as the argument
+// (DIST/runtime-bundle/index.js), one for the remote transport (remote.js), one for the routers
+// (router.js) and one for the Node helpers (node.js), the last three importing the first. DIST is the folder given as the argument
 // (build.mjs's staging folder), else dist/.
 //
 // Why: Node loads every ES module file on its own (resolve, read, compile, link: about half a
@@ -26,6 +26,7 @@ const {
   RUNTIME_MODULE: WEB,
   RUNTIME_NODE_MODULE: NODE,
   RUNTIME_REMOTE_MODULE: REMOTE,
+  RUNTIME_ROUTER_MODULE: ROUTER,
   runtimeBundle,
 } = await import(pathToFileURL(join(DIST, "generator", "symbols", "exports.js")).href);
 
@@ -100,11 +101,13 @@ async function bundleOf(bundle, platform) {
 rmSync(OUT, { recursive: true, force: true });
 await bundleOf(WEB, "neutral");
 await bundleOf(REMOTE, "neutral");
+await bundleOf(ROUTER, "neutral");
 await bundleOf(NODE, "node");
 
 for (const [bundle, imports] of [
   [NODE, WEB],
   [REMOTE, WEB],
+  [ROUTER, WEB],
 ]) {
   if (!readFileSync(join(OUT, bundle), "utf8").includes(`from "./${imports}"`)) {
     console.error(`runtime bundle: ${bundle} does not import the web runtime from ./${imports}`);
