@@ -73,6 +73,12 @@ export interface MethodTables {
         readonly spec: NegotiationSpec;
         readonly gates: readonly CapabilityGate[];
     };
+    /**
+     * The surface allows JSON-RPC batches (ACP v2): arrays received are taken apart and
+     * answered as JSON-RPC says, and the connection can send some (`batch`). Without it an
+     * array is answered -32600, as v1 requires.
+     */
+    readonly batches?: boolean;
 }
 /**
  * Which messages are checked against the schema. Both directions default to on: received

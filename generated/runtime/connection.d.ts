@@ -26,7 +26,6 @@ export declare const CANCEL_REQUEST_METHOD = "$/cancel_request";
  * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export declare class Connection {
-    private readonly stream;
     private readonly served;
     private readonly called;
     private readonly cancelEntry;
@@ -60,6 +59,7 @@ export declare class Connection {
     private readonly arrivals;
     private readonly closedPromise;
     private resolveClosed;
+    private readonly stream;
     constructor(tables: MethodTables, stream: MessageStream, options?: ConnectionOptions);
     /** Aborts when the connection closes; its reason is a `ConnectionClosedError`. */
     get signal(): PlatformAbortSignal;
@@ -76,6 +76,11 @@ export declare class Connection {
     request(method: string, params?: unknown, options?: CallOptions): Promise<unknown>;
     /** Send a notification; resolves once it is handed to the transport. */
     notify(method: string, params?: unknown): Promise<void>;
+    /**
+     * Sends the requests and notifications `calls` makes (synchronously) as one JSON-RPC
+     * batch; returns what `calls` returned. Only where the surface allows batches.
+     */
+    batch<T>(calls: () => T): T;
     /**
      * Close: pending calls reject with a `ConnectionClosedError`, handlers in flight see their
      * signal abort (their answers are not sent), input is cancelled and output closed after

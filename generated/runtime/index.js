@@ -228,6 +228,255 @@ function classify(value) {
   return { kind: "error", id, error: value.error };
 }
 
+// dist/runtime/request-error.js
+var RequestError = class extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.name = "RequestError";
+    this.code = code;
+    if (data !== void 0)
+      this.data = data;
+  }
+  /** The `error` member of a JSON-RPC response. */
+  toErrorObject() {
+    return this.data === void 0 ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+};
+var wireErrors = {
+  /** -32700: the line received was not JSON (or not UTF-8). */
+  parseError: (detail) => new RequestError(-32700, withDetail("Parse error", detail)),
+  /** -32600: JSON, but not a valid JSON-RPC request object. */
+  invalidRequest: (data, detail) => new RequestError(-32600, withDetail("Invalid request", detail), data),
+  /** -32601: the method does not exist here, or this side does not implement it. */
+  methodNotFound: (method) => new RequestError(-32601, `Method not found: ${method}`, { method }),
+  /** -32602: the params do not match the method's schema. */
+  invalidParams: (data, detail) => new RequestError(-32602, withDetail("Invalid params", detail), data),
+  /** -32603: the handler failed. */
+  internalError: (data, detail) => new RequestError(-32603, withDetail("Internal error", detail), data),
+  /** -32800: the request was cancelled (`$/cancel_request`, or the caller's signal). */
+  requestCancelled: (data, detail) => new RequestError(-32800, withDetail("Request cancelled", detail), data)
+};
+function withDetail(message, detail) {
+  return detail ? `${message}: ${detail}` : message;
+}
+var ConnectionClosedError = class extends Error {
+  constructor(reason, kind = "closed") {
+    super(closeMessage(kind, reason));
+    this.name = "ConnectionClosedError";
+    this.kind = kind;
+    this.reason = reason;
+  }
+};
+function closeMessage(kind, reason) {
+  const detail = reason instanceof Error ? reason.message : reason === void 0 ? "" : String(reason);
+  switch (kind) {
+    case "end-of-input":
+      return `connection closed: ${detail || "the peer closed its output"}`;
+    case "read-error":
+      return `connection closed: ${detail || "reading failed"}`;
+    case "write-error":
+      return `connection closed: ${detail || "writing failed"}`;
+    case "closed":
+      return detail ? `connection closed: ${detail}` : "connection closed by close()";
+  }
+}
+
+// dist/runtime/batching-stream.js
+var BatchingStream = class {
+  constructor(inner, options) {
+    this.options = options;
+    this.waiting = /* @__PURE__ */ new Map();
+    this.sink = inner.writable.getWriter();
+    this.readable = { getReader: () => this.reader(inner.readable) };
+    let locked = false;
+    this.writable = {
+      getWriter: () => {
+        if (locked)
+          throw new TypeError("batching stream: the writable side is already locked");
+        locked = true;
+        return {
+          write: (message) => this.write(message),
+          close: () => this.close(),
+          releaseLock: () => {
+            locked = false;
+          }
+        };
+      }
+    };
+  }
+  /**
+   * Runs `calls` and sends every request and notification written while it runs (its
+   * synchronous part) as one batch, after it returns or throws. Nested, the inner calls join
+   * the outer batch. Nothing written, nothing sent.
+   */
+  collect(calls) {
+    if (this.collected)
+      return calls();
+    const batch = [];
+    const written = deferred();
+    this.collected = batch;
+    this.collectedWritten = written;
+    try {
+      return calls();
+    } finally {
+      this.collected = void 0;
+      this.collectedWritten = void 0;
+      if (batch.length > 0)
+        settle(this.sink.write(batch), written);
+      else
+        written.resolve();
+    }
+  }
+  reader(source) {
+    const inner = source.getReader();
+    let entries = [];
+    let next = 0;
+    const fromSource = (result) => {
+      if (result.done || !Array.isArray(result.value))
+        return result;
+      entries = this.split(result.value);
+      next = 0;
+      return read();
+    };
+    const read = () => {
+      if (next < entries.length) {
+        const value = entries[next];
+        entries[next++] = void 0;
+        return { done: false, value };
+      }
+      entries = [];
+      return inner.read().then(fromSource);
+    };
+    return {
+      read: () => Promise.resolve(read()),
+      releaseLock: () => inner.releaseLock(),
+      cancel: (reason) => {
+        entries = [];
+        return inner.cancel(reason);
+      }
+    };
+  }
+  /**
+   * One incoming batch: answers what is invalid, records what its requests' answers will
+   * join, and returns the entries for the connection, in order.
+   */
+  split(batch) {
+    if (batch.length === 0) {
+      this.invalid("an empty batch");
+      const answer = { jsonrpc: "2.0", id: null, error: emptyBatch() };
+      this.sink.write(answer).then(() => this.traceSent([answer]), ignore);
+      return [];
+    }
+    const group = { slots: [], open: 0, own: [], written: deferred() };
+    const entries = [];
+    for (const entry of batch) {
+      const message = classify(entry);
+      if (message.kind === "invalid") {
+        this.options.trace?.({ direction: "received", message: entry });
+        this.invalid(`a batch entry: ${message.reason}`, message.id);
+        const answer = {
+          jsonrpc: "2.0",
+          id: null,
+          error: invalidEntry(message.reason)
+        };
+        group.slots.push(answer);
+        group.own.push(answer);
+        continue;
+      }
+      if (message.kind === "request") {
+        const waiting = this.waiting.get(message.id);
+        const slot = { group, slot: group.slots.length };
+        if (waiting)
+          waiting.push(slot);
+        else
+          this.waiting.set(message.id, [slot]);
+        group.slots.push(void 0);
+        group.open++;
+      }
+      entries.push(entry);
+    }
+    if (group.open === 0 && group.slots.length > 0)
+      this.flush(group);
+    return entries;
+  }
+  write(message) {
+    if (isBatch(message))
+      return this.sink.write(message);
+    const isAnswer = !("method" in message);
+    if (this.collected && !isAnswer) {
+      this.collected.push(message);
+      return this.collectedWritten.promise;
+    }
+    if (isAnswer && this.waiting.size > 0) {
+      const waiting = this.waiting.get(message.id);
+      const first = waiting?.shift();
+      if (first) {
+        if (waiting?.length === 0)
+          this.waiting.delete(message.id);
+        const { group, slot } = first;
+        group.slots[slot] = message;
+        if (--group.open === 0)
+          this.flush(group);
+        return group.written.promise;
+      }
+    }
+    return this.sink.write(message);
+  }
+  /** A complete group's answers, as one array. */
+  flush(group) {
+    const written = this.sink.write(group.slots);
+    settle(written, group.written);
+    if (group.own.length > 0)
+      written.then(() => this.traceSent(group.own), ignore);
+  }
+  close() {
+    for (const slots of this.waiting.values())
+      for (const { group } of slots)
+        group.written.reject(CLOSING);
+    this.waiting.clear();
+    return this.sink.close();
+  }
+  traceSent(messages) {
+    const trace = this.options.trace;
+    if (trace)
+      for (const message of messages)
+        trace({ direction: "sent", message });
+  }
+  invalid(what, id) {
+    this.options.log({
+      level: "warn",
+      reason: "invalid-message",
+      message: `invalid JSON-RPC batch: ${what}; answered -32600`,
+      ...id === void 0 || id === null ? {} : { id }
+    });
+  }
+};
+var CLOSING = new Error("the connection closed before every request of the batch was answered");
+function emptyBatch() {
+  return wireErrors.invalidRequest(void 0, "an empty batch").toErrorObject();
+}
+function invalidEntry(reason) {
+  return wireErrors.invalidRequest(void 0, reason).toErrorObject();
+}
+function deferred() {
+  let resolve;
+  let reject;
+  const promise = new Promise((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(ignore);
+  return { promise, resolve, reject };
+}
+function settle(written, into) {
+  written.then(into.resolve, into.reject);
+}
+function isBatch(message) {
+  return Array.isArray(message);
+}
+function ignore() {
+}
+
 // dist/runtime/message-stream.js
 var _a;
 var _b;
@@ -500,59 +749,6 @@ function fillEmpty(value, validator) {
   if (validator && !validator(value ?? null) && validator({}))
     return {};
   return value ?? null;
-}
-
-// dist/runtime/request-error.js
-var RequestError = class extends Error {
-  constructor(code, message, data) {
-    super(message);
-    this.name = "RequestError";
-    this.code = code;
-    if (data !== void 0)
-      this.data = data;
-  }
-  /** The `error` member of a JSON-RPC response. */
-  toErrorObject() {
-    return this.data === void 0 ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
-};
-var wireErrors = {
-  /** -32700: the line received was not JSON (or not UTF-8). */
-  parseError: (detail) => new RequestError(-32700, withDetail("Parse error", detail)),
-  /** -32600: JSON, but not a valid JSON-RPC request object. */
-  invalidRequest: (data, detail) => new RequestError(-32600, withDetail("Invalid request", detail), data),
-  /** -32601: the method does not exist here, or this side does not implement it. */
-  methodNotFound: (method) => new RequestError(-32601, `Method not found: ${method}`, { method }),
-  /** -32602: the params do not match the method's schema. */
-  invalidParams: (data, detail) => new RequestError(-32602, withDetail("Invalid params", detail), data),
-  /** -32603: the handler failed. */
-  internalError: (data, detail) => new RequestError(-32603, withDetail("Internal error", detail), data),
-  /** -32800: the request was cancelled (`$/cancel_request`, or the caller's signal). */
-  requestCancelled: (data, detail) => new RequestError(-32800, withDetail("Request cancelled", detail), data)
-};
-function withDetail(message, detail) {
-  return detail ? `${message}: ${detail}` : message;
-}
-var ConnectionClosedError = class extends Error {
-  constructor(reason, kind = "closed") {
-    super(closeMessage(kind, reason));
-    this.name = "ConnectionClosedError";
-    this.kind = kind;
-    this.reason = reason;
-  }
-};
-function closeMessage(kind, reason) {
-  const detail = reason instanceof Error ? reason.message : reason === void 0 ? "" : String(reason);
-  switch (kind) {
-    case "end-of-input":
-      return `connection closed: ${detail || "the peer closed its output"}`;
-    case "read-error":
-      return `connection closed: ${detail || "reading failed"}`;
-    case "write-error":
-      return `connection closed: ${detail || "writing failed"}`;
-    case "closed":
-      return detail ? `connection closed: ${detail}` : "connection closed by close()";
-  }
 }
 
 // dist/runtime/negotiation.js
@@ -912,7 +1108,6 @@ var Threw = class {
 };
 var Connection = class {
   constructor(tables, stream, options = {}) {
-    this.stream = stream;
     this.malformedLines = 0;
     this.lifetime = newAbortController();
     this.isClosed = false;
@@ -947,7 +1142,8 @@ var Connection = class {
     const handshake = tables.negotiation;
     this.negotiation = handshake ? new Negotiation(handshake.role, handshake.spec, handshake.gates, options.capabilities, (level, reason, message, method) => this.note(level, reason, message, { method }), (name) => this.handler(name) !== void 0) : void 0;
     this.unknownVariants = options.unknownVariants ?? "keep";
-    this.writer = stream.writable.getWriter();
+    this.stream = tables.batches ? new BatchingStream(stream, { log: this.log, trace: this.trace }) : stream;
+    this.writer = this.stream.writable.getWriter();
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
     });
@@ -1023,6 +1219,15 @@ var Connection = class {
     return this.send(params === void 0 ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
   /**
+   * Sends the requests and notifications `calls` makes (synchronously) as one JSON-RPC
+   * batch; returns what `calls` returned. Only where the surface allows batches.
+   */
+  batch(calls) {
+    if (!(this.stream instanceof BatchingStream))
+      throw new TypeError("this protocol version has no JSON-RPC batches");
+    return this.stream.collect(calls);
+  }
+  /**
    * Close: pending calls reject with a `ConnectionClosedError`, handlers in flight see their
    * signal abort (their answers are not sent), input is cancelled and output closed after
    * what was already queued. Idempotent.
@@ -1046,8 +1251,8 @@ var Connection = class {
       controller.abort(error);
     this.inFlight.clear();
     this.arrivals.clear();
-    this.reader?.cancel(reason).catch(ignore);
-    attempt(() => this.writer.close()).catch(ignore).then(() => this.resolveClosed());
+    this.reader?.cancel(reason).catch(ignore2);
+    attempt(() => this.writer.close()).catch(ignore2).then(() => this.resolveClosed());
   }
   closedError() {
     const reason = this.lifetime.signal.reason;
@@ -1138,7 +1343,7 @@ var Connection = class {
     this.answerWithError(id ?? null, wireErrors.invalidRequest({ size: frame.size, limit }, "message too large"));
   }
   answerWithError(id, error) {
-    this.send({ jsonrpc: "2.0", id, error: error.toErrorObject() }).catch(ignore);
+    this.send({ jsonrpc: "2.0", id, error: error.toErrorObject() }).catch(ignore2);
   }
   // --- incoming requests -------------------------------------------------------------------
   onRequest(id, method, params) {
@@ -1467,7 +1672,7 @@ var Connection = class {
         jsonrpc: "2.0",
         method: this.cancelEntry.method,
         params: { requestId: id }
-      }).catch(ignore);
+      }).catch(ignore2);
     call.reject(wireErrors.requestCancelled({ requestId: id }, "cancelled by the caller"));
   }
   // --- output --------------------------------------------------------------------------------
@@ -1519,7 +1724,7 @@ function defaultLog(event) {
   if (event.level !== "debug")
     consoleError(`acp: ${event.message}`);
 }
-function ignore() {
+function ignore2() {
 }
 function attempt(run2) {
   try {
@@ -1922,6 +2127,7 @@ function lineWritable(output, limit) {
     getWriter() {
       const sink = output.getWriter();
       return {
+        // A batch is one line, as JSON-RPC's batch array (v2's stdio carries them so).
         write(message) {
           let text;
           try {
@@ -1944,9 +2150,14 @@ function lineWritable(output, limit) {
   };
 }
 function describe2(message) {
+  if (isBatch2(message))
+    return `a batch of ${message.length} messages`;
   if ("method" in message)
     return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
   return `the answer to request ${JSON.stringify(message.id)}`;
+}
+function isBatch2(message) {
+  return Array.isArray(message);
 }
 
 // dist/runtime/null-result.js
@@ -2592,6 +2803,13 @@ var SideConnection = class {
   close(reason) {
     this.connection.close(reason);
   }
+  /**
+   * What the generated connections of a surface with JSON-RPC batches (v2) expose as
+   * `batch`: the calls `calls` makes leave as one batch.
+   */
+  sendBatch(calls) {
+    return this.connection.batch(calls);
+  }
 };
 function remoteMethods(connection, entries) {
   const remote = /* @__PURE__ */ Object.create(null);
@@ -2783,6 +3001,7 @@ function defaultLog2(event) {
 }
 export {
   ArrivalQueue,
+  BatchingStream,
   CANCEL_REQUEST_METHOD,
   Connection,
   ConnectionClosedError,

@@ -1,6 +1,7 @@
 /**
  * JSON-RPC 2.0 message shapes and the classification of whatever arrives on the wire.
- * ACP uses single messages only: a batch (JSON array) is answered as an invalid request.
+ * ACP v1 uses single messages only: a batch (JSON array) is answered as an invalid request.
+ * v2 allows batches; its connections take them apart before classifying (batching-stream.ts).
  */
 export type JsonRpcId = string | number | null;
 export interface ErrorObject {
@@ -30,6 +31,11 @@ export interface ErrorMessage {
     readonly error: ErrorObject;
 }
 export type JsonRpcMessage = RequestMessage | NotificationMessage | ResultMessage | ErrorMessage;
+/**
+ * A JSON-RPC 2.0 batch: several messages sent as one JSON array, where the protocol allows
+ * it (ACP v2). A connection writes one when it sends a batch, or answers one.
+ */
+export type JsonRpcBatch = readonly JsonRpcMessage[];
 /** What one incoming value turned out to be. */
 export type Incoming = {
     readonly kind: "request";

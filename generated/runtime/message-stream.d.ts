@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "./json-rpc.js";
+import type { JsonRpcBatch, JsonRpcMessage } from "./json-rpc.js";
 import type { MessageHead } from "./peek.js";
 import type { ReadableLike, WritableLike } from "./web-types.js";
 /**
@@ -9,10 +9,14 @@ import type { ReadableLike, WritableLike } from "./web-types.js";
  * Incoming values are untrusted: the connection checks every one of them. A transport that
  * receives something it cannot turn into a JSON value yields a {@link MalformedFrame}, which
  * the connection logs (and, as its options say, answers) without closing.
+ *
+ * On a surface that allows JSON-RPC batches (v2), the writable side also receives arrays
+ * of messages (a batch the connection sends, or its answers to one), to be sent as one
+ * JSON array; a transport that cannot carry them sends their messages one by one.
  */
 export interface MessageStream {
     readonly readable: ReadableLike<unknown>;
-    readonly writable: WritableLike<JsonRpcMessage>;
+    readonly writable: WritableLike<JsonRpcMessage | JsonRpcBatch>;
 }
 export type MalformedProblem = "parse-error" | "invalid-utf8" | "too-large";
 /**

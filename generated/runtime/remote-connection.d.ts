@@ -160,6 +160,7 @@ export declare class RemoteConnection {
     private reader;
     private writer;
     private send;
+    private sendBatch;
     /** Resolves once `outbox` is under the limit; drops the connection at twice it. */
     private roomIn;
     private watch;

@@ -330,6 +330,8 @@ function encode(message, limit) {
   return json2;
 }
 function describe(message) {
+  if (isBatch(message))
+    return `a batch of ${message.length} messages`;
   if ("method" in message)
     return "id" in message ? `the ${message.method} request` : `the ${message.method} notification`;
   return `the answer to request ${JSON.stringify(message.id)}`;
@@ -399,10 +401,10 @@ var HttpTransport = class {
       writable: {
         getWriter: () => ({
           write: (message) => {
-            const sent = this.chain.then(() => this.write(message));
-            this.chain = sent.catch(() => {
-            });
-            return sent;
+            if (isBatch(message))
+              return Promise.all(message.map((m) => this.queue(m))).then(() => {
+              });
+            return this.queue(message);
           },
           close: async () => this.end(),
           releaseLock: () => {
@@ -410,6 +412,13 @@ var HttpTransport = class {
         })
       }
     };
+  }
+  /** Writes `message` after every message written before it. */
+  queue(message) {
+    const sent = this.chain.then(() => this.write(message));
+    this.chain = sent.catch(() => {
+    });
+    return sent;
   }
   request(method, headers, body) {
     const bag = headerBag({ ...this.options.headers, ...headers });
@@ -784,6 +793,9 @@ var WebSocketTransport = class {
     }
   }
 };
+function isBatch(message) {
+  return Array.isArray(message);
+}
 
 // dist/runtime/remote-connection.js
 import { Fifo as Fifo2 } from "./index.js";
@@ -1094,6 +1106,8 @@ var RemoteConnection = class {
   send(message) {
     if (this.isClosed)
       return Promise.reject(this.closedError());
+    if (isBatch2(message))
+      return this.sendBatch(message);
     let json2;
     try {
       json2 = JSON.stringify(message);
@@ -1136,6 +1150,29 @@ var RemoteConnection = class {
     }
     outbox.push(json2);
     return this.roomIn(outbox);
+  }
+  sendBatch(batch) {
+    if (!this.socket)
+      return Promise.all(batch.map((m) => this.send(m))).then(() => {
+      });
+    for (const message of batch) {
+      const opened = "method" in message ? void 0 : sessionOfResult(message);
+      if (opened !== void 0 && !this.useSession(opened)) {
+        this.drop(`its client opened more than ${this.limits.maxSessionsPerConnection} sessions (maxSessionsPerConnection)`);
+        return Promise.reject(this.closedError());
+      }
+    }
+    let json2;
+    try {
+      json2 = JSON.stringify(batch);
+    } catch (error) {
+      return Promise.reject(new MessageEncodingError2(error));
+    }
+    if (json2 === void 0)
+      return Promise.reject(new MessageEncodingError2(void 0));
+    if (json2.length > this.limits.maxMessageBytes)
+      return Promise.reject(new MessageTooLargeError2("the agent's batch", json2.length, this.limits.maxMessageBytes));
+    return this.sendOnSocket(this.socket, json2);
   }
   /** Resolves once `outbox` is under the limit; drops the connection at twice it. */
   roomIn(outbox) {
@@ -1278,6 +1315,9 @@ var RemoteConnection = class {
     return new ConnectionClosedError(this.lifetime.signal.reason, "closed");
   }
 };
+function isBatch2(message) {
+  return Array.isArray(message);
+}
 
 // dist/runtime/remote-server.js
 import { classify } from "./index.js";

@@ -50,6 +50,11 @@ export declare class SideConnection<PeerRequests, PeerNotifications> {
     notify(method: ExtensionMethod, params?: unknown): Promise<void>;
     /** Closes the connection: pending calls reject, handlers' signals abort, output is closed. */
     close(reason?: unknown): void;
+    /**
+     * What the generated connections of a surface with JSON-RPC batches (v2) expose as
+     * `batch`: the calls `calls` makes leave as one batch.
+     */
+    protected sendBatch<T>(calls: () => T): T;
 }
 /** What remote methods send through: a connection, or a proxy's path to its successor. */
 export type Caller = Pick<Connection, "request" | "notify">;

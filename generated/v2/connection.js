@@ -45,19 +45,25 @@ const NEGOTIATION = Object.freeze({ method: "initialize", capabilities: { agent:
 /** The agent's end of a connection: serves the `Agent` handlers, calls the client through `client`. */
 export class AgentSideConnection extends SideConnection {
   constructor(toAgent, stream, options) {
-    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL, negotiation: { role: "agent", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toAgent, stream, options);
+    super({ serves: AGENT, calls: CLIENT, protocol: PROTOCOL, negotiation: { role: "agent", spec: NEGOTIATION, gates: CAPABILITY_GATES }, batches: true }, toAgent, stream, options);
   }
   get client() {
     return this.remote;
+  }
+  batch(calls) {
+    return this.sendBatch(calls);
   }
 }
 
 /** The client's end of a connection: serves the `Client` handlers, calls the agent through `agent`. */
 export class ClientSideConnection extends SideConnection {
   constructor(toClient, stream, options) {
-    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL, negotiation: { role: "client", spec: NEGOTIATION, gates: CAPABILITY_GATES } }, toClient, stream, options);
+    super({ serves: CLIENT, calls: AGENT, protocol: PROTOCOL, negotiation: { role: "client", spec: NEGOTIATION, gates: CAPABILITY_GATES }, batches: true }, toClient, stream, options);
   }
   get agent() {
     return this.remote;
+  }
+  batch(calls) {
+    return this.sendBatch(calls);
   }
 }

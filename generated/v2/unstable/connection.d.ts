@@ -258,6 +258,15 @@ export declare class AgentSideConnection extends SideConnection<ClientRequestMap
    * before anything is sent (the `capabilities` option says how).
    */
   get negotiated(): Negotiated<T.AgentCapabilities, T.ClientCapabilities> | undefined;
+  /**
+   * Sends the requests and notifications `calls` makes while it runs (its synchronous
+   * part) as one JSON-RPC batch, and returns what it returned; each call still settles
+   * with its own answer: `const [a, b] = conn.batch(() => [conn.client.x(…), conn.client.y(…)])`.
+   * ACP asks senders not to batch what changes which later messages are valid
+   * (`initialize`, `auth/login`, `session/new`, `session/resume`, `session/prompt`).
+   * Received batches are always taken apart and answered, whether or not this is used.
+   */
+  batch<T>(calls: () => T): T;
 }
 
 /**
@@ -275,6 +284,15 @@ export declare class ClientSideConnection extends SideConnection<AgentRequestMap
    * before anything is sent (the `capabilities` option says how).
    */
   get negotiated(): Negotiated<T.AgentCapabilities, T.ClientCapabilities> | undefined;
+  /**
+   * Sends the requests and notifications `calls` makes while it runs (its synchronous
+   * part) as one JSON-RPC batch, and returns what it returned; each call still settles
+   * with its own answer: `const [a, b] = conn.batch(() => [conn.agent.x(…), conn.agent.y(…)])`.
+   * ACP asks senders not to batch what changes which later messages are valid
+   * (`initialize`, `auth/login`, `session/new`, `session/resume`, `session/prompt`).
+   * Received batches are always taken apart and answered, whether or not this is used.
+   */
+  batch<T>(calls: () => T): T;
 }
 
 /**
