@@ -16,6 +16,7 @@ import { CHANGELOG_FILE } from "./changelog.js";
 import type { EmitContext } from "./context.js";
 import { MIGRATION_FILE, migrationRows } from "./migration.js";
 import { banner, type OutputFile } from "./output.js";
+import { routerReadme } from "./router-entry.js";
 import { render } from "./templates.js";
 
 export interface PackageOptions {
@@ -270,6 +271,7 @@ export function emitReadme(
       chain: { surfaces: chained.map(importPath), ...chainRoles },
       nodeExports: symbols.node.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
       remoteExports: symbols.remote.reexports.filter((r) => !r.typeOnly).flatMap((r) => r.names),
+      router: routerReadme(model),
       inputs,
     }),
   };

@@ -150,3 +150,93 @@ function surfacesOf(surfaces: readonly SurfaceModel[], stability: "stable" | "un
     .map((s) => `\`${s.entry}\` (v${s.protocolVersion})`)
     .join(", ");
 }
+
+/**
+ * What the README's router section is rendered from (emit/package.ts), or false where the
+ * package has no router or its example would call what the package lacks: the example serves
+ * v1 and v2 from their stable entry points, with the methods below, on types both share.
+ */
+export function routerReadme(
+  model: ProtocolModel,
+):
+  | false
+  | { versions: number[]; rows: Array<{ message: string; does: string }>; sameStable: number } {
+  const { handshake, versions, same } = model.versions;
+  if (!handshake) return false;
+  const stable = (version: number) =>
+    model.surfaces.find((s) => s.protocolVersion === version && s.stability === "stable");
+  const serves = (version: number, methods: readonly string[]) => {
+    const surface = stable(version);
+    return (
+      surface !== undefined && methods.every((m) => surface.methods.some((x) => x.method === m))
+    );
+  };
+  const shared = same.stable ?? [];
+  const example =
+    serves(1, [...README_EXAMPLE_METHODS, "session/list", "session/close"]) &&
+    serves(2, [...README_EXAMPLE_METHODS, "session/list", "session/close", "session/resume"]) &&
+    ["SessionId", "Implementation"].every((d) => shared.includes(d));
+  if (!example) return false;
+  return { versions, rows: routeRows(handshake, versions), sameStable: shared.length };
+}
+
+/** The methods the README's agent and clients call on both versions. */
+const README_EXAMPLE_METHODS = [
+  "initialize",
+  "session/new",
+  "session/prompt",
+  "session/cancel",
+  "session/update",
+  "session/request_permission",
+];
+
+/** The README's table of what `agentRouter` does with a client's first messages. */
+function routeRows(
+  handshake: { method: string; version: string },
+  versions: readonly number[],
+): Array<{ message: string; does: string }> {
+  const request = `\`${handshake.method}\``;
+  const asking = (what: string) => `${request} asking for \`${handshake.version}\` ${what}`;
+  const latest = versions[versions.length - 1] as number;
+  const rows = versions.map((version, i) => {
+    const next = versions[i + 1];
+    const what =
+      next === undefined
+        ? `${version} or more`
+        : next === version + 1
+          ? `${version}`
+          : `${version} to ${next - 1}`;
+    return {
+      message: asking(what),
+      does: `hands the stream, that request first, to the v${version} factory`,
+    };
+  });
+  const oldest = versions[0] as number;
+  if (oldest > 0)
+    rows.unshift({
+      message: asking(oldest === 1 ? "0" : `0 to ${oldest - 1}`),
+      does: `hands it to the latest version routed (v${latest}), whose connection answers with its own version: the client decides`,
+    });
+  return [
+    ...rows,
+    {
+      message: `${request} without an integer \`${handshake.version}\` from 0 to 65535`,
+      does: `answers -32602 with its id, and waits for another ${request}`,
+    },
+    { message: "any other request", does: "answers -32600 with its id" },
+    { message: "a notification or a response", does: "ignores it" },
+    { message: "a batch (a JSON array)", does: "answers one -32600 with `id: null`" },
+    {
+      message: "a line that is not JSON",
+      does: "drops it, with a warning (one over the size limit naming a request is answered -32600)",
+    },
+    {
+      message: "nothing more (end of input)",
+      does: "closes its output; `connect` resolves `undefined`",
+    },
+    {
+      message: `anything after the chosen ${request}, another ${request} too`,
+      does: "nothing: the chosen connection reads it, as on a stream of its own",
+    },
+  ];
+}
