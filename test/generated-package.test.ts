@@ -251,15 +251,15 @@ describe("the runtime's JavaScript", () => {
   const jsFiles = (dir: string): string[] =>
     readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
 
-  it("is one web-platform module, the remote transport's and the Node helpers', whatever the source's split", () => {
+  it("is one web-platform module, the remote transport's, the routers' and the Node helpers', whatever the source's split", () => {
     const sources = readdirSync(join(import.meta.dirname, "..", "templates", "runtime")).filter(
       (f) => f.endsWith(".ts"),
     );
     expect(sources.length).toBeGreaterThan(3);
-    expect(jsFiles(runtimeDir).sort()).toEqual(["index.js", "node.js", "remote.js"]);
+    expect(jsFiles(runtimeDir).sort()).toEqual(["index.js", "node.js", "remote.js", "router.js"]);
   });
 
-  it("is imported through those files only, and the other two share the web one", () => {
+  it("is imported through those files only, and the others share the web one", () => {
     const specifiers = new Set<string>();
     for (const file of jsFiles(TEST_PACKAGE)) {
       if (file.startsWith("runtime/")) continue;
@@ -271,6 +271,7 @@ describe("the runtime's JavaScript", () => {
       "runtime/index.js",
       "runtime/node.js",
       "runtime/remote.js",
+      "runtime/router.js",
     ]);
     // A class defined in two of them would be two classes: `instanceof` would fail across them.
     // `class Name` or, as a bundler writes it, `var Name = class`.
@@ -279,7 +280,7 @@ describe("the runtime's JavaScript", () => {
         ...code.matchAll(/\bclass\s+(?!extends\b)(\w+)|\b(?:var|let|const)\s+(\w+)\s*=\s*class\b/g),
       ].map((m) => m[1] ?? m[2]);
     const web = new Set(classes(readFileSync(join(runtimeDir, "index.js"), "utf8")));
-    for (const other of ["node.js", "remote.js"]) {
+    for (const other of ["node.js", "remote.js", "router.js"]) {
       const code = readFileSync(join(runtimeDir, other), "utf8");
       expect(code, other).toMatch(/from "\.\/index\.js"/);
       expect(
