@@ -169,6 +169,14 @@ export interface ConnectionOptions {
    * keeps stdout clean for the protocol). Events never carry params: they may hold secrets.
    */
   readonly log?: (event: LogEvent) => void;
+  /**
+   * Sessions (`conn.session()`): how long a cancelled turn waits for the agent to end it
+   * (v1: the prompt's answer; v2: the idle state update) before it settles without it,
+   * rejecting with a `TurnAbandonedError`. Default 3000 ms. Agents seen in the field ignore
+   * `session/cancel` and never answer a cancelled prompt: without a bound, such a turn
+   * would never end.
+   */
+  readonly cancelGraceMs?: number;
 }
 
 /** One message seen by {@link ConnectionOptions.trace}. */
@@ -197,7 +205,7 @@ export type LogReason =
    * (some agents answer notifications this way). Logged at debug level, dropped.
    */
   | "unattributed-error"
-  /** A response to a request this side already cancelled: dropped. */
+  /** A response to a request this side already cancelled (or to a turn it abandoned): dropped. */
   | "late-response"
   /** A method this side does not serve or implement: answered -32601 (requests) or dropped. */
   | "unknown-method"
@@ -232,7 +240,18 @@ export type LogReason =
    */
   | "capability-without-handler"
   /** The agent answered `initialize` with a protocol version this connection does not speak. */
-  | "protocol-version";
+  | "protocol-version"
+  /**
+   * Sessions (`conn.session()`): a cancelled turn the agent did not end within
+   * `cancelGraceMs`, settled without its answer (a `TurnAbandonedError`).
+   */
+  | "turn-abandoned"
+  /** Sessions: an update that arrived after its turn was abandoned, given to no turn (debug). */
+  | "late-update"
+  /** Sessions: an update for an entity the session never saw created, which changed nothing (debug). */
+  | "unknown-entity"
+  /** Sessions: the agent named a session that is already open; the earlier `Session` is detached. */
+  | "session-reopened";
 
 export interface LogEvent {
   readonly level: "debug" | "warn" | "error";
