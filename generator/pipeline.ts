@@ -20,6 +20,7 @@ import { emitPackageEntries } from "./emit/package-entries.js";
 import { emitParsers } from "./emit/parsers.js";
 import { emitReceived } from "./emit/received.js";
 import { emitRouterEntry } from "./emit/router-entry.js";
+import { emitSession } from "./emit/session.js";
 import { emitTypes } from "./emit/types.js";
 import { emitValidators } from "./emit/validators.js";
 import { type ExtensionInputs, loadSchemaDir } from "./load/index.js";
@@ -91,6 +92,7 @@ export async function emitSurface(context: EmitContext): Promise<OutputFile[]> {
     ...(await emitParsers(context)),
     await emitReceived(context),
     ...emitConnection(context),
+    ...emitSession(context),
     ...emitCapabilities(context),
     ...emitErrors(context),
     ...emitSurfaceIndex(context),

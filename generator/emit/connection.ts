@@ -17,6 +17,7 @@ import { chainDeclarations, chainJavascript } from "./connection-chain.js";
 import type { EmitContext } from "./context.js";
 import { commentLine, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { clientBase, clientSessionMembers, sessionLines } from "./session.js";
 
 const other = (role: Role): Role => (role === "agent" ? "client" : "agent");
 
@@ -72,6 +73,9 @@ function javascript(
   const lines = [
     head,
     `import { SideConnection } from "${runtimeSpecifier(runtime, "side-connection.js", false)}";`,
+    ...(surface.session
+      ? [`import { SessionConnection } from "${runtimeSpecifier(runtime, "session.js", false)}";`]
+      : []),
     ...chain.imports,
     ...(nullResults
       ? [
@@ -107,7 +111,7 @@ function javascript(
     "Protocol-level methods both sides understand; the runtime implements them.",
     protocol,
   );
-  lines.push(...negotiationLines(surface));
+  lines.push(...negotiationLines(surface), ...sessionLines(surface));
   for (const role of ["agent", "client"] as const) {
     const mine = names.roles[role];
     const peer = other(role);
@@ -115,11 +119,14 @@ function javascript(
       ? `, negotiation: { role: ${literal(role)}, spec: ${NEGOTIATION_TABLE}, gates: ${names.capabilities.gates} }`
       : "";
     const batches = surface.batches ? ", batches: true" : "";
+    // The client's end keeps sessions where the schema has them.
+    const { base, extra } =
+      role === "client" ? clientBase(surface) : { base: "SideConnection", extra: "" };
     lines.push(
       `/** The ${role}'s end of a connection: serves the \`${mine.handlers}\` handlers, calls the ${peer} through \`${peer}\`. */`,
-      `export class ${mine.connection} extends SideConnection {`,
+      `export class ${mine.connection} extends ${base} {`,
       `  constructor(to${mine.handlers}, stream, options) {`,
-      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")}${negotiation}${batches} }, to${mine.handlers}, stream, options);`,
+      `    super({ serves: ${tableOf(role)}, calls: ${tableOf(peer)}, protocol: ${tableOf("protocol")}${negotiation}${batches} }, ${extra}to${mine.handlers}, stream, options);`,
       "  }",
       `  get ${peer}() {`,
       "    return this.remote;",
@@ -207,6 +214,7 @@ function declarations(
     ...(surface.negotiation
       ? [`import type { Negotiated } from "${runtime}/negotiation.js";`]
       : []),
+    ...(names.session ? [`import type { ${names.session.session} } from "./session.js";`] : []),
     `import { SideConnection } from "${runtime}/side-connection.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
     ...chain.imports,
@@ -287,6 +295,7 @@ function declarations(
       `  get ${peer}(): ${names.roles[peer].remote};`,
       ...negotiatedGetter(surface, names),
       ...batchDeclaration(surface, peer),
+      ...(role === "client" ? clientSessionMembers(surface, names) : []),
       "}",
       "",
     );

@@ -34,6 +34,7 @@ export function emitSurfaceIndex({ surface, names, runtime }: EmitContext): Outp
     methods: surface.methods.length,
     unstable: surface.stability === "unstable",
     received: names.received,
+    session: names.session !== undefined,
   };
   const reexports = (declarations: boolean) =>
     reexportLines(names.reexports.index, runtime, declarations);

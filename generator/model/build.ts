@@ -11,6 +11,7 @@ import { BATCHES_SINCE_PROTOCOL_VERSION } from "./conventions.js";
 import { errorCodes } from "./error-codes.js";
 import { type ExtendedSurface, withExtensions } from "./extensions.js";
 import type { Definition, ProtocolModel, SurfaceModel } from "./protocol.js";
+import { sessionModel } from "./session-rules.js";
 import { addedProperties, sameDefinitions } from "./stability.js";
 import { versionsOf } from "./versions.js";
 
@@ -80,6 +81,8 @@ function buildSurface(
     diagnostics,
   );
   const version = protocolVersion(surface);
+  const calls = callRules(read);
+  const session = sessionModel({ ...read, calls });
   return {
     id: surfaceId(surface),
     entry: entryPoint(surface.version, surface.stability),
@@ -92,11 +95,12 @@ function buildSurface(
     defsKeyword: surface.defsKeyword,
     definitions,
     methods,
-    calls: callRules(read),
+    calls,
     errors: errorCodes(read),
     ...(negotiation ? { negotiation } : {}),
     batches: version >= BATCHES_SINCE_PROTOCOL_VERSION,
     extensions: extended.extensions,
+    ...(session ? { session } : {}),
   };
 }
 

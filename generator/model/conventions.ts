@@ -68,3 +68,86 @@ export const PROXY_CHAIN = {
  * with -32600.
  */
 export const BATCHES_SINCE_PROTOCOL_VERSION = 2;
+
+/**
+ * The client's session layer (model/session-rules.ts): its calls, by the names the package
+ * gives them. ACP's prose says what each does to a session and the schema cannot: `new`
+ * opens one and names it in its result; `load` opens one named in its params and replays
+ * its history as updates before it answers ("the Agent MUST replay the entire
+ * conversation"), as v2's `resume` does on request (`replayFrom`); `prompt` runs a turn;
+ * `close` ends one. Listed by wire name, so they apply to every surface that has them with
+ * the session named in their params (the model checks each); a test checks each exists.
+ * The cancel notification and the update notification are read from the schema instead.
+ */
+export const SESSION_CALLS = {
+  new: "session/new",
+  load: "session/load",
+  resume: "session/resume",
+  prompt: "session/prompt",
+  close: "session/close",
+  setMode: "session/set_mode",
+  setConfigOption: "session/set_config_option",
+} as const;
+
+/**
+ * How the schema names an identifier: a property named after its own type, a type whose
+ * name ends in `Id` (`toolCallId: ToolCallId`, `messageId: MessageId`), is the identity of
+ * the entity an update is about, so updates carrying the same value act on the same entity.
+ * A reference to something listed elsewhere is named for its role instead (`currentModeId:
+ * SessionModeId`), and a value named after its type is not an identity (`cost: Cost`).
+ */
+export const ENTITY_KEY = {
+  /** Whether a property of that name and type is a key. */
+  is: (property: string, type: string): boolean =>
+    type.endsWith("Id") && ENTITY_KEY.property(type) === property,
+  /** The key property's name for a type name: `ToolCallId` → `toolCallId`. */
+  property: (type: string): string => `${type[0]?.toLowerCase() ?? ""}${type.slice(1)}`,
+  /** The slot holding such entities: `ToolCallId` → `toolCalls`. */
+  slot: (type: string): string => `${ENTITY_KEY.property(type.replace(/Id$/, ""))}s`,
+} as const;
+
+/**
+ * Update kinds named for what they do, where the shape alone does not tell: a tag ending in
+ * `_chunk` streams one item of an entity (`agent_message_chunk`: "A chunk of the agent's
+ * response being streamed"), and the entity it belongs to is of the kind the tag names
+ * without it (`agent_message`); a tag ending in `_update` updates the state the rest of it
+ * names (`usage_update` → `usage`).
+ */
+export const UPDATE_TAGS = { chunk: "_chunk", update: "_update" } as const;
+
+/**
+ * What `null` means in a field of a partial update, which only prose says. v1's
+ * `tool_call_update` "only changed fields need to be included", and the reference reads a
+ * `null` there as an absent `Option`: the field is left unchanged. Where a definition's or
+ * a field's description says `null` clears (v2's upserts: "omitted fields leave the
+ * existing tool call value unchanged, `null` clears or unsets the value"; "Set to null to
+ * clear"), it removes the stored value. An object field whose description says it "patches
+ * the stored metadata by top-level key" (v2's `_meta`) is merged key by key instead, a key
+ * set to `null` removed.
+ */
+export const PATCH_PROSE = {
+  nullClears: /`null` (?:clears|unsets|resets|removes)|null to clear/i,
+  byKey: /patches the stored metadata by top-level key/i,
+} as const;
+
+/**
+ * The state value that ends a turn where the prompt's answer only acknowledges it (v2): the
+ * agent "MUST report `running` when foreground work starts … and `idle` when it ends",
+ * with the stop reason on that idle update. The schema has the states, not which one ends.
+ */
+export const IDLE_STATE = "idle";
+
+/**
+ * The content block that is plain text, which every agent must accept ("the Agent MUST
+ * support `text` and `resource_link` content blocks"): the variant tagged `text`, holding
+ * its text in a property of that name. A string prompt is sent as one; `Turn.text()`
+ * reads them. Only where the content union has it.
+ */
+export const TEXT_BLOCK = "text";
+
+/**
+ * The entity kind of the agent's own messages (`agent_message_chunk`: "A chunk of the
+ * agent's response being streamed"), whose text `Turn.text()` returns; thoughts and the
+ * user's messages are other kinds.
+ */
+export const AGENT_MESSAGE = "agent_message";

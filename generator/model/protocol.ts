@@ -1,4 +1,5 @@
 import type { HandleSpec, MethodEntry } from "../../templates/runtime/connection-types.js";
+import type { SessionSpec } from "../../templates/runtime/session-state.js";
 import type { InputFile, Meta } from "../load/index.js";
 import type { Stability } from "../load/layout.js";
 import type { Json } from "../schema/json.js";
@@ -49,7 +50,58 @@ export interface SurfaceModel {
   batches: boolean;
   /** What the user's extensions added to this surface (extensions.ts); empty without any. */
   extensions: SurfaceExtension[];
+  /** The client's session layer and its state rules (session-rules.ts); absent without sessions. */
+  session?: SessionModel;
 }
+
+/** The session layer of a surface: the runtime's spec, and what the declarations need. */
+export interface SessionModel {
+  /** What `connection.js` hands the runtime. */
+  spec: SessionSpec;
+  /** The methods behind the spec's calls. */
+  methods: {
+    update: Method;
+    prompt: Method;
+    cancel: Method;
+    new: Method;
+    load?: Method;
+    resume?: Method;
+    close?: Method;
+    setMode?: Method;
+    setConfigOption?: Method;
+  };
+  /** Each state slot: its shape and what its entities or value are, in schema order. */
+  slots: SlotTyping[];
+  /** The definition and property whose type a turn's stop reason has. */
+  stopReason?: { definition: string; property: string };
+  /** The content union a prompt holds a list of (`ContentBlock`). */
+  content: string;
+  /** The type of a session's id (`SessionId`). */
+  sessionIdType: string;
+  /** The update union (`SessionUpdate`). */
+  updateUnion: string;
+}
+
+export interface SlotTyping {
+  name: string;
+  shape: "map" | "list" | "value";
+  /** Entity slots: the key's property and its definition. */
+  key?: { property: string; definition: string };
+  /** What an entity (or the value) is, one entry per way one is made. */
+  holds: SlotValue[];
+  /** The update kinds that change it, in schema order. */
+  kinds: string[];
+}
+
+export type SlotValue =
+  /** As the update (or its put property) carries it: a `create`, `put` or `set`. */
+  | { how: "whole"; definition: string; kind?: string }
+  /** Made by patches (`patch`, `merge`): the definition's fields, `null` never stored. */
+  | { how: "settled"; definition: string; kind?: string }
+  /** One property of the update (`set` from it). */
+  | { how: "property"; definition: string; property: string }
+  /** Made by chunks alone: the key and a list of their items. */
+  | { how: "chunks"; field: string; item: string; kind?: string };
 
 /** What the user's extensions added to one surface, by file: for diff and for documentation. */
 export interface SurfaceExtension {

@@ -87,6 +87,16 @@ export const handleType = (namespace: string): string => {
 };
 
 /**
+ * `session.d.ts`, on surfaces with the client's session layer (model/session-rules.ts): the
+ * session `conn.session()` opens, a prompt's turn, and the state the session keeps.
+ */
+export const SESSION_MODULE = {
+  session: "Session",
+  turn: "Turn",
+  state: "SessionState",
+} as const;
+
+/**
  * `errors.js`: the entry point's `RequestError` (the runtime's class with a static helper
  * per code of the schema's `ErrorCode`), and the one helper not named after a code's title
  * (model/conventions.ts says which code it makes).
@@ -139,6 +149,8 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "message-stream.js", names: ["MalformedDetail", "MessageStream"], typeOnly: true },
   { from: "peek.js", names: ["MessageHead"], typeOnly: true },
   { from: "handle.js", names: ["AsyncDisposableIfAvailable"], typeOnly: true },
+  { from: "session.js", names: ["DEFAULT_CANCEL_GRACE_MS", "TurnAbandonedError"] },
+  { from: "session.js", names: ["PromptOptions", "UpdatesOptions"], typeOnly: true },
   {
     from: "connection-types.js",
     names: [
@@ -217,7 +229,10 @@ export const NODE_REEXPORTS: readonly RuntimeReexport[] = [
   {
     from: "node.js",
     // The README lists them in this order: the helpers first, the adapters under them last.
-    names: ["stdio", "spawnAgent", "nodeStream", "AgentExitError", "readableOf", "writableOf"],
+    names: [
+      ...["stdio", "spawnAgent", "nodeStream", "AgentExitError", "AgentStartError"],
+      ...["readableOf", "writableOf"],
+    ],
   },
   {
     from: "node.js",
@@ -354,6 +369,7 @@ export function packageNames(): string[] {
     CHAIN_ROLES.proxy.connection,
     ...Object.values(CHAIN_ROLES.conductor),
     RECEIVED_NAMESPACE,
+    ...Object.values(SESSION_MODULE),
     ERRORS_MODULE.errorClass,
     ...[...CONNECTION_REEXPORTS, ...INDEX_REEXPORTS].flatMap((r) => r.names),
   ];

@@ -26,6 +26,7 @@ import {
   ROUTER_ENTRY,
   type Role,
   type RuntimeReexport,
+  SESSION_MODULE,
   SIGNATURES,
 } from "./exports.js";
 import { isFreeStaticName, typeNameProblem } from "./identifiers.js";
@@ -80,6 +81,8 @@ export interface SurfaceSymbols {
   handleTypes: readonly string[];
   errors: ErrorSymbols;
   capabilities: CapabilitySymbols;
+  /** `session.d.ts`'s names, where the surface has the session layer. */
+  session?: typeof SESSION_MODULE;
 }
 
 /** `capabilities.js`: the gates, and the helpers where the surface has a handshake. */
@@ -176,6 +179,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     handleType: (rule) => handleType(rule.namespace),
     handleTypes,
     errors: errorSymbols(surface),
+    ...(surface.session ? { session: SESSION_MODULE } : {}),
     capabilities: {
       gates: CAPABILITIES_MODULE.gates,
       ...(surface.negotiation
