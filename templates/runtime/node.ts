@@ -11,6 +11,7 @@
  */
 import { type SpawnOptions, spawn } from "node:child_process";
 import { Fifo } from "./fifo.js";
+import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
 import { InputEndedError, type MessageStream } from "./message-stream.js";
 import { type NdJsonStreamOptions, ndJsonStream } from "./ndjson-stream.js";
 import type { ReadableLike, StreamReader, StreamReadResult, WritableLike } from "./web-types.js";
@@ -266,13 +267,54 @@ export class AgentExitError extends InputEndedError {
       : exit.signal
         ? `was killed by ${exit.signal}`
         : `exited with code ${exit.code}`;
-    const said = lastWords(stderr);
-    super(`the agent (${command}) ${how}${said ? `; its stderr ${said}` : ""}`);
+    super(`the agent (${command}) ${how}${stderrEnd(stderr)}`);
     this.code = exit.code;
     this.signal = exit.signal;
     this.stderr = stderr;
   }
 }
+
+/** `; its stderr ended with: …` (its last lines), or nothing when it wrote none. */
+function stderrEnd(stderr: string): string {
+  const said = lastWords(stderr);
+  return said ? `; its stderr ${said}` : "";
+}
+
+/**
+ * The close reason of a connection to an agent process stopped at start-up: it answered
+ * `initialize` with an error, or not within `initializeTimeoutMs`. The process was killed;
+ * the message says why and how its stderr ended, which usually says more.
+ */
+export class AgentStartError extends InputEndedError {
+  override readonly name = "AgentStartError";
+  /** `"failed"`: it answered `initialize` with an error; `"timed-out"`: it did not answer in time. */
+  readonly kind: "failed" | "timed-out";
+  /** Its error answer, when it failed. */
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** The last bytes of its stderr (up to `stderrTailBytes`). */
+  readonly stderr: string;
+
+  constructor(
+    command: string,
+    stderr: string,
+    failure: { timeoutMs: number } | { error: { code: number; message: string; data?: unknown } },
+  ) {
+    const why =
+      "error" in failure
+        ? `failed initialize (${failure.error.code} ${failure.error.message})`
+        : `did not answer initialize within ${failure.timeoutMs} ms`;
+    super(`the agent (${command}) ${why} and was stopped${stderrEnd(stderr)}`);
+    this.kind = "error" in failure ? "failed" : "timed-out";
+    if ("error" in failure) this.error = failure.error;
+    this.stderr = stderr;
+  }
+}
+
+/** How long a stopped agent has between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+/** Default of `SpawnAgentOptions.initializeTimeoutMs`. */
+const DEFAULT_INITIALIZE_TIMEOUT_MS = 60_000;
 
 export interface SpawnAgentOptions extends NdJsonStreamOptions {
   readonly cwd?: string;
@@ -286,6 +328,14 @@ export interface SpawnAgentOptions extends NdJsonStreamOptions {
   readonly stderr?: "forward" | "keep";
   /** How much of the end of the agent's stderr to keep; default 8 KiB. */
   readonly stderrTailBytes?: number;
+  /**
+   * How long the agent has to answer the `initialize` sent over `stream` (default 60 000 ms;
+   * `0`: no limit). An agent that answers it with an error, or not in time, is killed, and
+   * the connection closes with an {@link AgentStartError} (why, and the end of its stderr)
+   * as the reason of the `ConnectionClosedError` the call rejects with: a hung start leaves
+   * no process behind.
+   */
+  readonly initializeTimeoutMs?: number;
 }
 
 /**
@@ -377,5 +427,127 @@ export function spawnAgent(
     readableOf(stdout, reason),
     options,
   );
-  return { stream, child, exited, stderrTail: () => tail };
+  const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const stop = () => {
+    if (exit) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      if (!exit) child.kill("SIGKILL");
+    }, KILL_GRACE_MS);
+    timer.unref?.();
+  };
+  const guarded = guardInitialize(stream, timeoutMs, (failure) => {
+    stop();
+    return new AgentStartError(display, tail, failure);
+  });
+  return { stream: guarded, child, exited, stderrTail: () => tail };
+}
+
+/**
+ * `stream`, watching the first `initialize` sent over it: an error answer, or no answer
+ * within `timeoutMs` (0: no limit), makes `stop` end the agent, and the reader then rejects
+ * with what `stop` returns, in place of that answer and of anything after it.
+ */
+function guardInitialize(
+  stream: MessageStream,
+  timeoutMs: number,
+  stop: (
+    failure: { timeoutMs: number } | { error: { code: number; message: string; data?: unknown } },
+  ) => Error,
+): MessageStream {
+  let id: JsonRpcId | undefined;
+  let watching = true;
+  let failure: Error | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: ((error: Error) => void) | undefined;
+  const fail = (error: Error) => {
+    watching = false;
+    if (timer) clearTimeout(timer);
+    failure ??= error;
+    wake?.(failure);
+  };
+  const failed = new Promise<never>((_, reject) => {
+    wake = reject;
+  });
+  failed.catch(() => {});
+  return {
+    writable: {
+      getWriter() {
+        const writer = stream.writable.getWriter();
+        return {
+          write(message: JsonRpcMessage) {
+            if (
+              watching &&
+              id === undefined &&
+              "method" in message &&
+              message.method === "initialize" &&
+              "id" in message
+            ) {
+              id = message.id;
+              if (timeoutMs > 0) {
+                timer = setTimeout(() => fail(stop({ timeoutMs })), timeoutMs);
+                timer.unref?.();
+              }
+            }
+            return writer.write(message);
+          },
+          close: () => writer.close(),
+          releaseLock: () => writer.releaseLock(),
+        };
+      },
+    },
+    readable: {
+      getReader() {
+        const reader = stream.readable.getReader();
+        return {
+          async read() {
+            if (failure) throw failure;
+            const next = watching
+              ? await Promise.race([reader.read(), failed])
+              : await reader.read();
+            if (failure) throw failure;
+            const value = next.value as
+              | { id?: unknown; error?: unknown; result?: unknown }
+              | undefined;
+            if (
+              watching &&
+              id !== undefined &&
+              typeof value === "object" &&
+              value !== null &&
+              value.id === id
+            ) {
+              if (typeof value.error === "object" && value.error !== null) {
+                const { code, message, data } = value.error as {
+                  code?: unknown;
+                  message?: unknown;
+                  data?: unknown;
+                };
+                fail(
+                  stop({
+                    error: {
+                      code: typeof code === "number" ? code : Number.NaN,
+                      message: typeof message === "string" ? message : "",
+                      ...(data === undefined ? {} : { data }),
+                    },
+                  }),
+                );
+                throw failure;
+              }
+              if ("result" in value) {
+                watching = false;
+                if (timer) clearTimeout(timer);
+              }
+            }
+            return next;
+          },
+          releaseLock: () => reader.releaseLock(),
+          cancel: (reason?: unknown) => {
+            watching = false;
+            if (timer) clearTimeout(timer);
+            return reader.cancel(reason);
+          },
+        };
+      },
+    },
+  };
 }
