@@ -233,6 +233,20 @@ const EXAMPLE_METHODS = [
   "terminal/release",
 ];
 
+/** Whether the root surface's session rules have what the README's session example reads. */
+function readmeShowsSessions(root: SurfaceModel): boolean {
+  const spec = root.session?.spec;
+  if (!spec) return false;
+  const rule = (tag: string) => spec.rules[tag];
+  return (
+    rule("plan")?.op === "set" &&
+    rule("tool_call")?.op === "create" &&
+    spec.slots.toolCalls === "map" &&
+    spec.agentText !== undefined &&
+    spec.prompt.text !== undefined
+  );
+}
+
 export function emitReadme(
   model: ProtocolModel,
   symbols: Symbols,
@@ -267,6 +281,8 @@ export function emitReadme(
         // The agent example answers an unknown session with RequestError.sessionNotFound.
         symbols.of(root).errors.sessionNotFound !== undefined,
       handleTypes: root ? symbols.of(root).handleTypes : [],
+      // The session example renders the state's plan and tool calls and reads the agent's text.
+      sessionExample: root !== undefined && readmeShowsSessions(root),
       capabilityRows: capabilityRows(orderedSurfaces(model), importPath, (s) => symbols.of(s)),
       capabilityExample: root !== undefined && readmeShowsCapabilities(root),
       chain: { surfaces: chained.map(importPath), ...chainRoles },

@@ -116,6 +116,13 @@ export const ENTITY_KEY = {
 export const UPDATE_TAGS = { chunk: "_chunk", update: "_update" } as const;
 
 /**
+ * Where chunks that name no entity go: releases before `messageId` stream the conversation
+ * as bare chunks, and a run of them of one kind is one message. Their slot is named as
+ * later releases' `MessageId` names it (`ENTITY_KEY`), so a client reads both alike.
+ */
+export const KEYLESS_CHUNKS = { slot: "messages" } as const;
+
+/**
  * What `null` means in a field of a partial update, which only prose says. v1's
  * `tool_call_update` "only changed fields need to be included", and the reference reads a
  * `null` there as an absent `Option`: the field is left unchanged. Where a definition's or

@@ -23,6 +23,7 @@ import {
   AGENT_MESSAGE,
   ENTITY_KEY,
   IDLE_STATE,
+  KEYLESS_CHUNKS,
   PATCH_PROSE,
   SESSION_CALLS,
   TEXT_BLOCK,
@@ -120,6 +121,15 @@ export function sessionModel(surface: Surface): SessionModel | undefined {
     return shape;
   };
 
+  /** The one required property besides `key` of a chunk, when it holds one item (a reference). */
+  const singleItem = (shape: Shape, key?: string): string | undefined => {
+    const others = [...shape.required].filter((n) => n !== key);
+    const [item] = others;
+    return others.length === 1 && item !== undefined && refKey(shape.properties.get(item))
+      ? item
+      : undefined;
+  };
+
   // --- the update notification --------------------------------------------------------------
   const found = updateNotification(surface, refKey, schemaOf);
   if (!found) return undefined;
@@ -208,6 +218,14 @@ export function sessionModel(surface: Surface): SessionModel | undefined {
             ENTITY_KEY.slot((shape.definition ?? variant.value).replace(/Update$/, ""))
           : ENTITY_KEY.slot(key.type);
       classified.push({ shape, slot, key });
+    } else if (variant.value.endsWith(UPDATE_TAGS.chunk) && singleItem(shape) !== undefined) {
+      // A chunk naming no entity (releases before `messageId`): it continues the one the
+      // chunk just before it made.
+      classified.push({
+        shape,
+        slot: KEYLESS_CHUNKS.slot,
+        key: { path: [], type: "", required: false },
+      });
     } else {
       classified.push({ shape, slot: camel(stripSuffix(variant.value, UPDATE_TAGS.update)) });
     }
@@ -257,20 +275,18 @@ export function sessionModel(surface: Surface): SessionModel | undefined {
     // A chunk whose one item has no list to go to (v2 `terminal_output_chunk`'s bytes)
     // changes no state: it is never taken for an update of the entity.
     const isChunk = (c: Classified) => c.shape.tag.endsWith(UPDATE_TAGS.chunk);
-    const chunkItem = (c: Classified) => {
-      const others = [...c.shape.required].filter((n) => n !== c.key?.path[0]);
-      const [item] = others;
-      return others.length === 1 && item !== undefined && refKey(c.shape.properties.get(item))
-        ? item
-        : undefined;
-    };
+    const chunkItem = (c: Classified) => singleItem(c.shape, c.key?.path[0]);
     const holders = keyed.filter((c) => !isChunk(c));
     const removes = (c: Classified) =>
       [...c.shape.properties.keys()].every((n) => n === c.key?.path[0] || n === "_meta");
     const upserts = holders.filter((c) => !removes(c) && c.key?.value === undefined);
     const shape = keyed.every((c) => c.key?.required) ? "map" : "list";
-    const keyProperty = keyed[0]?.key?.path[keyed[0].key.path.length - 1] as string;
-    const slotTyping = typed(slot, shape, { property: keyProperty, definition: keyType });
+    const keyProperty = keyed[0]?.key?.path.at(-1);
+    const slotTyping = typed(
+      slot,
+      shape,
+      keyProperty === undefined ? undefined : { property: keyProperty, definition: keyType },
+    );
     let ruled = false;
     for (const c of keyed) {
       const key = c.key as NonNullable<Classified["key"]>;

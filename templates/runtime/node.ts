@@ -274,7 +274,7 @@ export class AgentExitError extends InputEndedError {
   }
 }
 
-/** `; its stderr ended with: …` (its last lines), or nothing when it wrote none. */
+/** `; its stderr …` (what its last lines say: a stack trace's error line, or the lines), or nothing when it wrote none. */
 function stderrEnd(stderr: string): string {
   const said = lastWords(stderr);
   return said ? `; its stderr ${said}` : "";

@@ -102,7 +102,10 @@ export type UpdateRule =
 
 export interface EntityRule {
   readonly slot: string;
-  /** Property names down to the entity's key (`["toolCallId"]`, `["plan", "planId"]`). */
+  /**
+   * Property names down to the entity's key (`["toolCallId"]`, `["plan", "planId"]`); empty
+   * for a chunk that names no entity, which continues the one the update before it made.
+   */
   readonly key: readonly string[];
   /**
    * The entity's kind, recorded under the tag's name, where one slot holds several
@@ -211,7 +214,8 @@ export class SessionState {
     rule: Exclude<UpdateRule, { op: "set" | "merge" }>,
     update: Json,
   ): Unapplied | undefined {
-    const key = at(update, rule.key);
+    // An empty key path: the update names no entity (a keyless chunk).
+    const key = rule.key.length === 0 ? undefined : at(update, rule.key);
     const hasKey = key !== undefined && key !== null;
     const shape = this.spec.slots[rule.slot];
     const found = hasKey ? this.find(rule.slot, key) : this.continued(rule);
@@ -266,6 +270,7 @@ export class SessionState {
   private continued(rule: EntityRule): Entity | undefined {
     const last = this.last;
     if (!last || last.kind !== rule.kind) return undefined;
+    if (rule.key.length === 0) return last.entity;
     const key = at(last.entity, rule.key.slice(-1));
     return key === undefined || key === null ? last.entity : undefined;
   }

@@ -708,7 +708,7 @@ function turnText(spec: SessionSpec, updates: readonly unknown[]): string {
       previous = undefined;
       continue;
     }
-    const named = at(fields, rule.key);
+    const named = rule.key.length === 0 ? undefined : at(fields, rule.key);
     const key = named ?? previous ?? `#${anonymous++}`;
     previous = named === undefined ? key : undefined;
     const content = messages.get(key) ?? [];
