@@ -246,7 +246,7 @@ describe("session state (v2 rules)", () => {
     ]);
     const plans = view.plans as Map<string, Entity>;
     expect([...plans.keys()]).toEqual(["p1", "p2"]);
-    expect((plans.get("p1")?.entries as unknown[]).length).toBe(1);
+    expect(plans.get("p1")?.entries).toHaveLength(1);
     state.apply({ sessionUpdate: "plan_removed", planId: "p1" });
     expect([...plans.keys()]).toEqual(["p2"]);
   });
