@@ -2,7 +2,7 @@
 // implementation, runs one workload twice (a smaller warm-up, then the measured run) and
 // prints one JSON line: wall time, this process's CPU, the agent's CPU and, for the
 // soak, heap samples.
-//   node [--expose-gc] runtime-client.mjs --impl ours|sdk|floor --workload stream|requests
+//   node [--expose-gc] runtime-client.mjs --impl ours|session|sdk|floor --workload stream|requests
 //        --count N [--payload small|large|diff] [--inflight K] [--turn] [--soak] [--pkg DIR]
 //
 //   stream    one session/prompt answered after `count` session/update notifications; done
@@ -10,6 +10,9 @@
 //   requests  `count` session/prompt round trips, `inflight` at a time (1: sequential)
 //   --turn    the sessionUpdate handler awaits one event-loop turn (setImmediate)
 //   --soak    sample the heap (after a full GC) every tenth of the run
+//
+//   session   ours through the session layer: `conn.session()`, each prompt a Turn whose
+//             updates are read with `for await` (the agent is ours)
 
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
@@ -21,6 +24,7 @@ const workload = flag("workload");
 const count = Number(flag("count"));
 const inflight = Number(flag("inflight", "1"));
 const turn = process.argv.includes("--turn");
+const turnWait = turn;
 const soak = process.argv.includes("--soak");
 const pkg = flag("pkg", "");
 
@@ -29,7 +33,12 @@ const agentScript = fileURLToPath(new URL("./runtime-agent.mjs", import.meta.url
 const agentFlags = (process.env.ACP_BENCH_AGENT_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const child = spawn(
   process.execPath,
-  [...agentFlags, agentScript, "--impl", impl, "--payload", flag("payload", "small"), "--pkg", pkg],
+  [
+    ...agentFlags,
+    agentScript,
+    ...["--impl", impl === "session" ? "ours" : impl, "--payload", flag("payload", "small")],
+    ...["--pkg", pkg],
+  ],
   { stdio: ["pipe", "pipe", "inherit"] },
 );
 const output = /** @type {WritableStream<Uint8Array>} */ (Writable.toWeb(child.stdin));
@@ -71,6 +80,28 @@ if (impl === "ours") {
   // Our connections keep the handshake: nothing but initialize goes out before it completed.
   await conn.agent.initialize({ protocolVersion: 1 });
   prompt = (/** @type {string} */ text) => conn.agent.sessionPrompt(promptParams(text));
+  finish = () => conn.close();
+} else if (impl === "session") {
+  const acp = await import(pathToFileURL(`${pkg}/v1/index.js`).href);
+  const conn = new acp.ClientSideConnection(
+    () => ({
+      sessionUpdate: () => {},
+      sessionRequestPermission: () => ({ outcome: { outcome: "cancelled" } }),
+    }),
+    acp.ndJsonStream(output, input),
+  );
+  await conn.agent.initialize({ protocolVersion: 1 });
+  const session = await conn.session({ cwd: "/", mcpServers: [] });
+  // Each update through the session's state and the turn's iterator, as a client renders it.
+  prompt = async (/** @type {string} */ text) => {
+    const turn = session.prompt(text);
+    if (turnWait) {
+      for await (const _ of turn) await sessionUpdate();
+    } else {
+      for await (const _ of turn) onUpdate();
+    }
+    return turn;
+  };
   finish = () => conn.close();
 } else if (impl === "sdk") {
   const sdk = await import("@agentclientprotocol/sdk");

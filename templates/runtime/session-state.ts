@@ -135,8 +135,23 @@ export function at(value: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-/** Why an update changed nothing, for the session to log. */
-export type Unapplied = "unknown-entity";
+/**
+ * What applying an update did: the entity it made or changed; `"unknown-entity"` for a patch
+ * of an entity never created (nothing changed, for the session to log); undefined otherwise.
+ */
+export type Applied = Record<string, unknown> | "unknown-entity" | undefined;
+
+/** An entity rule with what applying it needs, worked out once. */
+interface Compiled {
+  readonly rule: Exclude<UpdateRule, { op: "set" | "merge" }>;
+  readonly shape: "map" | "list" | "value" | undefined;
+  /** The key's property in the entity (the path's last name); undefined for a keyless chunk. */
+  readonly keyName: string | undefined;
+  /** A patch of an entity never created changes nothing: the slot has a create. */
+  readonly needsCreate: boolean;
+  /** The lists of this slot that appends grow: stored as copies. */
+  readonly grown: readonly string[];
+}
 
 /**
  * The state of one session: a plain object with one property per slot (a `Map` by key, an
@@ -149,10 +164,11 @@ export class SessionState {
   readonly view: Record<string, unknown>;
   /** `list` slots: their entities by key, for the updates that name one. */
   private readonly listIndex = new Map<string, Map<unknown, Entity>>();
-  /** The last update applied, for a keyless chunk that continues the entity before it. */
-  private last: { readonly kind: string | undefined; readonly entity: Entity } | undefined;
-  /** List fields that `append` rules grow, per slot: copied when stored, so growing them is ours. */
-  private readonly grown = new Map<string, Set<string>>();
+  /** The entity the last update made, and its kind: a keyless chunk may continue it. */
+  private lastEntity: Entity | undefined;
+  private lastKind: string | undefined;
+  private readonly rules = new Map<string, UpdateRule>();
+  private readonly compiled = new Map<UpdateRule, Compiled>();
 
   constructor(private readonly spec: SessionSpec) {
     const view: Record<string, unknown> = {};
@@ -164,41 +180,48 @@ export class SessionState {
       }
     }
     this.view = view;
-    for (const rule of Object.values(spec.rules)) {
-      if (rule.op !== "append") continue;
-      const fields = this.grown.get(rule.slot) ?? new Set();
-      fields.add(rule.to);
-      this.grown.set(rule.slot, fields);
+    const all = Object.entries(spec.rules);
+    for (const [kind, rule] of all) {
+      this.rules.set(kind, rule);
+      if (rule.op === "set" || rule.op === "merge") continue;
+      const siblings = all.map(([, r]) => r).filter((r) => "key" in r && r.slot === rule.slot);
+      this.compiled.set(rule, {
+        rule,
+        shape: spec.slots[rule.slot],
+        keyName: rule.key.length === 0 ? undefined : rule.key[rule.key.length - 1],
+        needsCreate: siblings.some((r) => r.op === "create"),
+        grown: [...new Set(siblings.flatMap((r) => (r.op === "append" ? [r.to] : [])))],
+      });
     }
   }
 
   /** A turn boundary: a keyless chunk after it starts a new entity. */
   boundary(): void {
-    this.last = undefined;
+    this.lastEntity = undefined;
   }
 
-  /** Applies one update (the value of the notification's update field); what it did not do, if anything. */
-  apply(update: Json): Unapplied | undefined {
+  /** Applies one update (the value of the notification's update field). */
+  apply(update: Json): Applied {
     const kind = update[this.spec.update.tag];
-    const rule = typeof kind === "string" ? this.spec.rules[kind] : undefined;
+    const rule = typeof kind === "string" ? this.rules.get(kind) : undefined;
     if (!rule) {
-      this.last = undefined;
+      this.lastEntity = undefined;
       return undefined;
     }
     switch (rule.op) {
       case "set":
-        this.last = undefined;
+        this.lastEntity = undefined;
         this.view[rule.slot] =
           rule.from === undefined ? this.withoutTag(update) : update[rule.from];
         return undefined;
       case "merge": {
-        this.last = undefined;
+        this.lastEntity = undefined;
         const current = this.view[rule.slot] as Entity | undefined;
         this.view[rule.slot] = patched(current ?? {}, this.withoutTag(update), rule.patch, []);
         return undefined;
       }
       default:
-        return this.applyEntity(rule, update);
+        return this.applyEntity(this.compiled.get(rule) as Compiled, update);
     }
   }
 
@@ -210,19 +233,20 @@ export class SessionState {
     }
   }
 
-  private applyEntity(
-    rule: Exclude<UpdateRule, { op: "set" | "merge" }>,
-    update: Json,
-  ): Unapplied | undefined {
-    // An empty key path: the update names no entity (a keyless chunk).
-    const key = rule.key.length === 0 ? undefined : at(update, rule.key);
+  private applyEntity(compiled: Compiled, update: Json): Applied {
+    const { rule, shape, keyName } = compiled;
+    const key =
+      keyName === undefined
+        ? undefined
+        : rule.key.length === 1
+          ? update[keyName]
+          : at(update, rule.key);
     const hasKey = key !== undefined && key !== null;
-    const shape = this.spec.slots[rule.slot];
-    const found = hasKey ? this.find(rule.slot, key) : this.continued(rule);
+    const found = hasKey ? this.find(rule.slot, shape, key) : this.continued(rule, keyName);
     let entity: Entity | undefined;
     switch (rule.op) {
       case "create":
-        entity = this.stored(rule.slot, this.withoutTag(update));
+        entity = this.stored(compiled, this.withoutTag(update));
         break;
       case "put": {
         const value = update[rule.value];
@@ -230,59 +254,82 @@ export class SessionState {
         break;
       }
       case "remove":
-        if (hasKey) this.remove(rule.slot, key);
-        this.last = undefined;
+        if (hasKey) this.remove(rule.slot, shape, key);
+        this.lastEntity = undefined;
         return undefined;
       case "patch":
-        if (!found && shape === "map" && this.hasCreate(rule.slot)) {
+        if (!found && shape === "map" && compiled.needsCreate) {
           // A patch for an entity never created: nothing to patch (the create carries what
           // every entity must have).
-          this.last = undefined;
+          this.lastEntity = undefined;
           return "unknown-entity";
         }
         entity = found
-          ? patched(found, this.withoutTag(update), rule.patch, this.grownFields(rule.slot))
-          : this.stored(rule.slot, patched({}, this.withoutTag(update), rule.patch, []));
+          ? patched(found, this.withoutTag(update), rule.patch, compiled.grown)
+          : this.stored(compiled, patched({}, this.withoutTag(update), rule.patch, []));
         break;
       case "append": {
         const item = update[rule.from];
         if (found) {
           const list = found[rule.to];
-          if (Array.isArray(list)) list.push(item);
-          else found[rule.to] = [item];
+          if (!Array.isArray(list)) found[rule.to] = [item];
+          else if (!this.joined(list, item)) list.push(item);
           entity = found;
         } else {
           entity = rule.kind === undefined ? {} : { [this.spec.update.tag]: rule.kind };
-          if (hasKey) entity[rule.key[rule.key.length - 1] as string] = key;
+          if (hasKey && keyName !== undefined) entity[keyName] = key;
           entity[rule.to] = [item];
         }
         break;
       }
     }
     if (!entity) return undefined;
-    if (rule.kind !== undefined) entity[this.spec.update.tag] = rule.kind;
-    if (entity !== found) this.store(rule.slot, hasKey ? key : undefined, found, entity);
-    this.last = { kind: rule.kind, entity };
-    return undefined;
+    if (rule.kind !== undefined && entity !== found) entity[this.spec.update.tag] = rule.kind;
+    if (entity !== found) this.store(rule.slot, shape, hasKey ? key : undefined, found, entity);
+    this.lastEntity = entity;
+    this.lastKind = rule.kind;
+    return entity;
   }
 
-  /** The entity a keyless update continues: the one the update just before it made, if of the same kind. */
-  private continued(rule: EntityRule): Entity | undefined {
-    const last = this.last;
-    if (!last || last.kind !== rule.kind) return undefined;
-    if (rule.key.length === 0) return last.entity;
-    const key = at(last.entity, rule.key.slice(-1));
-    return key === undefined || key === null ? last.entity : undefined;
+  /**
+   * Appends a plain text block (its tag and its text, nothing else) to a list ending in one
+   * by joining the two, in a new block: a message streamed in a thousand chunks is kept as
+   * the text it reads as, not a thousand blocks (each block a client would keep), and the
+   * blocks the updates carry stay as they came. Anything else is appended as it is.
+   */
+  private joined(list: unknown[], item: unknown): boolean {
+    const text = this.spec.prompt.text;
+    if (!text || list.length === 0) return false;
+    const last = list[list.length - 1];
+    if (!plainText(item, text) || !plainText(last, text)) return false;
+    list[list.length - 1] = {
+      [text.tag]: text.value,
+      [text.field]: `${(last as Json)[text.field]}${(item as Json)[text.field]}`,
+    };
+    return true;
   }
 
-  private find(slot: string, key: unknown): Entity | undefined {
-    const shape = this.spec.slots[slot];
+  /** The entity a keyless update continues: the one the update just before it made, if of the same kind and keyless too. */
+  private continued(rule: EntityRule, keyName: string | undefined): Entity | undefined {
+    const last = this.lastEntity;
+    if (!last || this.lastKind !== rule.kind) return undefined;
+    if (keyName === undefined) return last;
+    const key = last[keyName];
+    return key === undefined || key === null ? last : undefined;
+  }
+
+  private find(slot: string, shape: Compiled["shape"], key: unknown): Entity | undefined {
     if (shape === "map") return (this.view[slot] as Map<unknown, Entity>).get(key);
     return this.listIndex.get(slot)?.get(key);
   }
 
-  private store(slot: string, key: unknown, replaced: Entity | undefined, entity: Entity): void {
-    const shape = this.spec.slots[slot];
+  private store(
+    slot: string,
+    shape: Compiled["shape"],
+    key: unknown,
+    replaced: Entity | undefined,
+    entity: Entity,
+  ): void {
     if (shape === "map") {
       (this.view[slot] as Map<unknown, Entity>).set(key, entity);
       return;
@@ -294,8 +341,7 @@ export class SessionState {
     if (key !== undefined) this.listIndex.get(slot)?.set(key, entity);
   }
 
-  private remove(slot: string, key: unknown): void {
-    const shape = this.spec.slots[slot];
+  private remove(slot: string, shape: Compiled["shape"], key: unknown): void {
     if (shape === "map") {
       (this.view[slot] as Map<unknown, Entity>).delete(key);
       return;
@@ -308,18 +354,9 @@ export class SessionState {
     list.splice(list.indexOf(entity), 1);
   }
 
-  private hasCreate(slot: string): boolean {
-    return Object.values(this.spec.rules).some((r) => r.op === "create" && r.slot === slot);
-  }
-
-  private grownFields(slot: string): readonly string[] {
-    const fields = this.grown.get(slot);
-    return fields ? [...fields] : [];
-  }
-
   /** A new entity from an update's fields: the lists appends grow are copied, so they are ours. */
-  private stored(slot: string, fields: Entity): Entity {
-    for (const name of this.grown.get(slot) ?? []) {
+  private stored(compiled: Compiled, fields: Entity): Entity {
+    for (const name of compiled.grown) {
       const list = fields[name];
       if (Array.isArray(list)) fields[name] = [...list];
     }
@@ -330,6 +367,16 @@ export class SessionState {
     const { [this.spec.update.tag]: _tag, ...fields } = update;
     return fields;
   }
+}
+
+/** A block that is text and nothing more: only the text block's tag and text. */
+function plainText(value: unknown, text: TextBlock): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const block = value as Json;
+  if (block[text.tag] !== text.value || typeof block[text.field] !== "string") return false;
+  let keys = 0;
+  for (const key in block) if (Object.hasOwn(block, key)) keys++;
+  return keys === 2;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { CallOptions, ConnectionOptions, LogEvent, MethodTables } from "./connection-types.js";
+import { Fifo } from "./fifo.js";
 import type { MessageStream } from "./message-stream.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
-import { at, type SessionSpec, SessionState, type UpdateRule } from "./session-state.js";
+import { at, type SessionSpec, SessionState } from "./session-state.js";
 import { SideConnection } from "./side-connection.js";
 import { consoleError, startTimer } from "./web-globals.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
@@ -225,7 +226,7 @@ export class SessionImpl {
   private tail: TurnImpl | undefined;
   /** A turn abandoned since the last prompt went out: what arrives now is its late output. */
   private abandoned: TurnImpl | undefined;
-  private readonly readers = new Set<UpdateReader>();
+  private readonly readers = new Set<UpdateQueue>();
   private closing: Promise<void> | undefined;
   private detached = false;
 
@@ -261,7 +262,8 @@ export class SessionImpl {
   /** @internal One update of this session. */
   receive(update: unknown): void {
     const fields = record(update);
-    if (this.store.apply(fields) === "unknown-entity") {
+    const applied = this.store.apply(fields);
+    if (applied === "unknown-entity") {
       this.router.log({
         level: "debug",
         reason: "unknown-entity",
@@ -274,7 +276,7 @@ export class SessionImpl {
     }
     const turn = this.current;
     if (turn) {
-      turn.receive(fields);
+      turn.receive(fields, typeof applied === "object" ? applied : undefined);
       return;
     }
     if (this.abandoned) {
@@ -333,7 +335,7 @@ export class SessionImpl {
    * `signal` aborts (or the loop breaks). Each call is a reader of its own.
    */
   updates(options: UpdatesOptions = {}): AsyncIterableIterator<unknown> {
-    const reader = new UpdateReader(() => this.readers.delete(reader));
+    const reader: UpdateQueue = new UpdateQueue(() => this.readers.delete(reader));
     if (this.closing || this.detached) reader.end();
     else this.readers.add(reader);
     const signal = options.signal;
@@ -514,15 +516,15 @@ type Outcome = { readonly value: unknown } | { readonly error: unknown };
 
 /**
  * One prompt turn: a promise of the prompt's answer (v2: of the receipt, once the turn has
- * ended) and an async iterable of the turn's own updates, in arrival order. Every iteration
- * starts from the turn's first update; it ends when the turn settles, by throwing when the
- * turn failed.
+ * ended) and an async iterable of the turn's own updates, in arrival order, held until read
+ * (so reading after the turn ended still gets them all). They can be read once, like a
+ * stream's: the iteration ends when the turn settles, by throwing when the turn failed.
  */
 export class TurnImpl {
-  private readonly updates: unknown[] = [];
+  private readonly queue = new UpdateQueue();
+  private iterated = false;
   private outcome: Outcome | undefined;
   private readonly settledCallbacks: Array<() => void> = [];
-  private wake: Array<() => void> = [];
   private readonly done: Promise<unknown>;
   private resolveDone: (value: unknown) => void = () => {};
   private rejectDone: (error: unknown) => void = () => {};
@@ -533,6 +535,8 @@ export class TurnImpl {
   private active = false;
   private idled = false;
   private stop: unknown;
+  /** The agent's messages this turn added to or changed, in order: what `text()` reads. */
+  private readonly spoken = new Set<Record<string, unknown>>();
   /** Resolves once settled, whichever way; never rejects. */
   readonly settledPromise: Promise<void>;
 
@@ -587,28 +591,26 @@ export class TurnImpl {
   /** The text of the agent's messages in this turn, once it has ended. */
   async text(): Promise<string> {
     await this.done;
-    return turnText(this.spec, this.updates);
+    const text = this.spec.prompt.text;
+    const field = agentContentField(this.spec);
+    if (!text || field === undefined) return "";
+    let out = "";
+    for (const message of this.spoken) {
+      const content = message[field];
+      if (!Array.isArray(content)) continue;
+      for (const block of content) {
+        const fields = record(block);
+        if (fields[text.tag] === text.value && typeof fields[text.field] === "string")
+          out += fields[text.field] as string;
+      }
+    }
+    return out;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<unknown> {
-    let next = 0;
-    return {
-      next: async (): Promise<IteratorResult<unknown>> => {
-        for (;;) {
-          if (next < this.updates.length) return { done: false, value: this.updates[next++] };
-          const outcome = this.outcome;
-          if (outcome) {
-            if ("error" in outcome) throw outcome.error;
-            return { done: true, value: undefined };
-          }
-          await new Promise<void>((resolve) => this.wake.push(resolve));
-        }
-      },
-      return: async (): Promise<IteratorResult<unknown>> => {
-        next = Number.POSITIVE_INFINITY;
-        return { done: true, value: undefined };
-      },
-    };
+    if (this.iterated) throw new TypeError("a turn's updates can be read once");
+    this.iterated = true;
+    return this.queue;
   }
 
   /** @internal */
@@ -627,11 +629,14 @@ export class TurnImpl {
     this.phase = "cancelling";
   }
 
-  /** @internal An update of this turn. */
-  receive(update: Record<string, unknown>): void {
-    this.updates.push(update);
-    const turn = this.spec.turn;
-    if (turn.end === "state" && update[this.spec.update.tag] === turn.kind) {
+  /** @internal An update of this turn, and the entity it made or changed in the state. */
+  receive(update: Record<string, unknown>, entity: Record<string, unknown> | undefined): void {
+    this.queue.push(update);
+    const spec = this.spec;
+    if (entity !== undefined && spec.agentText && entity[spec.update.tag] === spec.agentText.kind)
+      this.spoken.add(entity);
+    const turn = spec.turn;
+    if (turn.end === "state" && update[spec.update.tag] === turn.kind) {
       if (update[turn.field] !== turn.idle) this.active = true;
       else if (this.active || this.receipt) {
         // An idle snapshot before any activity and before the receipt is the state the
@@ -641,7 +646,6 @@ export class TurnImpl {
         if (this.receipt) this.settle(this.receipt);
       }
     }
-    this.notify();
   }
 
   /** @internal The prompt's answer. */
@@ -666,105 +670,81 @@ export class TurnImpl {
   settle(outcome: Outcome): void {
     if (this.outcome) return;
     this.outcome = outcome;
-    if ("error" in outcome) this.rejectDone(outcome.error);
-    else this.resolveDone(outcome.value);
-    this.notify();
+    if ("error" in outcome) {
+      this.rejectDone(outcome.error);
+      this.queue.end(outcome.error);
+    } else {
+      this.resolveDone(outcome.value);
+      this.queue.end();
+    }
     for (const callback of this.settledCallbacks.splice(0)) callback();
   }
+}
 
-  private notify(): void {
-    if (this.wake.length === 0) return;
-    const waiting = this.wake;
-    this.wake = [];
-    for (const resolve of waiting) resolve();
-  }
+/** The list the agent-message kind's chunks append to (`content`). */
+function agentContentField(spec: SessionSpec): string | undefined {
+  const agent = spec.agentText;
+  if (!agent) return undefined;
+  for (const rule of Object.values(spec.rules))
+    if (rule.op === "append" && rule.slot === agent.slot && rule.kind === agent.kind)
+      return rule.to;
+  return undefined;
 }
 
 /**
- * The text of the agent's messages among `updates`, replayed by the state rules of the
- * agent-message kind: chunks append to their message (a keyless one to the message the
- * chunk just before it made), a message update replaces its content (v2).
+ * Updates on their way to one reader: held until read, then let go (a long turn keeps no
+ * backlog once read); `end` lets the reader finish what is held, then ends it, by throwing
+ * `error` when there is one.
  */
-function turnText(spec: SessionSpec, updates: readonly unknown[]): string {
-  const agent = spec.agentText;
-  const text = spec.prompt.text;
-  if (!agent || !text) return "";
-  const rules = new Map<string, UpdateRule>();
-  let field: string | undefined;
-  for (const [kind, rule] of Object.entries(spec.rules)) {
-    if (rule.op === "set" || rule.op === "merge" || rule.slot !== agent.slot) continue;
-    if (rule.kind !== agent.kind) continue;
-    rules.set(kind, rule);
-    if (rule.op === "append") field = rule.to;
-  }
-  if (field === undefined) return "";
-  const messages = new Map<unknown, unknown[]>();
-  let anonymous = 0;
-  let previous: unknown;
-  for (const update of updates) {
-    const fields = record(update);
-    const rule = rules.get(String(fields[spec.update.tag]));
-    if (!rule || rule.op === "set" || rule.op === "merge") {
-      previous = undefined;
-      continue;
-    }
-    const named = rule.key.length === 0 ? undefined : at(fields, rule.key);
-    const key = named ?? previous ?? `#${anonymous++}`;
-    previous = named === undefined ? key : undefined;
-    const content = messages.get(key) ?? [];
-    messages.set(key, content);
-    if (rule.op === "append") content.push(fields[rule.from]);
-    else if (Object.hasOwn(fields, field)) {
-      const replaced = fields[field];
-      content.splice(0, content.length, ...(Array.isArray(replaced) ? replaced : []));
-    }
-  }
-  let out = "";
-  for (const content of messages.values())
-    for (const block of content) {
-      const fields = record(block);
-      if (fields[text.tag] === text.value && typeof fields[text.field] === "string")
-        out += fields[text.field] as string;
-    }
-  return out;
-}
+class UpdateQueue implements AsyncIterableIterator<unknown> {
+  private readonly held = new Fifo<unknown>();
+  private ended: { readonly error?: unknown } | undefined;
+  private waiting:
+    | { resolve(result: IteratorResult<unknown>): void; reject(error: unknown): void }
+    | undefined;
 
-/** One `updates()` reader: a queue of the updates it has not taken yet. */
-class UpdateReader implements AsyncIterableIterator<unknown> {
-  private readonly queue: unknown[] = [];
-  private ended = false;
-  private waiting: ((result: IteratorResult<unknown>) => void) | undefined;
-
-  constructor(private readonly detach: () => void) {}
+  constructor(private readonly onEnd: () => void = () => {}) {}
 
   push(update: unknown): void {
+    if (this.ended) return;
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
-      waiting({ done: false, value: update });
-    } else this.queue.push(update);
+      waiting.resolve({ done: false, value: update });
+    } else this.held.push(update);
   }
 
-  end(): void {
+  end(error?: unknown): void {
     if (this.ended) return;
-    this.ended = true;
-    this.detach();
+    this.ended = error === undefined ? {} : { error };
+    this.onEnd();
     const waiting = this.waiting;
     this.waiting = undefined;
-    waiting?.({ done: true, value: undefined });
+    if (!waiting) return;
+    if (error === undefined) waiting.resolve({ done: true, value: undefined });
+    else waiting.reject(error);
   }
 
   next(): Promise<IteratorResult<unknown>> {
-    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift() });
-    if (this.ended) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve) => {
-      this.waiting = resolve;
+    if (this.held.length > 0) return Promise.resolve({ done: false, value: this.held.shift() });
+    const ended = this.ended;
+    if (ended) {
+      if ("error" in ended) {
+        // Thrown once: after it the iteration is over.
+        this.ended = {};
+        return Promise.reject(ended.error);
+      }
+      return Promise.resolve({ done: true, value: undefined });
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
     });
   }
 
   return(): Promise<IteratorResult<unknown>> {
-    this.queue.length = 0;
+    this.held.clear();
     this.end();
+    this.ended = {};
     return Promise.resolve({ done: true, value: undefined });
   }
 

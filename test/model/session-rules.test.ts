@@ -57,7 +57,9 @@ describe("session state rules from the schema", () => {
       for (const [member, wire] of Object.entries(SESSION_CALLS)) {
         const has = s.methods.some((m) => m.method === wire && m.kind === "request");
         const named =
-          member === "new" ? calls?.new?.method : (calls as Record<string, unknown>)?.[member];
+          member === "new"
+            ? calls?.new?.method
+            : (calls as unknown as Record<string, unknown> | undefined)?.[member];
         expect(named !== undefined, `${s.id} ${member}`).toBe(has);
       }
     }

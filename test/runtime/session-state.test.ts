@@ -99,7 +99,7 @@ describe("session state (v1 rules)", () => {
     state.apply(chunk("agent_message", "Next turn"));
     expect(view.messages).toEqual([
       { sessionUpdate: "agent_thought", content: [text("hmm")] },
-      { sessionUpdate: "agent_message", content: [text("Hel"), text("lo")] },
+      { sessionUpdate: "agent_message", content: [text("Hello")] },
       { sessionUpdate: "agent_message", content: [text("Done")] },
       { sessionUpdate: "agent_message", content: [text("Next turn")] },
     ]);
@@ -112,9 +112,37 @@ describe("session state (v1 rules)", () => {
       chunk("agent_message", "a2", "m-a"),
     ]);
     expect(view.messages).toEqual([
-      { sessionUpdate: "agent_message", messageId: "m-a", content: [text("a1"), text("a2")] },
+      { sessionUpdate: "agent_message", messageId: "m-a", content: [text("a1a2")] },
       { sessionUpdate: "agent_message", messageId: "m-b", content: [text("b1")] },
     ]);
+  });
+
+  it("plain text chunks are kept joined; a block with more than text is kept as it came", () => {
+    const annotated = { type: "text", text: "!", annotations: { priority: 1 } };
+    const first = chunk("agent_message", "Hel");
+    const { view } = applied("v1", [
+      first,
+      chunk("agent_message", "lo"),
+      { sessionUpdate: "agent_message_chunk", content: annotated },
+      chunk("agent_message", " and more"),
+      {
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "image", data: "AA==", mimeType: "image/png" },
+      },
+    ]);
+    expect(view.messages).toEqual([
+      {
+        sessionUpdate: "agent_message",
+        content: [
+          text("Hello"),
+          annotated,
+          text(" and more"),
+          { type: "image", data: "AA==", mimeType: "image/png" },
+        ],
+      },
+    ]);
+    // The blocks the updates carried are as they came.
+    expect(first.content).toEqual(text("Hel"));
   });
 
   it("session_info_update merges what it carries; null clears where the schema says so", () => {
@@ -214,7 +242,7 @@ describe("session state (v2 rules)", () => {
     expect((view.messages as Map<string, Entity>).get("m")).toEqual({
       sessionUpdate: "agent_message",
       messageId: "m",
-      content: [text("Hello, patched"), text(" again")],
+      content: [text("Hello, patched again")],
     });
   });
 

@@ -122,7 +122,30 @@ export function chunkText(update: unknown): string | undefined {
     : undefined;
 }
 
-/** The first update `turn` yields (and stops iterating). */
+/** A turn's updates read by hand: the next one (undefined at the end), or all the rest and how they ended. */
+export function reader<U>(turn: AsyncIterable<U>) {
+  const updates = turn[Symbol.asyncIterator]();
+  return {
+    async next(): Promise<U | undefined> {
+      const result = await updates.next();
+      return result.done ? undefined : result.value;
+    },
+    async rest(): Promise<{ updates: U[]; error?: unknown }> {
+      const out: U[] = [];
+      try {
+        for (;;) {
+          const result = await updates.next();
+          if (result.done) return { updates: out };
+          out.push(result.value);
+        }
+      } catch (error) {
+        return { updates: out, error };
+      }
+    },
+  };
+}
+
+/** The first update `turn` yields (and stops reading it). */
 export async function firstUpdate<U>(turn: AsyncIterable<U>): Promise<U | undefined> {
   for await (const update of turn) return update;
   return undefined;

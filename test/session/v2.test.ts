@@ -53,11 +53,12 @@ describe.each(IMPLEMENTATIONS)("sessions (v2) against %s agent over stdio", (imp
     expect(turn.stopReason).toBe("end_turn");
     expect(states).toEqual(["running", "idle"]);
     expect(session.state.state).toBe("idle");
-    // The agent message: two chunks, replaced whole by the patch, then one more chunk.
+    // The agent message: two chunks, replaced whole by the patch, then one more chunk
+    // (plain text kept joined).
     const agentMessages = [...session.state.messages.values()].filter(
       (m) => m.sessionUpdate === "agent_message",
     );
-    expect(agentMessages.map((m) => texts(m.content))).toEqual([["Hello, patched", " again"]]);
+    expect(agentMessages.map((m) => texts(m.content))).toEqual([["Hello, patched again"]]);
     expect(await turn.text()).toBe("Hello, patched again");
     // The user message, upserted under the receipt's id.
     const user = session.state.messages.get(receipt.messageId);
