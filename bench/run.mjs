@@ -32,6 +32,7 @@ import { REPO, RESULTS, SDK_SCHEMA_DIR, sdkManifest, VENDORED_SCHEMA_DIR } from 
 import { runNode } from "./lib/proc.mjs";
 import { benchRemote, remoteRows } from "./lib/remote.mjs";
 import { benchRuntime, runtimeRows } from "./lib/runtime.mjs";
+import { benchSessionLayer, sessionLayerRows } from "./lib/session-layer.mjs";
 import { benchBundles, benchPackageSize } from "./lib/size.mjs";
 import {
   formatBytes,
@@ -307,6 +308,8 @@ try {
 
   log("connection runtime over real pipes (ours, the SDK, the raw floor)…");
   const runtime = benchRuntime({ pkg: pkgSdkSchema, quick: args.quick, log });
+  log("session layer (ours through conn.session(), against the connection alone)…");
+  const sessionLayer = benchSessionLayer({ pkg: pkgSdkSchema, quick: args.quick, log });
 
   log("remote transport (HTTP and WebSocket; ours, the SDK's)…");
   const remote = await benchRemote({ pkg: pkgSdkSchema, quick: args.quick, log });
@@ -616,6 +619,7 @@ try {
 
   for (const r of runtimeRows(runtime)) row(...r);
   for (const r of remoteRows(remote)) row(...r);
+  for (const r of sessionLayerRows(sessionLayer)) row(...r);
 
   // ---- output
   const table = renderTable(rows);
@@ -681,6 +685,7 @@ try {
       size: { ...size, vendored: sizeVendored, bundles },
       runtime,
       remote,
+      sessionLayer,
     },
   };
   writeFileSync(RESULTS, `${JSON.stringify(roundDeep(results), null, 2)}\n`);
