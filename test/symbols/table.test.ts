@@ -185,6 +185,7 @@ describe("symbol table against a generated package", () => {
         names.errors.errorClass,
         names.capabilities.gates,
         ...Object.values(names.capabilities.helpers ?? {}),
+        ...Object.values(names.session ?? {}),
         ...[...names.reexports.connection, ...names.reexports.index].flatMap((r) => r.names),
         names.received,
       ];
@@ -196,6 +197,7 @@ describe("symbol table against a generated package", () => {
     expect(model.surfaces.every((s) => symbols.of(s).handleTypes.includes("TerminalHandle"))).toBe(
       true,
     );
+    expect(model.surfaces.every((s) => symbols.of(s).session?.session === "Session")).toBe(true);
   });
 
   it("types.d.ts declares exactly what guards.js and parsers.js export, and nothing declares them twice", async () => {
