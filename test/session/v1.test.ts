@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TurnAbandonedError } from "../../.test-package/package/v1/index.js";
+import { ConnectionClosedError, TurnAbandonedError } from "../../.test-package/package/v1/index.js";
 import {
+  MODES,
   OLD_SESSION,
   PLAN_OF_ONE,
   PLAN_OF_THREE,
@@ -229,5 +230,50 @@ describe.each(IMPLEMENTATIONS)("sessions (v1) against %s agent over stdio", (imp
     await session.close();
     await outsideRead;
     expect(outside).toEqual([]);
+  });
+
+  it("the current mode: from session/new's answer, set_mode's params once answered, current_mode_update", {
+    timeout: 30_000,
+  }, async () => {
+    const { conn } = await v1Client(impl);
+    const session = await conn.session(NEW_SESSION);
+    expect(session.response.modes).toEqual(MODES);
+    expect(session.state.currentModeId).toBe("ask");
+    await session.setMode({ modeId: "code" });
+    expect(session.state.currentModeId).toBe("code");
+    await session.prompt("mode ask");
+    expect(session.state.currentModeId).toBe("ask");
+  });
+
+  it("close() cancels the running turn, ends the readers, and refuses later prompts", {
+    timeout: 30_000,
+  }, async () => {
+    const { conn, wire } = await v1Client(impl, { cancelGraceMs: 5000 });
+    const session = await conn.session(NEW_SESSION);
+    const outsideRead = (async () => {
+      for await (const _ of session.updates());
+      return "ended";
+    })();
+    const turn = session.prompt("ignore-cancel answer-after 10");
+    await firstUpdate(turn);
+    await session.close();
+    // This agent serves no session/close: closing cancelled the turn, which the agent ended.
+    expect(turn.stopReason).toBe("cancelled");
+    expect(wire.methods()).toContain("session/cancel");
+    expect(wire.methods()).not.toContain("session/close");
+    expect(await outsideRead).toBe("ended");
+    expect((await outcome(session.prompt("again"))).error).toBeInstanceOf(Error);
+    await session.close();
+  });
+
+  it("a connection that closes fails the running turn with its reason", {
+    timeout: 30_000,
+  }, async () => {
+    const { conn } = await v1Client(impl);
+    const session = await conn.session(NEW_SESSION);
+    const turn = session.prompt("wait 10000");
+    await firstUpdate(turn);
+    conn.close();
+    expect((await outcome(turn)).error).toBeInstanceOf(ConnectionClosedError);
   });
 });

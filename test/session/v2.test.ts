@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TurnAbandonedError } from "../../.test-package/package/v2/index.js";
-import { OLD_SESSION, REPLAYED_ANSWER, REPLAYED_QUESTION } from "./fixtures/script.js";
+import { ConnectionClosedError, TurnAbandonedError } from "../../.test-package/package/v2/index.js";
+import { COMMANDS, OLD_SESSION, REPLAYED_ANSWER, REPLAYED_QUESTION } from "./fixtures/script.js";
 import {
   chunkText,
   drain,
@@ -156,5 +156,29 @@ describe.each(IMPLEMENTATIONS)("sessions (v2) against %s agent over stdio", (imp
     const updates = await drain(turn);
     expect(updates.map(chunkText).filter(Boolean)).toEqual(["echo: live"]);
     expect(session.history).toHaveLength(3);
+  });
+
+  it("what the agent sends before session/new answers is the session's history, and state", {
+    timeout: 30_000,
+  }, async () => {
+    const { conn } = await v2Client(impl);
+    const session = await conn.session(NEW_SESSION);
+    expect(session.history.map((u) => u.sessionUpdate)).toEqual(["available_commands_update"]);
+    expect(session.state.availableCommands).toEqual(COMMANDS);
+    const turn = session.prompt("first");
+    expect((await drain(turn)).map((u) => u.sessionUpdate)).not.toContain(
+      "available_commands_update",
+    );
+  });
+
+  it("a connection that closes fails a turn still waiting for its idle", {
+    timeout: 30_000,
+  }, async () => {
+    const { conn } = await v2Client(impl);
+    const session = await conn.session(NEW_SESSION);
+    const turn = session.prompt("ignore-cancel");
+    await firstUpdate(turn);
+    conn.close();
+    expect((await outcome(turn)).error).toBeInstanceOf(ConnectionClosedError);
   });
 });
