@@ -6,7 +6,6 @@ import type {
   SurfaceModel,
 } from "../model/protocol.js";
 import { reachingClosedUnions } from "../schema/unions.js";
-import { runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { jsLiteral, literal, propertyKey } from "./js.js";
@@ -159,9 +158,8 @@ export function emitSession({ surface, names, runtime }: EmitContext): OutputFil
     head,
     'import type * as T from "./types.js";',
     ...(usesReceived ? ['import type * as R from "./received.js";'] : []),
-    `import type { CallOptions } from "${runtime}/connection-types.js";`,
+    `import type { CallOptions, PromptOptions, UpdatesOptions } from "${runtime}/connection-types.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
-    `import type { PromptOptions, UpdatesOptions } from "${runtimeSpecifier(runtime, "session.js", true)}";`,
     "",
     "/** What patches leave stored: the fields as received, `null` never kept. */",
     "type Settled<V> = V extends unknown ? { [K in keyof V]: Exclude<V[K], null> } : never;",

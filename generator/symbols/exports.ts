@@ -149,13 +149,13 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "message-stream.js", names: ["MalformedDetail", "MessageStream"], typeOnly: true },
   { from: "peek.js", names: ["MessageHead"], typeOnly: true },
   { from: "handle.js", names: ["AsyncDisposableIfAvailable"], typeOnly: true },
-  { from: "session.js", names: ["DEFAULT_CANCEL_GRACE_MS", "TurnAbandonedError"] },
-  { from: "session.js", names: ["PromptOptions", "UpdatesOptions"], typeOnly: true },
+  { from: "request-error.js", names: ["TurnAbandonedError"] },
   {
     from: "connection-types.js",
     names: [
       ...["CallOptions", "ConnectionOptions", "LogEvent", "LogReason", "MaybePromise"],
-      ...["NotificationContext", "RequestContext", "TraceEvent", "ValidationOptions"],
+      ...["NotificationContext", "PromptOptions", "RequestContext", "TraceEvent"],
+      ...["UpdatesOptions", "ValidationOptions"],
     ],
     typeOnly: true,
   },

@@ -311,3 +311,15 @@ export interface ExtensionHandlers {
     context: NotificationContext,
   ): MaybePromise<void>;
 }
+
+/** Options of `Session.prompt`. */
+export interface PromptOptions {
+  /** Aborting it cancels the turn, as `turn.cancel()` does. */
+  readonly signal?: SignalLike | undefined;
+}
+
+/** Options of `Session.updates`. */
+export interface UpdatesOptions {
+  /** Aborting it ends the iteration. */
+  readonly signal?: SignalLike | undefined;
+}

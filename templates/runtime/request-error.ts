@@ -102,3 +102,23 @@ function closeMessage(kind: CloseKind, reason: unknown): string {
       return detail ? `connection closed: ${detail}` : "connection closed by close()";
   }
 }
+
+/**
+ * How a cancelled turn settles when the agent did not answer within `cancelGraceMs` (it
+ * ignored `session/cancel`): the turn's promise rejects with this, its iteration ends by
+ * throwing it, and the answer or updates the agent may still send for it are dropped (logged
+ * at debug level) rather than given to a later turn.
+ */
+export class TurnAbandonedError extends Error {
+  override readonly name = "TurnAbandonedError";
+  readonly sessionId: unknown;
+  readonly graceMs: number;
+
+  constructor(sessionId: unknown, graceMs: number, cancelMethod: string) {
+    super(
+      `the agent did not answer ${cancelMethod} for session ${String(sessionId)} within ${graceMs} ms: the turn was abandoned`,
+    );
+    this.sessionId = sessionId;
+    this.graceMs = graceMs;
+  }
+}

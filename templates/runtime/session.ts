@@ -1,11 +1,23 @@
-import type { CallOptions, ConnectionOptions, LogEvent, MethodTables } from "./connection-types.js";
+import type {
+  CallOptions,
+  ConnectionOptions,
+  LogEvent,
+  MethodTables,
+  PromptOptions,
+  UpdatesOptions,
+} from "./connection-types.js";
 import { Fifo } from "./fifo.js";
 import type { MessageStream } from "./message-stream.js";
-import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
+import {
+  ConnectionClosedError,
+  RequestError,
+  TurnAbandonedError,
+  wireErrors,
+} from "./request-error.js";
 import { at, type SessionSpec, SessionState } from "./session-state.js";
 import { SideConnection } from "./side-connection.js";
 import { consoleError, startTimer } from "./web-globals.js";
-import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
+import type { PlatformAbortSignal } from "./web-types.js";
 
 /**
  * The client's sessions, above the connection: `conn.session(params)` opens one, and each
@@ -17,42 +29,10 @@ import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
  */
 
 /** How long a cancelled turn waits for the agent's answer before it settles without it. */
-export const DEFAULT_CANCEL_GRACE_MS = 3000;
+const DEFAULT_CANCEL_GRACE_MS = 3000;
 
 /** How many updates for a session not opened yet are held while `session/new` is in flight. */
 const EARLY_UPDATES = 1024;
-
-/**
- * How a cancelled turn settles when the agent did not answer within `cancelGraceMs` (it
- * ignored `session/cancel`): the turn's promise rejects with this, its iteration ends by
- * throwing it, and the answer or updates the agent may still send for it are dropped (logged
- * at debug level) rather than given to a later turn.
- */
-export class TurnAbandonedError extends Error {
-  override readonly name = "TurnAbandonedError";
-  readonly sessionId: unknown;
-  readonly graceMs: number;
-
-  constructor(sessionId: unknown, graceMs: number, cancelMethod: string) {
-    super(
-      `the agent did not answer ${cancelMethod} for session ${String(sessionId)} within ${graceMs} ms: the turn was abandoned`,
-    );
-    this.sessionId = sessionId;
-    this.graceMs = graceMs;
-  }
-}
-
-/** Options of `Session.prompt`. */
-export interface PromptOptions {
-  /** Aborting it cancels the turn, as `turn.cancel()` does. */
-  readonly signal?: SignalLike | undefined;
-}
-
-/** Options of `Session.updates`. */
-export interface UpdatesOptions {
-  /** Aborting it ends the iteration. */
-  readonly signal?: SignalLike | undefined;
-}
 
 /** What the sessions send through: the connection's public calls. */
 interface Caller {
