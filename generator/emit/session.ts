@@ -138,11 +138,11 @@ export function emitSession({ surface, names, runtime }: EmitContext): OutputFil
     }
   });
 
-  const call = (member: string, m: Method | undefined, doc: string) =>
+  const call = (member: string, m: Method | undefined) =>
     m?.result
       ? [
-          `  /** ${doc} */`,
-          `  ${member}(params: WithoutSession<${plain(m.params)}>, options?: CallOptions): Promise<${plain(m.result)}>;`,
+          `  /** \`${m.method}\` for this session (its id filled in); the state follows once answered. */`,
+          `  ${member}(params: Without<${plain(m.params)}, ${literal(spec.update.sessionId)}>, options?: CallOptions): Promise<${plain(m.result)}>;`,
         ]
       : [];
   const stopType = session.stopReason
@@ -152,96 +152,37 @@ export function emitSession({ surface, names, runtime }: EmitContext): OutputFil
   const turnEnd =
     spec.turn.end === "response"
       ? `the agent's answer to \`${methods.prompt.method}\``
-      : `the \`${spec.turn.kind}\` that reports the session \`${spec.turn.idle}\` after it (the answer to \`${methods.prompt.method}\` only acknowledges the prompt)`;
+      : `the \`${spec.turn.kind}\` that reports the session \`${spec.turn.idle}\` after it (the answer to \`${methods.prompt.method}\` only acknowledges the prompt, and is what the turn resolves with)`;
+  const input = `${hasText ? "string | " : ""}${content} | readonly ${content}[]`;
+  const id = plain(session.sessionIdType);
   const head = banner(surface.schemaFile.name);
+  // The members every surface's session and turn have are the runtime's (`SessionOf`,
+  // `TurnOf`, with their documentation); this file gives them the surface's types.
   const lines = [
     head,
     'import type * as T from "./types.js";',
     ...(usesReceived ? ['import type * as R from "./received.js";'] : []),
-    `import type { CallOptions, PromptOptions, UpdatesOptions } from "${runtime}/connection-types.js";`,
+    `import type { CallOptions, SessionOf, Settled, TurnOf, Without } from "${runtime}/connection-types.js";`,
     `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
-    "",
-    "/** What patches leave stored: the fields as received, `null` never kept. */",
-    "type Settled<V> = V extends unknown ? { [K in keyof V]: Exclude<V[K], null> } : never;",
-    "/** A session call's params without the session's id, which the session fills in. */",
-    `type WithoutSession<P> = P extends unknown ? Omit<P, ${literal(spec.update.sessionId)}> : never;`,
     "",
     "/**",
     ` * What a ${symbols.session} knows, kept by the protocol's rules from every \`${methods.update.method}\` of the`,
     " * session (and from the answers of its calls): an entity a create makes is replaced whole by",
-    " * the next, a patch changes only the fields it carries, a chunk appends its item. Updated in",
-    " * place as updates arrive: copy what you keep.",
+    " * the next, a patch changes only the fields it carries, a chunk appends its item (plain text",
+    " * kept joined). Updated in place as updates arrive: copy what you keep.",
     " */",
     `export interface ${symbols.state} {`,
     ...slotLines,
     "}",
     "",
-    "/**",
-    " * One prompt turn: a promise of its answer, settled when the turn has ended",
-    ` * (at ${turnEnd}),`,
-    " * and an async iterable of its own updates, only this session's, only between the prompt and",
-    " * its end. The updates are held until read, and read once, like a stream's; the iteration",
-    " * ends when the turn settles, by throwing why when it failed. A turn cancelled (`cancel()`,",
-    " * or the prompt's signal) sends",
-    ` * \`${methods.cancel.method}\` and then waits at most the connection's \`cancelGraceMs\` (default 3000 ms)`,
-    " * for the agent to end it; when the agent does not, it rejects with a `TurnAbandonedError`, and",
-    " * what the agent still sends for it is dropped (logged) rather than given to a later turn.",
-    " */",
-    `export interface ${symbols.turn} extends PromiseLike<${promptResult}>, AsyncIterable<${update}> {`,
-    `  readonly sessionId: ${plain(session.sessionIdType)};`,
-    "  /** Why the turn stopped, once it has, as the agent reported it. */",
-    `  readonly stopReason: ${stopType} | undefined;`,
-    ...(hasText
-      ? [
-          "  /** The text of the agent's messages in this turn, once it has ended. */",
-          "  text(): Promise<string>;",
-        ]
-      : []),
-    `  /** Cancels the turn for sure: \`${methods.cancel.method}\`, then at most \`cancelGraceMs\`. Nothing once it settled. */`,
-    "  cancel(): void;",
-    "}",
+    `/** One prompt turn (see \`TurnOf\`); it ends at ${turnEnd}. Cancelling sends \`${methods.cancel.method}\`. */`,
+    `export interface ${symbols.turn} extends TurnOf<${promptResult}, ${update}, ${stopType}, ${id}> {}`,
     "",
-    "/**",
-    ` * A session opened by \`conn.session()\` (or loaded, or resumed). Its \`${methods.update.method}\`s go, in this`,
-    " * order: to `history` until the opening call has answered; to the running turn; dropped (logged)",
-    " * while they can only be an abandoned turn's late output; otherwise to its `updates()` readers.",
-    ` * All of them apply to \`state\`. The connection's own \`${methods.update.handler}\` handler still sees every one.`,
-    " */",
-    `export interface ${symbols.session}<Opened = ${methods.new.result ? plain(methods.new.result) : "unknown"}> extends AsyncDisposableIfAvailable {`,
-    `  readonly sessionId: ${plain(session.sessionIdType)};`,
-    "  /** What the opening call answered. */",
-    "  readonly response: Opened;",
-    `  readonly state: ${symbols.state};`,
-    "  /** The updates that arrived before the opening call answered: a load's replayed history. */",
-    `  readonly history: readonly ${update}[];`,
-    "  /**",
-    ...(hasText
-      ? [
-          "   * Sends a prompt: a string is one text block. One turn runs at a time: a prompt sent while",
-        ]
-      : ["   * Sends a prompt. One turn runs at a time: a prompt sent while"]),
-    "   * another turn runs goes out once that one settled.",
-    "   */",
-    `  prompt(input: ${hasText ? "string | " : ""}${content} | readonly ${content}[], options?: PromptOptions): ${symbols.turn};`,
-    ...call(
-      "setMode",
-      methods.setMode,
-      `\`${methods.setMode?.method}\` for this session; the state follows once answered.`,
-    ),
-    ...call(
-      "setConfigOption",
-      methods.setConfigOption,
-      `\`${methods.setConfigOption?.method}\` for this session; the state follows once answered.`,
-    ),
-    "  /** This session's updates that belong to no turn, from now on, until it closes or `signal` aborts. */",
-    `  updates(options?: UpdatesOptions): AsyncIterableIterator<${update}>;`,
-    "  /**",
-    methods.close
-      ? `   * Closes the session: \`${methods.close.method}\` where the agent serves it, else the running turn is`
-      : "   * Closes the session: the running turn is",
-    "   * cancelled; waits for the running turn to settle, and stops routing. Idempotent.",
-    "   */",
-    "  close(): Promise<void>;",
+    `/** A session (see \`SessionOf\`): its prompts are ${hasText ? "a string (one text block) or " : ""}content blocks. */`,
+    `export interface ${symbols.session}<Opened = ${methods.new.result ? plain(methods.new.result) : "unknown"}>`,
+    `  extends SessionOf<${id}, Opened, ${symbols.state}, ${update}, ${input}, ${symbols.turn}>, AsyncDisposableIfAvailable {`,
+    ...call("setMode", methods.setMode),
+    ...call("setConfigOption", methods.setConfigOption),
     "}",
     "",
   ];

@@ -111,7 +111,8 @@ export const ENTITY_KEY = {
  * `_chunk` streams one item of an entity (`agent_message_chunk`: "A chunk of the agent's
  * response being streamed"), and the entity it belongs to is of the kind the tag names
  * without it (`agent_message`); a tag ending in `_update` updates the state the rest of it
- * names (`usage_update` → `usage`).
+ * names, so an update carrying one property named so (`available_commands_update`'s
+ * `availableCommands`) sets the value of that name.
  */
 export const UPDATE_TAGS = { chunk: "_chunk", update: "_update" } as const;
 

@@ -304,7 +304,7 @@ export function sessionModel(surface: Surface): SessionModel | undefined {
                 .flatMap((h) => [...h.shape.properties])
                 .find(([, sub]) => typeName(sub) === `${itemType}[]`)?.[0];
         if (target === undefined) continue;
-        rule = { ...base, op: "append", from, to: target };
+        rule = { ...base, op: "push", from, to: target };
         if (!holders.some((h) => kindOf(h) === kind))
           slotTyping.holds.push({
             ...(kind !== undefined ? { kind } : {}),
@@ -367,13 +367,16 @@ export function sessionModel(surface: Surface): SessionModel | undefined {
       t.kinds.push(c.shape.tag);
       return;
     }
-    if (slots[c.slot] !== undefined) return;
+    // The value as the update carries it: named after its definition (`plan`: `Plan`,
+    // `usageUpdate`: `UsageUpdate`), the type the slot holds.
+    const slot = c.shape.definition ? ENTITY_KEY.property(c.shape.definition) : c.slot;
+    if (slots[slot] !== undefined) return;
     const merges = required.length === 0 && c.shape.properties.size > 0;
     rules[c.shape.tag] = merges
-      ? { op: "merge", slot: c.slot, patch: patchOf(c.shape) }
-      : { op: "set", slot: c.slot };
-    slots[c.slot] = "value";
-    const t = typed(c.slot, "value");
+      ? { op: "merge", slot, patch: patchOf(c.shape) }
+      : { op: "set", slot };
+    slots[slot] = "value";
+    const t = typed(slot, "value");
     if (c.shape.definition)
       t.holds.push({ how: merges ? "settled" : "whole", definition: c.shape.definition });
     t.kinds.push(c.shape.tag);

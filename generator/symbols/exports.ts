@@ -154,8 +154,8 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
     from: "connection-types.js",
     names: [
       ...["CallOptions", "ConnectionOptions", "LogEvent", "LogReason", "MaybePromise"],
-      ...["NotificationContext", "PromptOptions", "RequestContext", "TraceEvent"],
-      ...["UpdatesOptions", "ValidationOptions"],
+      ...["NotificationContext", "PromptOptions", "RequestContext", "SessionOf", "TraceEvent"],
+      ...["TurnOf", "UpdatesOptions", "ValidationOptions"],
     ],
     typeOnly: true,
   },

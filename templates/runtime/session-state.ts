@@ -90,7 +90,7 @@ export type UpdateRule =
   /** Changes the entity in place by the fields the update carries (`tool_call_update`). */
   | (EntityRule & { readonly op: "patch"; readonly patch: PatchSpec })
   /** Appends the update's one item (`from`) to the entity's list `to` (`*_chunk`). */
-  | (EntityRule & { readonly op: "append"; readonly from: string; readonly to: string })
+  | (EntityRule & { readonly op: "push"; readonly from: string; readonly to: string })
   /** Puts the update's property `value` as the entity, replacing it whole (v2 `plan_update`). */
   | (EntityRule & { readonly op: "put"; readonly value: string })
   /** Removes the entity (`plan_removed`). */
@@ -190,7 +190,7 @@ export class SessionState {
         shape: spec.slots[rule.slot],
         keyName: rule.key.length === 0 ? undefined : rule.key[rule.key.length - 1],
         needsCreate: siblings.some((r) => r.op === "create"),
-        grown: [...new Set(siblings.flatMap((r) => (r.op === "append" ? [r.to] : [])))],
+        grown: [...new Set(siblings.flatMap((r) => (r.op === "push" ? [r.to] : [])))],
       });
     }
   }
@@ -268,7 +268,7 @@ export class SessionState {
           ? patched(found, this.withoutTag(update), rule.patch, compiled.grown)
           : this.stored(compiled, patched({}, this.withoutTag(update), rule.patch, []));
         break;
-      case "append": {
+      case "push": {
         const item = update[rule.from];
         if (found) {
           const list = found[rule.to];

@@ -666,8 +666,7 @@ function agentContentField(spec: SessionSpec): string | undefined {
   const agent = spec.agentText;
   if (!agent) return undefined;
   for (const rule of Object.values(spec.rules))
-    if (rule.op === "append" && rule.slot === agent.slot && rule.kind === agent.kind)
-      return rule.to;
+    if (rule.op === "push" && rule.slot === agent.slot && rule.kind === agent.kind) return rule.to;
   return undefined;
 }
 

@@ -107,7 +107,7 @@ describe("session state rules from the schema", () => {
       // v2 has no tool_call: nothing creates, so the upsert is typed by its own fields.
       expect(ruleOf(s, "tool_call"), id).toBeUndefined();
       expect(ruleOf(s, "tool_call_content_chunk"), id).toMatchObject({
-        op: "append",
+        op: "push",
         slot: "toolCalls",
         to: "content",
       });
@@ -126,7 +126,7 @@ describe("session state rules from the schema", () => {
           kind,
         });
         expect(ruleOf(s, `${kind}_chunk`), `${id} ${kind}`).toMatchObject({
-          op: "append",
+          op: "push",
           slot: "messages",
           key: ["messageId"],
           kind,
@@ -192,7 +192,7 @@ describe("session state rules from the schema", () => {
         if (def.properties === undefined) continue;
         const props = Object.keys(def.properties as Json);
         if ("key" in rule) expect(props, `${s.id} ${tag}`).toContain(rule.key[0]);
-        if (rule.op === "append") expect(props, `${s.id} ${tag}`).toContain(rule.from);
+        if (rule.op === "push") expect(props, `${s.id} ${tag}`).toContain(rule.from);
         if (rule.op === "patch" || rule.op === "merge")
           for (const name of [...rule.patch.nullClears, ...rule.patch.byKey])
             expect(nullableProperties(def), `${s.id} ${tag} ${name}`).toContain(name);
@@ -208,7 +208,7 @@ describe("session state rules from the schema", () => {
         expect(rules?.tool_call?.op, `${release} ${s.id}`).toBe("create");
         expect(rules?.tool_call_update?.op, `${release} ${s.id}`).toBe("patch");
         expect(rules?.plan, `${release} ${s.id}`).toEqual({ op: "set", slot: "plan" });
-        expect(rules?.agent_message_chunk?.op, `${release} ${s.id}`).toBe("append");
+        expect(rules?.agent_message_chunk?.op, `${release} ${s.id}`).toBe("push");
       }
     }
   });
@@ -224,7 +224,9 @@ describe("session state rules from the schema", () => {
         .replaceAll("toolCallId", "widgetId")
         .replaceAll('"tool_call_update"', '"widget_update"')
         .replaceAll('"tool_call"', '"widget"')
-        .replaceAll('"plan"', '"roadmap"');
+        .replaceAll('"plan"', '"roadmap"')
+        .replaceAll('"Plan":', '"Roadmap":')
+        .replaceAll('"#/$defs/Plan"', '"#/$defs/Roadmap"');
       writeFileSync(join(work.path, "v1", "schema.json"), renamed);
     }
 

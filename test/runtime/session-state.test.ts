@@ -150,7 +150,7 @@ describe("session state (v1 rules)", () => {
       { sessionUpdate: "session_info_update", title: "Draft", updatedAt: "2026-01-01T00:00:00Z" },
       { sessionUpdate: "session_info_update", title: null },
     ]);
-    expect(view.sessionInfo).toEqual({ updatedAt: "2026-01-01T00:00:00Z" });
+    expect(view.sessionInfoUpdate).toEqual({ updatedAt: "2026-01-01T00:00:00Z" });
   });
 
   it("the answers of calls: session/new's modes and config options, set_mode's params", () => {
