@@ -450,15 +450,15 @@ export class SessionImpl {
     const timer = startTimer(
       grace,
       () => {
-      if (turn.isSettled) return;
-      this.router.log({
-        level: "warn",
-        reason: "turn-abandoned",
-        message: `session ${String(this.sessionId)}: the agent did not end the cancelled turn within ${grace} ms; it settled without the agent's answer`,
-        method,
-      });
-      this.abandoned = turn;
-      turn.abandon(new TurnAbandonedError(this.sessionId, grace, method));
+        if (turn.isSettled) return;
+        this.router.log({
+          level: "warn",
+          reason: "turn-abandoned",
+          message: `session ${String(this.sessionId)}: the agent did not end the cancelled turn within ${grace} ms; it settled without the agent's answer`,
+          method,
+        });
+        this.abandoned = turn;
+        turn.abandon(new TurnAbandonedError(this.sessionId, grace, method));
       },
       true,
     );
