@@ -162,6 +162,14 @@ export interface ConnectionOptions {
      * keeps stdout clean for the protocol). Events never carry params: they may hold secrets.
      */
     readonly log?: (event: LogEvent) => void;
+    /**
+     * Sessions (`conn.session()`): how long a cancelled turn waits for the agent to end it
+     * (v1: the prompt's answer; v2: the idle state update) before it settles without it,
+     * rejecting with a `TurnAbandonedError`. Default 3000 ms. Agents seen in the field ignore
+     * `session/cancel` and never answer a cancelled prompt: without a bound, such a turn
+     * would never end.
+     */
+    readonly cancelGraceMs?: number;
 }
 /** One message seen by {@link ConnectionOptions.trace}. */
 export type TraceEvent = {
@@ -192,7 +200,7 @@ export type LogReason =
  * (some agents answer notifications this way). Logged at debug level, dropped.
  */
  | "unattributed-error"
-/** A response to a request this side already cancelled: dropped. */
+/** A response to a request this side already cancelled (or to a turn it abandoned): dropped. */
  | "late-response"
 /** A method this side does not serve or implement: answered -32601 (requests) or dropped. */
  | "unknown-method"
@@ -227,7 +235,18 @@ export type LogReason =
  */
  | "capability-without-handler"
 /** The agent answered `initialize` with a protocol version this connection does not speak. */
- | "protocol-version";
+ | "protocol-version"
+/**
+ * Sessions (`conn.session()`): a cancelled turn the agent did not end within
+ * `cancelGraceMs`, settled without its answer (a `TurnAbandonedError`).
+ */
+ | "turn-abandoned"
+/** Sessions: an update that arrived after its turn was abandoned, given to no turn (debug). */
+ | "late-update"
+/** Sessions: an update for an entity the session never saw created, which changed nothing (debug). */
+ | "unknown-entity"
+/** Sessions: the agent named a session that is already open; the earlier `Session` is detached. */
+ | "session-reopened";
 export interface LogEvent {
     readonly level: "debug" | "warn" | "error";
     readonly reason: LogReason;
@@ -276,4 +295,68 @@ export type MaybePromise<T> = T | Promise<T>;
 export interface ExtensionHandlers {
     extMethod?(method: string, params: unknown, context: RequestContext): MaybePromise<unknown>;
     extNotification?(method: string, params: unknown, context: NotificationContext): MaybePromise<void>;
+}
+/** Options of `Session.prompt`. */
+export interface PromptOptions {
+    /** Aborting it cancels the turn, as `turn.cancel()` does. */
+    readonly signal?: SignalLike | undefined;
+}
+/** Options of `Session.updates`. */
+export interface UpdatesOptions {
+    /** Aborting it ends the iteration. */
+    readonly signal?: SignalLike | undefined;
+}
+/** What patches leave stored: the fields as received, `null` never kept (sessions' state). */
+export type Settled<V> = V extends unknown ? {
+    [K in keyof V]: Exclude<V[K], null>;
+} : never;
+/** `P` without its `K` members, for each member of a union: a session call's params without the session's id. */
+export type Without<P, K extends PropertyKey> = P extends unknown ? Omit<P, K> : never;
+/**
+ * One prompt turn (`session.prompt()`): a promise of its answer, settled when the turn has
+ * ended, and an async iterable of its own updates, only its session's, only between the
+ * prompt and its end. The updates are held until read, and read once, like a stream's; the
+ * iteration ends when the turn settles, by throwing why when it failed. A turn cancelled
+ * (`cancel()`, or the prompt's signal) is stopped for sure: the cancel notification, then at
+ * most the connection's `cancelGraceMs` for the agent to end it; when the agent does not, it
+ * rejects with a `TurnAbandonedError`, and what the agent still sends for it is dropped
+ * (logged) rather than given to a later turn. Each surface's `Turn` fills in the types.
+ */
+export interface TurnOf<Answer, Update, StopReason, SessionId> extends PromiseLike<Answer>, AsyncIterable<Update> {
+    readonly sessionId: SessionId;
+    /** Why the turn stopped, once it has, as the agent reported it. */
+    readonly stopReason: StopReason | undefined;
+    /** The text of the agent's messages in this turn, once it has ended. */
+    text(): Promise<string>;
+    /** Cancels the turn for sure. Sends nothing once the turn has settled, or before it was sent. */
+    cancel(): void;
+}
+/**
+ * A session opened by `conn.session()` (or loaded, or resumed). Its updates go, in this
+ * order: to `history` until the opening call has answered; to the running turn; dropped
+ * (logged) while they can only be an abandoned turn's late output; otherwise to its
+ * `updates()` readers. All of them apply to `state`; the connection's own update handler
+ * still sees every one. Each surface's `Session` fills in the types and adds its calls, and
+ * `Symbol.asyncDispose` (closing it) where the consumer's set-up declares the symbol.
+ */
+export interface SessionOf<SessionId, Opened, State, Update, Input, Turn> {
+    readonly sessionId: SessionId;
+    /** What the opening call answered. */
+    readonly response: Opened;
+    /** Kept by the protocol's rules from every update of the session (see `SessionState`). */
+    readonly state: State;
+    /** The updates that arrived before the opening call answered: a load's replayed history. */
+    readonly history: readonly Update[];
+    /**
+     * Sends a prompt (a string is one text block, where the surface has them). One turn runs
+     * at a time: a prompt sent while another turn runs goes out once that one settled.
+     */
+    prompt(input: Input, options?: PromptOptions): Turn;
+    /** This session's updates that belong to no turn, from now on, until it closes or `signal` aborts. */
+    updates(options?: UpdatesOptions): AsyncIterableIterator<Update>;
+    /**
+     * Closes the session: the agent's close call where it serves it, else the running turn is
+     * cancelled; waits for the running turn to settle, and stops routing. Idempotent.
+     */
+    close(): Promise<void>;
 }

@@ -280,6 +280,14 @@ function closeMessage(kind, reason) {
       return detail ? `connection closed: ${detail}` : "connection closed by close()";
   }
 }
+var TurnAbandonedError = class extends Error {
+  constructor(sessionId, graceMs, cancelMethod) {
+    super(`the agent did not answer ${cancelMethod} for session ${String(sessionId)} within ${graceMs} ms: the turn was abandoned`);
+    this.name = "TurnAbandonedError";
+    this.sessionId = sessionId;
+    this.graceMs = graceMs;
+  }
+};
 
 // dist/runtime/batching-stream.js
 var BatchingStream = class {
@@ -958,8 +966,8 @@ function methodRefusal(spec, gate) {
 }
 function contentRefusal(spec, gate, params) {
   const content = gate.content;
-  for (const at2 of content.at) {
-    for (const { value, pointer } of valuesAt(params, at2)) {
+  for (const at3 of content.at) {
+    for (const { value, pointer } of valuesAt(params, at3)) {
       if (!isRecord2(value) || !Object.hasOwn(value, content.tag) || value[content.tag] !== content.value)
         continue;
       const capability = capabilityName(spec, gate);
@@ -2021,18 +2029,18 @@ function lineReadable(input, framer, limit) {
       let frames = [];
       let next = 0;
       let run2;
-      let at2 = 0;
+      let at3 = 0;
       let ended = false;
       return {
         async read() {
           for (; ; ) {
             while (run2 !== void 0) {
-              const end = run2.indexOf("\n", at2);
-              const line = end === -1 ? run2.slice(at2) : run2.slice(at2, end);
+              const end = run2.indexOf("\n", at3);
+              const line = end === -1 ? run2.slice(at3) : run2.slice(at3, end);
               if (end === -1)
                 run2 = void 0;
               else
-                at2 = end + 1;
+                at3 = end + 1;
               const value = textValue(line, encoder);
               if (value !== SKIP)
                 return { done: false, value };
@@ -2040,7 +2048,7 @@ function lineReadable(input, framer, limit) {
             if (next < frames.length) {
               const frame = frames[next++];
               if (frame.kind === "lines") {
-                at2 = 0;
+                at3 = 0;
                 run2 = decodeRun(frame.bytes, runDecoder);
                 if (run2 === void 0)
                   frames.splice(next, 0, ...splitLines(frame.bytes));
@@ -2509,17 +2517,17 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
   function shape(value, index, open) {
     if (typeof value !== "object" || value === null)
       return value;
-    const at2 = shapeAt(index);
-    if (at2.passThrough) {
-      const variant = pick(at2.unions[0], value, open);
+    const at3 = shapeAt(index);
+    if (at3.passThrough) {
+      const variant = pick(at3.unions[0], value, open);
       if (variant === null || variant === UNKNOWN)
         return free(value);
       const chosen = picked;
       return variant.node === NONE2 ? chosen : walk(chosen, variant.node, open);
     }
-    if (at2.unions === null && !at2.free)
-      return Array.isArray(value) ? shapeItems(value, at2.items, open) : shapeObject(value, at2, open);
-    return shapeFacets(value, [at2], open);
+    if (at3.unions === null && !at3.free)
+      return Array.isArray(value) ? shapeItems(value, at3.items, open) : shapeObject(value, at3, open);
+    return shapeFacets(value, [at3], open);
   }
   function shapeFacets(value, roots, open) {
     const facets = [];
@@ -2557,10 +2565,10 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       return value;
     return shapeFacets(value, indices.map(shapeAt), open);
   }
-  function collect(value, at2, open, into) {
-    if (!at2.passThrough)
-      into.push(at2);
-    for (const union of at2.unions ?? []) {
+  function collect(value, at3, open, into) {
+    if (!at3.passThrough)
+      into.push(at3);
+    for (const union of at3.unions ?? []) {
       const variant = pick(union, value, open);
       if (variant === null || variant === UNKNOWN)
         return false;
@@ -2584,12 +2592,12 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return out ?? items2;
   }
-  function shapeObject(object, at2, open) {
+  function shapeObject(object, at3, open) {
     let out;
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      const child = key === PROTO ? NONE2 : at2.keys.get(key) ?? at2.others;
+      const child = key === PROTO ? NONE2 : at3.keys.get(key) ?? at3.others;
       if (child === NONE2) {
         if (!out)
           out = partialCopy(object, keys, i);
@@ -2602,7 +2610,7 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       if (out)
         out[key] = next;
     }
-    return at2.fills === null ? out ?? object : fill(out ?? object, at2.fills, out !== void 0);
+    return at3.fills === null ? out ?? object : fill(out ?? object, at3.fills, out !== void 0);
   }
   function shapeMerged(object, facets, open) {
     let out;
@@ -2999,6 +3007,875 @@ function defaultLog2(event) {
   if (event.level !== "debug")
     consoleError(`acp: ${event.message}`);
 }
+
+// dist/runtime/session-state.js
+function at2(value, path) {
+  let current = value;
+  for (const name of path) {
+    if (typeof current !== "object" || current === null)
+      return void 0;
+    current = Object.hasOwn(current, name) ? current[name] : void 0;
+  }
+  return current;
+}
+var SessionState = class {
+  constructor(spec) {
+    this.spec = spec;
+    this.listIndex = /* @__PURE__ */ new Map();
+    this.rules = /* @__PURE__ */ new Map();
+    this.compiled = /* @__PURE__ */ new Map();
+    const view = {};
+    for (const [slot, shape] of Object.entries(spec.slots)) {
+      if (shape === "map")
+        view[slot] = /* @__PURE__ */ new Map();
+      else if (shape === "list") {
+        view[slot] = [];
+        this.listIndex.set(slot, /* @__PURE__ */ new Map());
+      }
+    }
+    this.view = view;
+    const all2 = Object.entries(spec.rules);
+    for (const [kind, rule] of all2) {
+      this.rules.set(kind, rule);
+      if (rule.op === "set" || rule.op === "merge")
+        continue;
+      const siblings = all2.map(([, r]) => r).filter((r) => "key" in r && r.slot === rule.slot);
+      this.compiled.set(rule, {
+        rule,
+        shape: spec.slots[rule.slot],
+        keyName: rule.key.length === 0 ? void 0 : rule.key[rule.key.length - 1],
+        needsCreate: siblings.some((r) => r.op === "create"),
+        grown: [...new Set(siblings.flatMap((r) => r.op === "push" ? [r.to] : []))]
+      });
+    }
+  }
+  /** A turn boundary: a keyless chunk after it starts a new entity. */
+  boundary() {
+    this.lastEntity = void 0;
+  }
+  /** Applies one update (the value of the notification's update field). */
+  apply(update) {
+    const kind = update[this.spec.update.tag];
+    const rule = typeof kind === "string" ? this.rules.get(kind) : void 0;
+    if (!rule) {
+      this.lastEntity = void 0;
+      return void 0;
+    }
+    switch (rule.op) {
+      case "set":
+        this.lastEntity = void 0;
+        this.view[rule.slot] = rule.from === void 0 ? this.withoutTag(update) : update[rule.from];
+        return void 0;
+      case "merge": {
+        this.lastEntity = void 0;
+        const current = this.view[rule.slot];
+        this.view[rule.slot] = patched(current ?? {}, this.withoutTag(update), rule.patch, []);
+        return void 0;
+      }
+      default:
+        return this.applyEntity(this.compiled.get(rule), update);
+    }
+  }
+  /** Applies what a call's answer says about the state (`effects` of its wire name). */
+  applyCall(method, params, result) {
+    for (const effect of this.spec.effects[method] ?? []) {
+      const value = at2(effect.from === "result" ? result : params, effect.path);
+      if (value !== void 0 && value !== null)
+        this.view[effect.slot] = value;
+    }
+  }
+  applyEntity(compiled, update) {
+    const { rule, shape, keyName } = compiled;
+    const key = keyName === void 0 ? void 0 : rule.key.length === 1 ? update[keyName] : at2(update, rule.key);
+    const hasKey = key !== void 0 && key !== null;
+    const found = hasKey ? this.find(rule.slot, shape, key) : this.continued(rule, keyName);
+    let entity;
+    switch (rule.op) {
+      case "create":
+        entity = this.stored(compiled, this.withoutTag(update));
+        break;
+      case "put": {
+        const value = update[rule.value];
+        entity = typeof value === "object" && value !== null ? { ...value } : void 0;
+        break;
+      }
+      case "remove":
+        if (hasKey)
+          this.remove(rule.slot, shape, key);
+        this.lastEntity = void 0;
+        return void 0;
+      case "patch":
+        if (!found && shape === "map" && compiled.needsCreate) {
+          this.lastEntity = void 0;
+          return "unknown-entity";
+        }
+        entity = found ? patched(found, this.withoutTag(update), rule.patch, compiled.grown) : this.stored(compiled, patched({}, this.withoutTag(update), rule.patch, []));
+        break;
+      case "push": {
+        const item = update[rule.from];
+        if (found) {
+          const list = found[rule.to];
+          if (!Array.isArray(list))
+            found[rule.to] = [item];
+          else if (!this.joined(list, item))
+            list.push(item);
+          entity = found;
+        } else {
+          entity = rule.kind === void 0 ? {} : { [this.spec.update.tag]: rule.kind };
+          if (hasKey && keyName !== void 0)
+            entity[keyName] = key;
+          entity[rule.to] = [item];
+        }
+        break;
+      }
+    }
+    if (!entity)
+      return void 0;
+    if (rule.kind !== void 0 && entity !== found)
+      entity[this.spec.update.tag] = rule.kind;
+    if (entity !== found)
+      this.store(rule.slot, shape, hasKey ? key : void 0, found, entity);
+    this.lastEntity = entity;
+    this.lastKind = rule.kind;
+    return entity;
+  }
+  /**
+   * Appends a plain text block (its tag and its text, nothing else) to a list ending in one
+   * by joining the two, in a new block: a message streamed in a thousand chunks is kept as
+   * the text it reads as, not a thousand blocks (each block a client would keep), and the
+   * blocks the updates carry stay as they came. Anything else is appended as it is.
+   */
+  joined(list, item) {
+    const text = this.spec.prompt.text;
+    if (!text || list.length === 0)
+      return false;
+    const last = list[list.length - 1];
+    if (!plainText(item, text) || !plainText(last, text))
+      return false;
+    list[list.length - 1] = {
+      [text.tag]: text.value,
+      [text.field]: `${last[text.field]}${item[text.field]}`
+    };
+    return true;
+  }
+  /** The entity a keyless update continues: the one the update just before it made, if of the same kind and keyless too. */
+  continued(rule, keyName) {
+    const last = this.lastEntity;
+    if (!last || this.lastKind !== rule.kind)
+      return void 0;
+    if (keyName === void 0)
+      return last;
+    const key = last[keyName];
+    return key === void 0 || key === null ? last : void 0;
+  }
+  find(slot, shape, key) {
+    if (shape === "map")
+      return this.view[slot].get(key);
+    return this.listIndex.get(slot)?.get(key);
+  }
+  store(slot, shape, key, replaced, entity) {
+    if (shape === "map") {
+      this.view[slot].set(key, entity);
+      return;
+    }
+    const list = this.view[slot];
+    const index = replaced ? list.lastIndexOf(replaced) : -1;
+    if (index === -1)
+      list.push(entity);
+    else
+      list[index] = entity;
+    if (key !== void 0)
+      this.listIndex.get(slot)?.set(key, entity);
+  }
+  remove(slot, shape, key) {
+    if (shape === "map") {
+      this.view[slot].delete(key);
+      return;
+    }
+    const index = this.listIndex.get(slot);
+    const entity = index?.get(key);
+    if (!entity)
+      return;
+    index?.delete(key);
+    const list = this.view[slot];
+    list.splice(list.indexOf(entity), 1);
+  }
+  /** A new entity from an update's fields: the lists appends grow are copied, so they are ours. */
+  stored(compiled, fields) {
+    for (const name of compiled.grown) {
+      const list = fields[name];
+      if (Array.isArray(list))
+        fields[name] = [...list];
+    }
+    return fields;
+  }
+  withoutTag(update) {
+    const { [this.spec.update.tag]: _tag, ...fields } = update;
+    return fields;
+  }
+};
+function plainText(value, text) {
+  if (typeof value !== "object" || value === null)
+    return false;
+  const block = value;
+  if (block[text.tag] !== text.value || typeof block[text.field] !== "string")
+    return false;
+  let keys = 0;
+  for (const key in block)
+    if (Object.hasOwn(block, key))
+      keys++;
+  return keys === 2;
+}
+function patched(entity, fields, patch, copied) {
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === void 0 || name === "__proto__")
+      continue;
+    if (value === null) {
+      if (patch.nullClears.includes(name))
+        delete entity[name];
+      continue;
+    }
+    if (patch.byKey.includes(name) && typeof value === "object" && !Array.isArray(value)) {
+      const stored = entity[name];
+      const merged = typeof stored === "object" && stored !== null && !Array.isArray(stored) ? { ...stored } : {};
+      for (const [key, v] of Object.entries(value)) {
+        if (key === "__proto__")
+          continue;
+        if (v === null)
+          delete merged[key];
+        else
+          merged[key] = v;
+      }
+      entity[name] = merged;
+      continue;
+    }
+    entity[name] = Array.isArray(value) && copied.includes(name) ? [...value] : value;
+  }
+  return entity;
+}
+
+// dist/runtime/session.js
+var DEFAULT_CANCEL_GRACE_MS = 3e3;
+var EARLY_UPDATES = 1024;
+function defaultLog3(event) {
+  if (event.level !== "debug")
+    consoleError(`acp: ${event.message}`);
+}
+var record = (value) => typeof value === "object" && value !== null ? value : {};
+function quiet(promise) {
+  promise.catch(() => {
+  });
+  return promise;
+}
+var SessionRouter = class {
+  constructor(spec, options = {}) {
+    this.spec = spec;
+    this.sessions = /* @__PURE__ */ new Map();
+    this.opening = 0;
+    this.early = [];
+    const grace = options.cancelGraceMs;
+    this.graceMs = typeof grace === "number" && grace >= 0 && Number.isFinite(grace) ? grace : DEFAULT_CANCEL_GRACE_MS;
+    this.log = options.log ?? defaultLog3;
+  }
+  /**
+   * The handler object as the connection serves it: the application's own, with the update
+   * notification's handler routing each update to its session first, then calling the
+   * application's (with its own object as `this`). Every other member is the application's.
+   */
+  serve(caller, handlers) {
+    this.caller = caller;
+    caller.signal.addEventListener("abort", () => this.closedAll(caller.signal.reason), {
+      once: true
+    });
+    const name = this.spec.update.handler;
+    const route = (params) => this.route(params);
+    function routed(params, context) {
+      route(params);
+      const own = Reflect.get(handlers, name);
+      return typeof own === "function" ? own.call(handlers, params, context) : void 0;
+    }
+    return new Proxy(handlers, {
+      get: (target, key) => key === name ? routed : Reflect.get(target, key),
+      has: (target, key) => key === name || Reflect.has(target, key)
+    });
+  }
+  /** Opens a session with one of the spec's opening calls. */
+  async open(how, params, options) {
+    const caller = this.caller;
+    if (!caller)
+      throw new Error("internal error: the sessions are not served yet");
+    const calls = this.spec.calls;
+    if (how === "new") {
+      const call = calls.new;
+      if (!call)
+        throw new TypeError("this protocol surface has no call that opens a session");
+      this.opening++;
+      let result2;
+      try {
+        result2 = await caller.request(call.method, params, options);
+      } finally {
+        this.opening--;
+      }
+      const id2 = record(result2)[call.sessionId];
+      const session2 = new SessionImpl(this, caller, id2, call.method);
+      this.register(session2);
+      for (const held of this.early.filter((e) => e.id === id2))
+        session2.receive(held.update);
+      if (this.opening === 0)
+        this.early.length = 0;
+      session2.opened(params, result2);
+      return session2;
+    }
+    const method = calls[how];
+    if (!method)
+      throw new TypeError(`this protocol surface has no ${how} call for sessions`);
+    const id = record(params)[this.spec.update.sessionId];
+    const session = new SessionImpl(this, caller, id, method);
+    this.register(session);
+    let result;
+    try {
+      result = await caller.request(method, params, options);
+    } catch (error) {
+      this.forget(session);
+      throw error;
+    }
+    session.opened(params, result);
+    return session;
+  }
+  /** Stops routing to a session (closed, or its open failed). */
+  forget(session) {
+    if (this.sessions.get(session.sessionId) === session)
+      this.sessions.delete(session.sessionId);
+  }
+  register(session) {
+    const before = this.sessions.get(session.sessionId);
+    if (before) {
+      this.log({
+        level: "warn",
+        reason: "session-reopened",
+        message: `session ${String(session.sessionId)} was opened again: its earlier Session gets no more updates`
+      });
+      before.detach();
+    }
+    this.sessions.set(session.sessionId, session);
+  }
+  /** One update notification's params, as the connection read them. */
+  route(params) {
+    if (this.sessions.size === 0 && this.opening === 0)
+      return;
+    const fields = record(params);
+    const id = fields[this.spec.update.sessionId];
+    const update = fields[this.spec.update.field];
+    const session = this.sessions.get(id);
+    if (session) {
+      session.receive(update);
+      return;
+    }
+    if (this.opening === 0)
+      return;
+    if (this.early.length === EARLY_UPDATES)
+      this.early.shift();
+    this.early.push({ id, update });
+  }
+  closedAll(reason) {
+    const error = reason instanceof ConnectionClosedError ? reason : new ConnectionClosedError(reason);
+    for (const session of [...this.sessions.values()])
+      session.connectionClosed(error);
+    this.sessions.clear();
+    this.early.length = 0;
+  }
+};
+var SessionImpl = class {
+  constructor(router, caller, sessionId, openedBy) {
+    this.router = router;
+    this.caller = caller;
+    this.sessionId = sessionId;
+    this.openedBy = openedBy;
+    this.history = [];
+    this.opening = true;
+    this.readers = /* @__PURE__ */ new Set();
+    this.detached = false;
+    this.store = new SessionState(router.spec);
+    const dispose = Symbol.asyncDispose;
+    if (typeof dispose === "symbol")
+      Object.defineProperty(this, dispose, { value: () => this.close() });
+  }
+  /** What the opening call answered. */
+  get response() {
+    return this.answer;
+  }
+  get state() {
+    return this.store.view;
+  }
+  /** @internal The opening call answered: later updates are live. */
+  opened(params, result) {
+    this.answer = result;
+    this.opening = false;
+    this.store.applyCall(this.openedBy, params, result);
+    this.store.boundary();
+  }
+  /** @internal One update of this session. */
+  receive(update) {
+    const fields = record(update);
+    const applied = this.store.apply(fields);
+    if (applied === "unknown-entity") {
+      this.router.log({
+        level: "debug",
+        reason: "unknown-entity",
+        message: `session ${String(this.sessionId)}: a ${String(fields[this.router.spec.update.tag])} for an entity it never created changed nothing`
+      });
+    }
+    if (this.opening) {
+      this.history.push(update);
+      return;
+    }
+    const turn = this.current;
+    if (turn) {
+      turn.receive(fields, typeof applied === "object" ? applied : void 0);
+      return;
+    }
+    if (this.abandoned) {
+      this.router.log({
+        level: "debug",
+        reason: "late-update",
+        message: `session ${String(this.sessionId)}: dropped a ${String(fields[this.router.spec.update.tag])} that arrived after its turn was abandoned`
+      });
+      return;
+    }
+    for (const reader of this.readers)
+      reader.push(update);
+  }
+  prompt(input, options = {}) {
+    const turn = new TurnImpl(this.router.spec, this.sessionId, () => this.cancel(turn));
+    const spec = this.router.spec;
+    let blocks;
+    try {
+      blocks = this.blocksOf(input);
+    } catch (error) {
+      turn.settle({ error });
+      return turn;
+    }
+    if (this.closing || this.detached) {
+      turn.settle({ error: new Error(`session ${String(this.sessionId)} is closed`) });
+      return turn;
+    }
+    const signal = options.signal;
+    if (signal?.aborted) {
+      turn.settle({ error: wireErrors.requestCancelled(void 0, "aborted before it was sent") });
+      return turn;
+    }
+    if (signal) {
+      const onAbort = () => turn.cancel();
+      signal.addEventListener("abort", onAbort, { once: true });
+      turn.onSettled(() => signal.removeEventListener("abort", onAbort));
+    }
+    const params = { [spec.update.sessionId]: this.sessionId, [spec.prompt.field]: blocks };
+    const previous = this.tail;
+    this.tail = turn;
+    if (previous && !previous.isSettled)
+      previous.onSettled(() => this.start(turn, params));
+    else
+      this.start(turn, params);
+    return turn;
+  }
+  setMode(params, options) {
+    return this.call(this.router.spec.calls.setMode, "setMode", params, options);
+  }
+  setConfigOption(params, options) {
+    return this.call(this.router.spec.calls.setConfigOption, "setConfigOption", params, options);
+  }
+  /**
+   * This session's updates that belong to no turn, from now on, until the session closes or
+   * `signal` aborts (or the loop breaks). Each call is a reader of its own.
+   */
+  updates(options = {}) {
+    const reader = new UpdateQueue(() => this.readers.delete(reader));
+    if (this.closing || this.detached)
+      reader.end();
+    else
+      this.readers.add(reader);
+    const signal = options.signal;
+    if (signal?.aborted)
+      reader.end();
+    else
+      signal?.addEventListener("abort", () => reader.end(), { once: true });
+    return reader;
+  }
+  /**
+   * Closes the session: the agent's close call where it serves one (else the running turn is
+   * cancelled), then waits for the running turn to settle (at most the cancel grace after),
+   * and stops routing. Idempotent; never rejects for a session the agent no longer knows.
+   */
+  close() {
+    this.closing ?? (this.closing = this.closeNow());
+    return this.closing;
+  }
+  async closeNow() {
+    const spec = this.router.spec;
+    const turn = this.current;
+    const method = spec.calls.close;
+    let closed = false;
+    if (method && !this.detached) {
+      try {
+        await this.caller.request(method, { [spec.update.sessionId]: this.sessionId });
+        closed = true;
+      } catch (error) {
+        const done = error instanceof ConnectionClosedError || error instanceof RequestError && (error.code === -32601 || error.code === -32002);
+        if (!done)
+          throw error;
+      }
+    }
+    if (turn && !turn.isSettled) {
+      this.cancel(turn, !closed);
+      await turn.settledPromise;
+    }
+    const queued = this.tail;
+    if (queued && !queued.isSettled)
+      queued.settle({ error: new Error(`session ${String(this.sessionId)} was closed`) });
+    this.detach();
+  }
+  /** @internal Stops routing: updates end, readers end. */
+  detach() {
+    this.detached = true;
+    this.router.forget(this);
+    for (const reader of this.readers)
+      reader.end();
+    this.readers.clear();
+  }
+  /** @internal The connection closed: every turn fails with its reason. */
+  connectionClosed(error) {
+    for (const turn of [this.current, this.tail])
+      if (turn && !turn.isSettled)
+        turn.settle({ error });
+    this.detach();
+  }
+  start(turn, params) {
+    if (turn.isSettled)
+      return;
+    if (this.detached) {
+      turn.settle({ error: new Error(`session ${String(this.sessionId)} was closed`) });
+      return;
+    }
+    const spec = this.router.spec;
+    this.current = turn;
+    this.abandoned = void 0;
+    this.store.boundary();
+    turn.started();
+    turn.onSettled(() => {
+      if (this.current === turn)
+        this.current = void 0;
+      this.store.boundary();
+    });
+    this.caller.request(spec.calls.prompt, params).then((result) => {
+      if (turn.isSettled) {
+        this.late(turn, "the answer");
+        return;
+      }
+      this.store.applyCall(spec.calls.prompt, params, result);
+      turn.answered(result);
+    }, (error) => {
+      if (!turn.isSettled)
+        turn.settle({ error });
+      else if (!(error instanceof ConnectionClosedError))
+        this.late(turn, "the error answer");
+    });
+  }
+  late(turn, what) {
+    if (this.abandoned === turn)
+      this.abandoned = void 0;
+    if (!turn.wasAbandoned)
+      return;
+    this.router.log({
+      level: "debug",
+      reason: "late-response",
+      message: `session ${String(this.sessionId)}: dropped ${what} to a turn abandoned after ${this.router.graceMs} ms`
+    });
+  }
+  /**
+   * Cancels `turn`: one not sent yet settles at once; the running one gets the cancel
+   * notification (`notify`) and then at most the grace to end, or it is abandoned. A turn
+   * that settled sends nothing, ever: a cancel never reaches a later turn.
+   */
+  cancel(turn, notify = true) {
+    if (turn.isSettled || turn.isCancelling)
+      return;
+    if (!turn.isStarted) {
+      turn.settle({
+        error: wireErrors.requestCancelled(void 0, "cancelled before it was sent")
+      });
+      return;
+    }
+    turn.cancelling();
+    const spec = this.router.spec;
+    const method = spec.calls.cancel;
+    if (notify)
+      this.caller.notify(method, { [spec.update.sessionId]: this.sessionId }).catch((error) => {
+        this.router.log({
+          level: "warn",
+          reason: "cancel-failed",
+          message: `could not send ${method}: ${error instanceof Error ? error.message : String(error)}`,
+          method,
+          error
+        });
+      });
+    const grace = this.router.graceMs;
+    const timer = startTimer(grace, () => {
+      if (turn.isSettled)
+        return;
+      this.router.log({
+        level: "warn",
+        reason: "turn-abandoned",
+        message: `session ${String(this.sessionId)}: the agent did not end the cancelled turn within ${grace} ms; it settled without the agent's answer`,
+        method
+      });
+      this.abandoned = turn;
+      turn.abandon(new TurnAbandonedError(this.sessionId, grace, method));
+    }, true);
+    turn.onSettled(() => timer.cancel());
+  }
+  call(method, member, params, options) {
+    if (!method)
+      return Promise.reject(new TypeError(`this protocol surface has no ${member} call`));
+    const full = { ...record(params), [this.router.spec.update.sessionId]: this.sessionId };
+    return this.caller.request(method, full, options).then((result) => {
+      this.store.applyCall(method, full, result);
+      return result;
+    });
+  }
+  /** A prompt's content: a string is one text block, one block a list of one. */
+  blocksOf(input) {
+    if (Array.isArray(input))
+      return input;
+    if (typeof input === "string") {
+      const text = this.router.spec.prompt.text;
+      if (!text)
+        throw new TypeError("this protocol surface has no plain-text content block");
+      return [{ [text.tag]: text.value, [text.field]: input }];
+    }
+    return [input];
+  }
+};
+var TurnImpl = class {
+  constructor(spec, sessionId, cancelTurn) {
+    this.spec = spec;
+    this.sessionId = sessionId;
+    this.cancelTurn = cancelTurn;
+    this.queue = new UpdateQueue();
+    this.iterated = false;
+    this.settledCallbacks = [];
+    this.resolveDone = () => {
+    };
+    this.rejectDone = () => {
+    };
+    this.phase = "queued";
+    this.active = false;
+    this.idled = false;
+    this.spoken = /* @__PURE__ */ new Set();
+    this.done = quiet(new Promise((resolve, reject) => {
+      this.resolveDone = resolve;
+      this.rejectDone = reject;
+    }));
+    this.settledPromise = new Promise((resolve) => this.onSettled(resolve));
+  }
+  /** Why the turn stopped, once it has: the answer's stop reason (v2: the idle state update's). */
+  get stopReason() {
+    return this.stop;
+  }
+  get isSettled() {
+    return this.outcome !== void 0;
+  }
+  get isStarted() {
+    return this.phase !== "queued";
+  }
+  get isCancelling() {
+    return this.phase === "cancelling";
+  }
+  get wasAbandoned() {
+    return this.abandonedBy !== void 0;
+  }
+  // biome-ignore lint/suspicious/noThenProperty: a Turn is a PromiseLike of the prompt's answer.
+  then(onFulfilled, onRejected) {
+    return this.done.then(onFulfilled, onRejected);
+  }
+  /** Stops the turn for sure (see `Session`): `session/cancel`, then at most the grace. */
+  cancel() {
+    this.cancelTurn();
+  }
+  /** The text of the agent's messages in this turn, once it has ended. */
+  async text() {
+    await this.done;
+    const text = this.spec.prompt.text;
+    const field = agentContentField(this.spec);
+    if (!text || field === void 0)
+      return "";
+    let out = "";
+    for (const message of this.spoken) {
+      const content = message[field];
+      if (!Array.isArray(content))
+        continue;
+      for (const block of content) {
+        const fields = record(block);
+        if (fields[text.tag] === text.value && typeof fields[text.field] === "string")
+          out += fields[text.field];
+      }
+    }
+    return out;
+  }
+  [Symbol.asyncIterator]() {
+    if (this.iterated)
+      throw new TypeError("a turn's updates can be read once");
+    this.iterated = true;
+    return this.queue;
+  }
+  /** @internal */
+  onSettled(callback) {
+    if (this.outcome)
+      callback();
+    else
+      this.settledCallbacks.push(callback);
+  }
+  /** @internal The prompt went out. */
+  started() {
+    this.phase = "running";
+  }
+  /** @internal */
+  cancelling() {
+    this.phase = "cancelling";
+  }
+  /** @internal An update of this turn, and the entity it made or changed in the state. */
+  receive(update, entity) {
+    this.queue.push(update);
+    const spec = this.spec;
+    if (entity !== void 0 && spec.agentText && entity[spec.update.tag] === spec.agentText.kind)
+      this.spoken.add(entity);
+    const turn = spec.turn;
+    if (turn.end === "state" && update[spec.update.tag] === turn.kind) {
+      if (update[turn.field] !== turn.idle)
+        this.active = true;
+      else if (this.active || this.receipt) {
+        this.stop = turn.stopReason === void 0 ? void 0 : update[turn.stopReason];
+        this.idled = true;
+        if (this.receipt)
+          this.settle(this.receipt);
+      }
+    }
+  }
+  /** @internal The prompt's answer. */
+  answered(result) {
+    const turn = this.spec.turn;
+    if (turn.end === "response") {
+      this.stop = turn.stopReason === void 0 ? void 0 : at2(result, [turn.stopReason]);
+      this.settle({ value: result });
+      return;
+    }
+    this.receipt = { value: result };
+    if (this.idled)
+      this.settle(this.receipt);
+  }
+  /** @internal Settled without the agent's answer. */
+  abandon(error) {
+    this.abandonedBy = error;
+    this.settle({ error });
+  }
+  /** @internal */
+  settle(outcome) {
+    if (this.outcome)
+      return;
+    this.outcome = outcome;
+    if ("error" in outcome) {
+      this.rejectDone(outcome.error);
+      this.queue.end(outcome.error);
+    } else {
+      this.resolveDone(outcome.value);
+      this.queue.end();
+    }
+    for (const callback of this.settledCallbacks.splice(0))
+      callback();
+  }
+};
+function agentContentField(spec) {
+  const agent = spec.agentText;
+  if (!agent)
+    return void 0;
+  for (const rule of Object.values(spec.rules))
+    if (rule.op === "push" && rule.slot === agent.slot && rule.kind === agent.kind)
+      return rule.to;
+  return void 0;
+}
+var UpdateQueue = class {
+  constructor(onEnd = () => {
+  }) {
+    this.onEnd = onEnd;
+    this.held = new Fifo();
+  }
+  push(update) {
+    if (this.ended)
+      return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = void 0;
+      waiting.resolve({ done: false, value: update });
+    } else
+      this.held.push(update);
+  }
+  end(error) {
+    if (this.ended)
+      return;
+    this.ended = error === void 0 ? {} : { error };
+    this.onEnd();
+    const waiting = this.waiting;
+    this.waiting = void 0;
+    if (!waiting)
+      return;
+    if (error === void 0)
+      waiting.resolve({ done: true, value: void 0 });
+    else
+      waiting.reject(error);
+  }
+  next() {
+    if (this.held.length > 0)
+      return Promise.resolve({ done: false, value: this.held.shift() });
+    const ended = this.ended;
+    if (ended) {
+      if ("error" in ended) {
+        this.ended = {};
+        return Promise.reject(ended.error);
+      }
+      return Promise.resolve({ done: true, value: void 0 });
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+  return() {
+    this.held.clear();
+    this.end();
+    this.ended = {};
+    return Promise.resolve({ done: true, value: void 0 });
+  }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+};
+var SessionConnection = class extends SideConnection {
+  constructor(tables, spec, toHandlers, stream, options) {
+    const router = new SessionRouter(spec, options);
+    super(tables, (connection) => router.serve(connection, toHandlers(connection)), stream, options);
+    this.sessions = router;
+  }
+  /** Sends the opening call (`session/new`) and resolves with the session it opened. */
+  session(params, options) {
+    return this.sessions.open("new", params, options);
+  }
+  /** Loads a session: its replayed history is in `history`, never in a turn. */
+  loadSession(params, options) {
+    return this.sessions.open("load", params, options);
+  }
+  /** Resumes a session: what it replays is in `history`, never in a turn. */
+  resumeSession(params, options) {
+    return this.sessions.open("resume", params, options);
+  }
+};
 export {
   ArrivalQueue,
   BatchingStream,
@@ -3018,12 +3895,19 @@ export {
   OVERSIZE_HEAD_BYTES,
   ProxyConnection,
   RequestError,
+  SessionConnection,
+  SessionImpl,
+  SessionRouter,
+  SessionState,
   SideConnection,
   TOO_DEEP,
+  TurnAbandonedError,
+  TurnImpl,
   ValidationError,
   all,
   any,
   assertWith,
+  at2 as at,
   capabilitiesFrom,
   classify,
   concatIssues,

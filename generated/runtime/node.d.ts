@@ -56,6 +56,33 @@ export declare class AgentExitError extends InputEndedError {
     readonly stderr: string;
     constructor(command: string, exit: AgentExit, stderr: string);
 }
+/**
+ * The close reason of a connection to an agent process stopped at start-up: it answered
+ * `initialize` with an error, or not within `initializeTimeoutMs`. The process was killed;
+ * the message says why and how its stderr ended, which usually says more.
+ */
+export declare class AgentStartError extends InputEndedError {
+    readonly name = "AgentStartError";
+    /** `"failed"`: it answered `initialize` with an error; `"timed-out"`: it did not answer in time. */
+    readonly kind: "failed" | "timed-out";
+    /** Its error answer, when it failed. */
+    readonly error?: {
+        readonly code: number;
+        readonly message: string;
+        readonly data?: unknown;
+    };
+    /** The last bytes of its stderr (up to `stderrTailBytes`). */
+    readonly stderr: string;
+    constructor(command: string, stderr: string, failure: {
+        timeoutMs: number;
+    } | {
+        error: {
+            code: number;
+            message: string;
+            data?: unknown;
+        };
+    });
+}
 export interface SpawnAgentOptions extends NdJsonStreamOptions {
     readonly cwd?: string;
     /** The agent's environment; default this process's. */
@@ -68,6 +95,14 @@ export interface SpawnAgentOptions extends NdJsonStreamOptions {
     readonly stderr?: "forward" | "keep";
     /** How much of the end of the agent's stderr to keep; default 8 KiB. */
     readonly stderrTailBytes?: number;
+    /**
+     * How long the agent has to answer the `initialize` sent over `stream` (default 60 000 ms;
+     * `0`: no limit). An agent that answers it with an error, or not in time, is killed, and
+     * the connection closes with an {@link AgentStartError} (why, and the end of its stderr)
+     * as the reason of the `ConnectionClosedError` the call rejects with: a hung start leaves
+     * no process behind.
+     */
+    readonly initializeTimeoutMs?: number;
 }
 /**
  * The agent's Node `ChildProcess`, typed by the members used most, so these declarations

@@ -466,14 +466,30 @@ function lastWords(stderr) {
 var AgentExitError = class extends InputEndedError {
   constructor(command, exit, stderr) {
     const how = exit.error ? `could not be started: ${exit.error.message}` : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
-    const said = lastWords(stderr);
-    super(`the agent (${command}) ${how}${said ? `; its stderr ${said}` : ""}`);
+    super(`the agent (${command}) ${how}${stderrEnd(stderr)}`);
     this.name = "AgentExitError";
     this.code = exit.code;
     this.signal = exit.signal;
     this.stderr = stderr;
   }
 };
+function stderrEnd(stderr) {
+  const said = lastWords(stderr);
+  return said ? `; its stderr ${said}` : "";
+}
+var AgentStartError = class extends InputEndedError {
+  constructor(command, stderr, failure) {
+    const why = "error" in failure ? `failed initialize (${failure.error.code} ${failure.error.message})` : `did not answer initialize within ${failure.timeoutMs} ms`;
+    super(`the agent (${command}) ${why} and was stopped${stderrEnd(stderr)}`);
+    this.name = "AgentStartError";
+    this.kind = "error" in failure ? "failed" : "timed-out";
+    if ("error" in failure)
+      this.error = failure.error;
+    this.stderr = stderr;
+  }
+};
+var KILL_GRACE_MS = 2e3;
+var DEFAULT_INITIALIZE_TIMEOUT_MS = 6e4;
 var EXIT_GRACE_MS = 2e3;
 function spawnAgent(command, args = [], options = {}) {
   const spawnOptions = {
@@ -520,10 +536,107 @@ function spawnAgent(command, args = [], options = {}) {
   const stdin = child.stdin;
   const stdout = child.stdout;
   const stream = ndJsonStream(writableOf(stdin, async (error) => await reason() ?? error), readableOf(stdout, reason), options);
-  return { stream, child, exited, stderrTail: () => tail };
+  const timeoutMs = options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS;
+  const stop = () => {
+    if (exit)
+      return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      if (!exit)
+        child.kill("SIGKILL");
+    }, KILL_GRACE_MS);
+    timer.unref?.();
+  };
+  const guarded = guardInitialize(stream, timeoutMs, (failure) => {
+    stop();
+    return new AgentStartError(display, tail, failure);
+  });
+  return { stream: guarded, child, exited, stderrTail: () => tail };
+}
+function guardInitialize(stream, timeoutMs, stop) {
+  let id;
+  let watching = true;
+  let failure;
+  let timer;
+  let wake;
+  const fail = (error) => {
+    watching = false;
+    if (timer)
+      clearTimeout(timer);
+    failure ?? (failure = error);
+    wake?.(failure);
+  };
+  const failed = new Promise((_, reject) => {
+    wake = reject;
+  });
+  failed.catch(() => {
+  });
+  return {
+    writable: {
+      getWriter() {
+        const writer = stream.writable.getWriter();
+        return {
+          write(message) {
+            if (watching && id === void 0 && "method" in message && message.method === "initialize" && "id" in message) {
+              id = message.id;
+              if (timeoutMs > 0) {
+                timer = setTimeout(() => fail(stop({ timeoutMs })), timeoutMs);
+                timer.unref?.();
+              }
+            }
+            return writer.write(message);
+          },
+          close: () => writer.close(),
+          releaseLock: () => writer.releaseLock()
+        };
+      }
+    },
+    readable: {
+      getReader() {
+        const reader = stream.readable.getReader();
+        return {
+          async read() {
+            if (failure)
+              throw failure;
+            const next = watching ? await Promise.race([reader.read(), failed]) : await reader.read();
+            if (failure)
+              throw failure;
+            const value = next.value;
+            if (watching && id !== void 0 && typeof value === "object" && value !== null && value.id === id) {
+              if (typeof value.error === "object" && value.error !== null) {
+                const { code, message, data } = value.error;
+                fail(stop({
+                  error: {
+                    code: typeof code === "number" ? code : Number.NaN,
+                    message: typeof message === "string" ? message : "",
+                    ...data === void 0 ? {} : { data }
+                  }
+                }));
+                throw failure;
+              }
+              if ("result" in value) {
+                watching = false;
+                if (timer)
+                  clearTimeout(timer);
+              }
+            }
+            return next;
+          },
+          releaseLock: () => reader.releaseLock(),
+          cancel: (reason) => {
+            watching = false;
+            if (timer)
+              clearTimeout(timer);
+            return reader.cancel(reason);
+          }
+        };
+      }
+    }
+  };
 }
 export {
   AgentExitError,
+  AgentStartError,
   createNodeHttpHandler,
   createNodeWebSocketUpgradeHandler,
   nodeStream,

@@ -59,3 +59,15 @@ export declare class ConnectionClosedError extends Error {
     readonly reason: unknown;
     constructor(reason?: unknown, kind?: CloseKind);
 }
+/**
+ * How a cancelled turn settles when the agent did not answer within `cancelGraceMs` (it
+ * ignored `session/cancel`): the turn's promise rejects with this, its iteration ends by
+ * throwing it, and the answer or updates the agent may still send for it are dropped (logged
+ * at debug level) rather than given to a later turn.
+ */
+export declare class TurnAbandonedError extends Error {
+    readonly name = "TurnAbandonedError";
+    readonly sessionId: unknown;
+    readonly graceMs: number;
+    constructor(sessionId: unknown, graceMs: number, cancelMethod: string);
+}

@@ -8,6 +8,7 @@
 export * from "./types.js";
 export * from "./methods.js";
 export * from "./connection.js";
+export * from "./session.js";
 export * from "./capabilities.js";
 export * from "./errors.js";
 export type * as Received from "./received.js";

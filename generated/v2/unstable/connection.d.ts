@@ -5,6 +5,7 @@ import type { AgentRequestMap, AgentNotificationMap, ClientRequestMap, ClientNot
 import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "../../runtime/connection-types.js";
 import type { MessageStream } from "../../runtime/message-stream.js";
 import type { Negotiated } from "../../runtime/negotiation.js";
+import type { Session } from "./session.js";
 import { SideConnection } from "../../runtime/side-connection.js";
 import type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
 import { ProxyConnection } from "../../runtime/proxy-connection.js";
@@ -18,7 +19,8 @@ export { MessageEncodingError, MessageTooLargeError } from "../../runtime/messag
 export type { MalformedDetail, MessageStream } from "../../runtime/message-stream.js";
 export type { MessageHead } from "../../runtime/peek.js";
 export type { AsyncDisposableIfAvailable } from "../../runtime/handle.js";
-export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, RequestContext, TraceEvent, ValidationOptions } from "../../runtime/connection-types.js";
+export { TurnAbandonedError } from "../../runtime/request-error.js";
+export type { CallOptions, ConnectionOptions, LogEvent, LogReason, MaybePromise, NotificationContext, PromptOptions, RequestContext, SessionOf, TraceEvent, TurnOf, UpdatesOptions, ValidationOptions } from "../../runtime/connection-types.js";
 export type { ErrorMessage, ErrorObject, JsonRpcId, JsonRpcMessage, NotificationMessage, RequestMessage, ResultMessage } from "../../runtime/json-rpc.js";
 export type { MalformedFrame, MalformedProblem } from "../../runtime/message-stream.js";
 export type { ParamsOf, RemoteMethods, ResultOf } from "../../runtime/side-connection.js";
@@ -293,6 +295,16 @@ export declare class ClientSideConnection extends SideConnection<AgentRequestMap
    * Received batches are always taken apart and answered, whether or not this is used.
    */
   batch<T>(calls: () => T): T;
+  /**
+   * Sends `session/new` and resolves with the Session it opened, which keeps its state
+   * from its updates and runs its turns. The updates that arrived before the answer are its `history`.
+   */
+  session(params: T.NewSessionRequest, options?: CallOptions): Promise<Session<T.NewSessionResponse>>;
+  /**
+   * Sends `session/resume` for an existing session: what it replays before it answers is in
+   * the session's `history` (and its state), never in a turn.
+   */
+  resumeSession(params: T.ResumeSessionRequest, options?: CallOptions): Promise<Session<T.ResumeSessionResponse>>;
 }
 
 /**
