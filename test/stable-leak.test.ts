@@ -301,18 +301,23 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
       const stableMethods = annotatedMethods(stableSchema);
       const handlersOf = (wire: string) =>
         stableMethods.filter((m) => m.wire === wire).map((m) => handlerName(m.key));
-      /** Members that name a method's definitions, as [file, interface, member, wire]. */
-      const entries: Array<[string, string, string, string]> = [];
+      /**
+       * Members that name a method's definitions, as [file, interface, member, wire, whether
+       * the declaration is an interface (a map or handler interface, not a class)].
+       */
+      const entries: Array<[string, string, string, string, boolean]> = [];
       for (const file of ["methods.d.ts", "connection.d.ts"]) {
         const declarations = exportedDeclarations(parse(file, read(stable, file)));
         for (const [iface, [node]] of declarations) {
-          for (const member of topMembers(node as NonNullable<typeof node>)) {
+          const declared = node as NonNullable<typeof node>;
+          for (const member of topMembers(declared)) {
             const wiresNamed = new Set(
               [...member.references].flatMap((r) => (methodOf.has(r) ? [methodOf.get(r)] : [])),
             );
             if (wiresNamed.size === 0) continue;
             expect(wiresNamed.size, `${file} ${iface}.${member.name}`).toBe(1);
-            entries.push([file, iface, member.name, [...wiresNamed][0] as string]);
+            const wire = [...wiresNamed][0] as string;
+            entries.push([file, iface, member.name, wire, ts.isInterfaceDeclaration(declared)]);
           }
         }
       }
@@ -321,10 +326,16 @@ describe.each(STABLE_UNSTABLE_PAIRS.map(([s, u]) => [s.id, s, u] as const))(
       expect(new Set(maps.map(([, , name]) => name))).toEqual(
         new Set(stableMethods.map((m) => m.wire)),
       );
-      const handlers = entries.filter(([file]) => file === "connection.d.ts");
+      const handlers = entries.filter(
+        ([file, , , , isInterface]) => file === "connection.d.ts" && isInterface,
+      );
       expect(handlers.length).toBeGreaterThan(0);
       for (const [, iface, name, wire] of handlers)
         expect(handlersOf(wire), `${iface}.${name}`).toContain(name);
+      // A class's members beyond its handlers (a client's sessions) name stable methods too.
+      const stableWires = new Set(stableMethods.map((m) => m.wire));
+      for (const [file, iface, name, wire] of entries)
+        expect(stableWires.has(wire), `${file} ${iface}.${name}: ${wire}`).toBe(true);
     });
   },
 );

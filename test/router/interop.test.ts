@@ -263,6 +263,11 @@ describe("our clientRouter and the SDK's agents", { timeout: 60_000 }, () => {
           ),
       },
     });
-    await expect(v1Only.connect(started.stream)).rejects.toMatchObject({ code: -32022 });
+    // spawnAgent stops an agent whose initialize fails: the call rejects with why.
+    await expect(v1Only.connect(started.stream)).rejects.toMatchObject({
+      name: "AgentStartError",
+      kind: "failed",
+      error: { code: -32022 },
+    });
   });
 });
