@@ -1,35 +1,10 @@
 import type { Stability } from "../load/layout.js";
 import type { Json } from "../schema/json.js";
 import { withoutProse } from "../schema/node.js";
-import type { SurfaceModel } from "./protocol.js";
+import type { SurfaceModel, VersionsModel } from "./protocol.js";
 import { sameDefinitions } from "./stability.js";
 
-/**
- * What the package's protocol versions have in common, for the code that serves several of
- * them on one stream (`PKG/router`): the handshake that chooses the version, which every
- * version must read alike (the router reads it before it knows the version), and the
- * definitions that are the same in every version, which an application's logic can take
- * and give to a connection of any of them.
- */
-export interface VersionsModel {
-  /** The protocol versions the package has a surface of, ascending. */
-  versions: number[];
-  /**
-   * The request that chooses the version and the property holding it, read from the
-   * surfaces' handshakes (capabilities.ts): absent unless every surface has one, and all
-   * name the same request and property.
-   */
-  handshake?: { method: string; version: string };
-  /**
-   * Per stability with surfaces of more than one version: the definitions every version
-   * defines alike, sorted. Judged without prose (schema/node.ts `withoutProse`: upstream's
-   * descriptions link to each version's documentation) and over references (stability.ts):
-   * such a definition admits and reads the same values in every version, and its type is
-   * the same, so a value typed by one version's entry point fits any other's.
-   */
-  same: Partial<Record<Stability, string[]>>;
-}
-
+/** The model's `versions` (protocol.ts `VersionsModel`), from the built surfaces. */
 export function versionsOf(surfaces: readonly SurfaceModel[]): VersionsModel {
   const versions = [...new Set(surfaces.map((s) => s.protocolVersion))].sort((a, b) => a - b);
   const handshakes = surfaces.map((s) =>
