@@ -267,6 +267,7 @@ describe("runs under Node", { timeout: 60_000 }, () => {
   it.skipIf(!requireEsm)(
     "the compiled CommonJS consumer require()s every entry point",
     async () => {
+      await emitted; // the compile of beforeAll, which the order of tests does not wait for
       const output = readFileSync(join(projects.node.dir, "out", "consumer.cjs"), "utf8");
       expect(output).toContain(`require("${NAME}/v2/unstable")`);
       expect(await runNode(join("out", "consumer.cjs"))).toEqual({
