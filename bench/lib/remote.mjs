@@ -19,12 +19,11 @@
 //     bench/results.json in place of the previous run's, leaving every other row as it is.
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { CLI, REPO, RESULTS } from "./paths.mjs";
+import { REPO, RESULTS } from "./paths.mjs";
+import { standalone } from "./standalone.mjs";
 import { formatMs, formatRatio, median, round } from "./stats.mjs";
 
 const AGENT = fileURLToPath(new URL("./remote-agent.mjs", import.meta.url));
@@ -290,63 +289,37 @@ export function remoteRows(r) {
 }
 
 // --- standalone ------------------------------------------------------------------------------
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: "boolean", default: false },
-      pkg: { type: "string" },
-      write: { type: "boolean", default: false },
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await standalone("remote", {
+    // --write puts this section's rows into bench/results.json, for a run of it alone.
+    options: { write: { type: "boolean", default: false } },
+    async run({ values, ...input }) {
+      const result = await benchRemote(input);
+      const rows = remoteRows(result);
+      if (values.write) {
+        const results = JSON.parse(readFileSync(RESULTS, "utf8"));
+        results.table = [
+          ...results.table.filter(
+            (/** @type {{ section: string }} */ row) => row.section !== SECTION,
+          ),
+          ...rows.map(([section, measure, reference, ours, ratio, target, note]) => ({
+            section,
+            measure,
+            reference,
+            ours,
+            ratio: round(ratio),
+            target: target ?? null,
+            met: target === undefined || !Number.isFinite(ratio) ? null : ratio >= target,
+            note,
+          })),
+        ];
+        results.details = { ...results.details, remote: result };
+        writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+        spawnSync(join(REPO, "node_modules", ".bin", "biome"), ["format", "--write", RESULTS], {
+          cwd: REPO,
+        });
+        process.stderr.write(`wrote the remote rows into ${RESULTS}\n`);
+      }
+      return rows;
     },
   });
-  let pkg = values.pkg;
-  let scratch;
-  if (!pkg) {
-    scratch = mkdtempSync(join(tmpdir(), "acp-bench-remote-"));
-    pkg = join(scratch, "package");
-    const g = spawnSync(process.execPath, [CLI, "generate", "--out", pkg, "--quiet"], {
-      cwd: REPO,
-      encoding: "utf8",
-    });
-    if (g.status !== 0) throw new Error(g.stderr);
-  }
-  try {
-    const result = await benchRemote({
-      pkg,
-      quick: values.quick,
-      log: (l) => process.stderr.write(`${l}\n`),
-    });
-    const rows = remoteRows(result);
-    for (const [, measure, reference, ours, ratio, target, note] of rows) {
-      const met = target === undefined ? "" : ratio >= target ? "yes" : "**no**";
-      process.stdout.write(
-        `| ${measure} | ${reference} | ${ours} | ${formatRatio(ratio)} | ${target === undefined ? "" : `≥ ${target}×`} | ${met} | ${note} |\n`,
-      );
-    }
-    if (values.write) {
-      const results = JSON.parse(readFileSync(RESULTS, "utf8"));
-      results.table = [
-        ...results.table.filter(
-          (/** @type {{ section: string }} */ row) => row.section !== SECTION,
-        ),
-        ...rows.map(([section, measure, reference, ours, ratio, target, note]) => ({
-          section,
-          measure,
-          reference,
-          ours,
-          ratio: round(ratio),
-          target: target ?? null,
-          met: target === undefined || !Number.isFinite(ratio) ? null : ratio >= target,
-          note,
-        })),
-      ];
-      results.details = { ...results.details, remote: result };
-      writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-      spawnSync(join(REPO, "node_modules", ".bin", "biome"), ["format", "--write", RESULTS], {
-        cwd: REPO,
-      });
-      process.stderr.write(`wrote the remote rows into ${RESULTS}\n`);
-    }
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  }
-}

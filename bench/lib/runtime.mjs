@@ -15,12 +15,9 @@
 //   node bench/lib/runtime.mjs [--quick] [--pkg DIR]   the section alone, as a table
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { CLI, REPO } from "./paths.mjs";
+import { REPO } from "./paths.mjs";
+import { standalone } from "./standalone.mjs";
 import { formatMs, formatRatio, median } from "./stats.mjs";
 
 const CLIENT = fileURLToPath(new URL("./runtime-client.mjs", import.meta.url));
@@ -255,34 +252,5 @@ export function runtimeRows(result) {
 }
 
 // --- standalone ------------------------------------------------------------------------------
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, pkg: { type: "string" } },
-  });
-  let pkg = values.pkg;
-  let scratch;
-  if (!pkg) {
-    scratch = mkdtempSync(join(tmpdir(), "acp-bench-runtime-"));
-    pkg = join(scratch, "package");
-    const g = spawnSync(process.execPath, [CLI, "generate", "--out", pkg, "--quiet"], {
-      cwd: REPO,
-      encoding: "utf8",
-    });
-    if (g.status !== 0) throw new Error(g.stderr);
-  }
-  try {
-    const result = benchRuntime({
-      pkg,
-      quick: values.quick,
-      log: (l) => process.stderr.write(`${l}\n`),
-    });
-    for (const [, measure, reference, ours, ratio, target, note] of runtimeRows(result)) {
-      const met = target === undefined ? "" : ratio >= target ? "yes" : "**no**";
-      process.stdout.write(
-        `| ${measure} | ${reference} | ${ours} | ${formatRatio(ratio)} | ${target === undefined ? "" : `≥ ${target}×`} | ${met} | ${note} |\n`,
-      );
-    }
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  }
-}
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await standalone("runtime", { run: (input) => runtimeRows(benchRuntime(input)) });

@@ -9,12 +9,9 @@
 //   node bench/lib/session-layer.mjs [--quick] [--pkg DIR]   the rows alone, as a table
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { CLI, REPO } from "./paths.mjs";
+import { REPO } from "./paths.mjs";
+import { standalone } from "./standalone.mjs";
 import { formatRatio, median } from "./stats.mjs";
 
 const CLIENT = fileURLToPath(new URL("./runtime-client.mjs", import.meta.url));
@@ -103,34 +100,5 @@ export function sessionLayerRows(result) {
 }
 
 // --- standalone ------------------------------------------------------------------------------
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: { quick: { type: "boolean", default: false }, pkg: { type: "string" } },
-  });
-  let pkg = values.pkg;
-  let scratch;
-  if (!pkg) {
-    scratch = mkdtempSync(join(tmpdir(), "acp-bench-session-"));
-    pkg = join(scratch, "package");
-    const g = spawnSync(process.execPath, [CLI, "generate", "--out", pkg, "--quiet"], {
-      cwd: REPO,
-      encoding: "utf8",
-    });
-    if (g.status !== 0) throw new Error(g.stderr);
-  }
-  try {
-    const result = benchSessionLayer({
-      pkg,
-      quick: values.quick,
-      log: (l) => process.stderr.write(`${l}\n`),
-    });
-    for (const [, measure, reference, ours, ratio, target, note] of sessionLayerRows(result)) {
-      const met = target === undefined ? "" : ratio >= target ? "yes" : "**no**";
-      process.stdout.write(
-        `| ${measure} | ${reference} | ${ours} | ${formatRatio(ratio)} | ${target === undefined ? "" : `≥ ${target}×`} | ${met} | ${note ?? ""} |\n`,
-      );
-    }
-  } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  }
-}
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await standalone("session", { run: (input) => sessionLayerRows(benchSessionLayer(input)) });
