@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -63,5 +63,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Tests that pack and install the generated package share temp folders per file.
     fileParallelism: true,
+    // One file per core, not vitest's default of one fewer: most files spend their time
+    // waiting on child processes (generate, tsc, npm, agents), so on two cores one worker
+    // left the second idle (a sample of five files: 221 s with one worker, 134 s with two).
+    maxWorkers: availableParallelism(),
   },
 });
