@@ -26,28 +26,23 @@ export declare const CANCEL_REQUEST_METHOD = "$/cancel_request";
  * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export declare class Connection {
-    private readonly served;
+    /** How received calls are read and routed: the path every connection role shares. */
+    private readonly incoming;
+    private readonly options;
     private readonly called;
     private readonly cancelEntry;
     /** The handshake's state and the capability checks, when the tables have a handshake. */
     private readonly negotiation;
-    private readonly checkReceived;
-    private readonly checkSent;
-    private readonly log;
     private readonly trace;
     private readonly answerMalformed;
-    private readonly unknownVariants;
     /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
     private malformedLines;
     private readonly lifetime;
     /** `lifetime.signal.aborted`, kept as a field: it is read several times for every message. */
     private isClosed;
     private readonly pending;
-    /** How many pending calls are `awaitable`. */
-    private awaitable;
-    /** Notifications received, and how many of those have been handled (they run in order). */
-    private notificationsReceived;
-    private notificationsHandled;
+    /** What keeps notifications and answers in arrival order (see the class comment). */
+    private readonly order;
     private readonly abandoned;
     /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
     private readonly inFlight;
@@ -104,7 +99,6 @@ export declare class Connection {
     private start;
     private answer;
     private runRequest;
-    private notFound;
     private errorObjectFor;
     private onNotification;
     /**
@@ -112,7 +106,6 @@ export declare class Connection {
      * on. Counts the notification handled once the handler has returned or settled.
      */
     private runNotification;
-    private readonly countHandled;
     private notificationFailed;
     /**
      * Calls the handler of one notification: what it returned, what it threw (as a `Threw`),
@@ -151,12 +144,6 @@ export declare class Connection {
     private send;
     /** Why a send failed, as its caller sees it (one function for every message sent). */
     private readonly sendFailed;
-    /**
-     * Params as the handler receives them: read with the entry's parser (the open reading
-     * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
-     * Unknown variants delivered are noted at debug level, with their kinds.
-     */
-    private receiveParams;
     private note;
     private handler;
 }

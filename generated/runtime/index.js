@@ -485,68 +485,6 @@ function isBatch(message) {
 function ignore() {
 }
 
-// dist/runtime/message-stream.js
-var _a;
-var _b;
-var _c;
-var _d;
-var MALFORMED = /* @__PURE__ */ Symbol.for("acp-codegen.malformed-frame");
-function isMalformedFrame(value) {
-  return hasMark(value, MALFORMED);
-}
-function hasMark(value, mark) {
-  return typeof value === "object" && value !== null && value[mark] === true;
-}
-var MalformedFrame = class {
-  constructor(problem, size, detail = {}) {
-    this[_a] = true;
-    this.problem = problem;
-    this.size = size;
-    if (detail.text !== void 0)
-      this.text = detail.text;
-    if (detail.peek !== void 0)
-      this.peek = detail.peek;
-    if (detail.limit !== void 0)
-      this.limit = detail.limit;
-  }
-};
-_a = MALFORMED;
-var REFUSED = /* @__PURE__ */ Symbol.for("acp-codegen.refused-message");
-function isRefusedMessage(error) {
-  return typeof error === "object" && error !== null && error[REFUSED] === true;
-}
-var MessageEncodingError = class extends Error {
-  constructor(reason) {
-    super(`message cannot be encoded as JSON${reason instanceof Error ? `: ${reason.message}` : ""}`);
-    this.name = "MessageEncodingError";
-    this[_b] = true;
-    this.reason = reason;
-  }
-};
-_b = REFUSED;
-var MessageTooLargeError = class extends Error {
-  constructor(what, size, limit) {
-    super(`${what} is ${size} bytes encoded, over the limit of ${limit} bytes`);
-    this.name = "MessageTooLargeError";
-    this[_c] = true;
-    this.size = size;
-    this.limit = limit;
-  }
-};
-_c = REFUSED;
-var INPUT_ENDED = /* @__PURE__ */ Symbol.for("acp-codegen.input-ended");
-function isInputEnded(error) {
-  return hasMark(error, INPUT_ENDED);
-}
-var InputEndedError = class extends Error {
-  constructor() {
-    super(...arguments);
-    this.name = "InputEndedError";
-    this[_d] = true;
-  }
-};
-_d = INPUT_ENDED;
-
 // dist/runtime/validation.js
 var ValidationError = class extends Error {
   constructor(type, issues) {
@@ -758,6 +696,250 @@ function fillEmpty(value, validator) {
     return {};
   return value ?? null;
 }
+
+// dist/runtime/web-globals.js
+var platform = globalThis;
+function missing(name) {
+  return new Error(`acp runtime: this JavaScript platform has no global ${name}`);
+}
+function newAbortController() {
+  const Controller = platform.AbortController;
+  if (!Controller)
+    throw missing("AbortController");
+  return new Controller();
+}
+function strictUtf8Decoder(keepBOM = false) {
+  const Decoder = platform.TextDecoder;
+  if (!Decoder)
+    throw missing("TextDecoder");
+  return new Decoder("utf-8", { fatal: true, ignoreBOM: keepBOM });
+}
+function lossyUtf8Decoder() {
+  const Decoder = platform.TextDecoder;
+  if (!Decoder)
+    throw missing("TextDecoder");
+  return new Decoder("utf-8", { fatal: false });
+}
+function utf8Encoder() {
+  const Encoder = platform.TextEncoder;
+  if (!Encoder)
+    throw missing("TextEncoder");
+  return new Encoder();
+}
+function consoleError(...values2) {
+  platform.console?.error(...values2);
+}
+function consoleWarn(...values2) {
+  platform.console?.warn(...values2);
+}
+function newResponse(body, status, headers) {
+  const Response = platform.Response;
+  if (!Response)
+    throw missing("Response");
+  return new Response(body, { status, headers });
+}
+function newByteStream(source) {
+  const Stream = platform.ReadableStream;
+  if (!Stream)
+    throw missing("ReadableStream");
+  return new Stream(source, { highWaterMark: 0 });
+}
+function platformFetch() {
+  const fetch = platform.fetch;
+  return fetch ? (url, init) => fetch(url, init) : void 0;
+}
+function platformWebSocket() {
+  return platform.WebSocket;
+}
+function randomBytes(count) {
+  const crypto = platform.crypto;
+  if (!crypto)
+    throw missing("crypto");
+  return crypto.getRandomValues(new Uint8Array(count));
+}
+function startTimer(ms, callback, keepAlive = false) {
+  const set = platform.setTimeout;
+  const clear = platform.clearTimeout;
+  if (!set || !clear)
+    throw missing("setTimeout");
+  const timer = set(callback, ms);
+  if (!keepAlive)
+    timer.unref?.();
+  return { cancel: () => clear(timer) };
+}
+function sleep(ms) {
+  return new Promise((resolve) => {
+    startTimer(ms, resolve, true);
+  });
+}
+
+// dist/runtime/incoming.js
+function incomingOptions(options, unknownVariants) {
+  const validate = options.validate ?? true;
+  return {
+    checkReceived: typeof validate === "boolean" ? validate : validate.received ?? true,
+    checkSent: typeof validate === "boolean" ? validate : validate.sent ?? true,
+    unknownVariants: unknownVariants ?? options.unknownVariants ?? "keep",
+    log: options.log ?? defaultLog
+  };
+}
+function defaultLog(event) {
+  if (event.level !== "debug")
+    consoleError(`acp: ${event.message}`);
+}
+var EXTENSION = /* @__PURE__ */ Symbol("extension");
+var DROPPED = /* @__PURE__ */ Symbol("dropped");
+function handlerOf(handlers, name) {
+  const member = handlers?.[name];
+  return typeof member === "function" ? member : void 0;
+}
+function extensionResult(result) {
+  return result === void 0 ? null : result;
+}
+var IncomingCalls = class {
+  constructor(routes, options) {
+    this.routes = routes;
+    this.options = options;
+  }
+  route(kind, method) {
+    const entry = (kind === "request" ? this.routes.request : this.routes.notification).get(method);
+    if (entry !== void 0)
+      return entry;
+    return method.startsWith("_") ? EXTENSION : void 0;
+  }
+  /** The answer to a request no handler serves (logged). */
+  notFound(method, id) {
+    this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
+    return wireErrors.methodNotFound(method);
+  }
+  /** A notification no handler takes, noted; DROPPED. */
+  unhandled(method) {
+    const level = method.startsWith("$/") ? "debug" : "warn";
+    this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
+    return DROPPED;
+  }
+  /** A request's params as its handler receives them; throws the -32602 answer (logged). */
+  requestParams(entry, params, id) {
+    const received = this.read(entry, params);
+    if ("value" in received)
+      return received.value;
+    const { invalid, unknown } = received;
+    const message = unknown.length > 0 ? `a ${kindsOf(unknown)} this package does not know` : invalid.message;
+    this.note("warn", unknown.length > 0 ? "unknown-variant" : "invalid-params", `invalid params for ${entry.method}: ${message}`, { method: entry.method, id, issues: invalid.issues });
+    throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
+  }
+  /** A notification's params as its handler receives them, or DROPPED (logged). */
+  notificationParams(entry, params) {
+    const received = this.read(entry, params);
+    if ("value" in received)
+      return received.value;
+    const { method } = entry;
+    const { invalid, unknown } = received;
+    if (unknown.length > 0)
+      this.note("warn", "unknown-variant", `dropped ${method}: a ${kindsOf(unknown)} this package does not know`, { method, issues: invalid.issues });
+    else
+      this.note("warn", "invalid-params", `dropped ${method}: ${invalid.message}`, {
+        method,
+        issues: invalid.issues
+      });
+    return DROPPED;
+  }
+  /**
+   * What a request's handler returned, as it is answered: an empty result filled; when it
+   * fails the result's schema (and sent values are checked), the -32603 answer is thrown
+   * (logged as the handler's fault).
+   */
+  answerOf(entry, returned, id) {
+    const validator = entry.validateResult;
+    const result = fillEmpty(returned, validator);
+    if (!this.options.checkSent || !validator || validator(result))
+      return result;
+    const issues = issuesOf(validator);
+    const problem = new ValidationError(entry.result ?? "result", issues);
+    this.note("error", "invalid-result", `the ${entry.method} handler returned an ${problem.message}`, { method: entry.method, id, issues });
+    throw wireErrors.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
+  }
+  note(level, reason, message, detail = {}) {
+    this.options.log({ ...detail, level, reason, message });
+  }
+  /**
+   * Params read with the entry's parser (the open reading unless `unknownVariants:
+   * "reject"`), or as they came when received values go unchecked. Unknown variants
+   * delivered are noted at debug level, with their kinds.
+   */
+  read(entry, params) {
+    const { checkReceived, unknownVariants } = this.options;
+    if (!checkReceived)
+      return { value: params, unknown: NONE2 };
+    const received = receive(entry.parseParams, entry.validateParams, entry.params, params, unknownVariants);
+    if ("value" in received && received.unknown.length > 0)
+      this.note("debug", "unknown-variant", `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`, { method: entry.method });
+    return received;
+  }
+};
+var NONE2 = Object.freeze([]);
+
+// dist/runtime/message-stream.js
+var _a;
+var _b;
+var _c;
+var _d;
+var MALFORMED = /* @__PURE__ */ Symbol.for("acp-codegen.malformed-frame");
+function isMalformedFrame(value) {
+  return hasMark(value, MALFORMED);
+}
+function hasMark(value, mark) {
+  return typeof value === "object" && value !== null && value[mark] === true;
+}
+var MalformedFrame = class {
+  constructor(problem, size, detail = {}) {
+    this[_a] = true;
+    this.problem = problem;
+    this.size = size;
+    if (detail.text !== void 0)
+      this.text = detail.text;
+    if (detail.peek !== void 0)
+      this.peek = detail.peek;
+    if (detail.limit !== void 0)
+      this.limit = detail.limit;
+  }
+};
+_a = MALFORMED;
+var REFUSED = /* @__PURE__ */ Symbol.for("acp-codegen.refused-message");
+function isRefusedMessage(error) {
+  return typeof error === "object" && error !== null && error[REFUSED] === true;
+}
+var MessageEncodingError = class extends Error {
+  constructor(reason) {
+    super(`message cannot be encoded as JSON${reason instanceof Error ? `: ${reason.message}` : ""}`);
+    this.name = "MessageEncodingError";
+    this[_b] = true;
+    this.reason = reason;
+  }
+};
+_b = REFUSED;
+var MessageTooLargeError = class extends Error {
+  constructor(what, size, limit) {
+    super(`${what} is ${size} bytes encoded, over the limit of ${limit} bytes`);
+    this.name = "MessageTooLargeError";
+    this[_c] = true;
+    this.size = size;
+    this.limit = limit;
+  }
+};
+_c = REFUSED;
+var INPUT_ENDED = /* @__PURE__ */ Symbol.for("acp-codegen.input-ended");
+function isInputEnded(error) {
+  return hasMark(error, INPUT_ENDED);
+}
+var InputEndedError = class extends Error {
+  constructor() {
+    super(...arguments);
+    this.name = "InputEndedError";
+    this[_d] = true;
+  }
+};
+_d = INPUT_ENDED;
 
 // dist/runtime/negotiation.js
 var other = (role) => role === "agent" ? "client" : "agent";
@@ -1029,86 +1211,29 @@ function define(target, key, value) {
   });
 }
 
-// dist/runtime/web-globals.js
-var platform = globalThis;
-function missing(name) {
-  return new Error(`acp runtime: this JavaScript platform has no global ${name}`);
-}
-function newAbortController() {
-  const Controller = platform.AbortController;
-  if (!Controller)
-    throw missing("AbortController");
-  return new Controller();
-}
-function strictUtf8Decoder(keepBOM = false) {
-  const Decoder = platform.TextDecoder;
-  if (!Decoder)
-    throw missing("TextDecoder");
-  return new Decoder("utf-8", { fatal: true, ignoreBOM: keepBOM });
-}
-function lossyUtf8Decoder() {
-  const Decoder = platform.TextDecoder;
-  if (!Decoder)
-    throw missing("TextDecoder");
-  return new Decoder("utf-8", { fatal: false });
-}
-function utf8Encoder() {
-  const Encoder = platform.TextEncoder;
-  if (!Encoder)
-    throw missing("TextEncoder");
-  return new Encoder();
-}
-function consoleError(...values2) {
-  platform.console?.error(...values2);
-}
-function consoleWarn(...values2) {
-  platform.console?.warn(...values2);
-}
-function newResponse(body, status, headers) {
-  const Response = platform.Response;
-  if (!Response)
-    throw missing("Response");
-  return new Response(body, { status, headers });
-}
-function newByteStream(source) {
-  const Stream = platform.ReadableStream;
-  if (!Stream)
-    throw missing("ReadableStream");
-  return new Stream(source, { highWaterMark: 0 });
-}
-function platformFetch() {
-  const fetch = platform.fetch;
-  return fetch ? (url, init) => fetch(url, init) : void 0;
-}
-function platformWebSocket() {
-  return platform.WebSocket;
-}
-function randomBytes(count) {
-  const crypto = platform.crypto;
-  if (!crypto)
-    throw missing("crypto");
-  return crypto.getRandomValues(new Uint8Array(count));
-}
-function startTimer(ms, callback, keepAlive = false) {
-  const set = platform.setTimeout;
-  const clear = platform.clearTimeout;
-  if (!set || !clear)
-    throw missing("setTimeout");
-  const timer = set(callback, ms);
-  if (!keepAlive)
-    timer.unref?.();
-  return { cancel: () => clear(timer) };
-}
-function sleep(ms) {
-  return new Promise((resolve) => {
-    startTimer(ms, resolve, true);
-  });
-}
+// dist/runtime/notification-order.js
+var NotificationOrder = class {
+  constructor() {
+    this.received = 0;
+    this.handled = 0;
+    this.awaitable = 0;
+    this.countHandled = () => {
+      this.handled++;
+    };
+  }
+  /**
+   * Whether the answer to a call sent after `sentAfter` notifications is delivered as it
+   * arrives rather than queued behind them: when they have all been handled, or when one
+   * of those received before the call was sent still is.
+   */
+  answersAtOnce(sentAfter) {
+    return this.handled === this.received || this.handled < sentAfter;
+  }
+};
 
 // dist/runtime/connection.js
 var CANCEL_REQUEST_METHOD = "$/cancel_request";
 var ABANDONED_MEMORY = 1024;
-var DROPPED = /* @__PURE__ */ Symbol("dropped");
 var Threw = class {
   constructor(error) {
     this.error = error;
@@ -1120,17 +1245,12 @@ var Connection = class {
     this.lifetime = newAbortController();
     this.isClosed = false;
     this.pending = /* @__PURE__ */ new Map();
-    this.awaitable = 0;
-    this.notificationsReceived = 0;
-    this.notificationsHandled = 0;
+    this.order = new NotificationOrder();
     this.abandoned = /* @__PURE__ */ new Set();
     this.inFlight = /* @__PURE__ */ new Map();
     this.nextId = 0;
     this.arrivals = new ArrivalQueue((arrival) => this.start(arrival));
     this.resolveClosed = () => {
-    };
-    this.countHandled = () => {
-      this.notificationsHandled++;
     };
     this.sendFailed = (error) => {
       if (isRefusedMessage(error))
@@ -1138,19 +1258,15 @@ var Connection = class {
       this.shutDown(new ConnectionClosedError(error, isInputEnded(error) ? "end-of-input" : "write-error"));
       throw this.closedError();
     };
-    this.served = routesOf(tables.serves);
+    this.options = incomingOptions(options);
+    this.incoming = new IncomingCalls(routesOf(tables.serves), this.options);
     this.called = routesOf(tables.calls);
     this.cancelEntry = tables.protocol?.find((m) => m.method === CANCEL_REQUEST_METHOD && m.kind === "notification");
-    const validate = options.validate ?? true;
-    this.checkReceived = typeof validate === "boolean" ? validate : validate.received ?? true;
-    this.checkSent = typeof validate === "boolean" ? validate : validate.sent ?? true;
-    this.log = options.log ?? defaultLog;
     this.trace = options.trace;
     this.answerMalformed = options.malformedInput === "answer";
     const handshake = tables.negotiation;
     this.negotiation = handshake ? new Negotiation(handshake.role, handshake.spec, handshake.gates, options.capabilities, (level, reason, message, method) => this.note(level, reason, message, { method }), (name) => this.handler(name) !== void 0) : void 0;
-    this.unknownVariants = options.unknownVariants ?? "keep";
-    this.stream = tables.batches ? new BatchingStream(stream, { log: this.log, trace: this.trace }) : stream;
+    this.stream = tables.batches ? new BatchingStream(stream, { log: this.options.log, trace: this.trace }) : stream;
     this.writer = this.stream.writable.getWriter();
     this.closedPromise = new Promise((resolve) => {
       this.resolveClosed = resolve;
@@ -1183,7 +1299,7 @@ var Connection = class {
     if (this.isClosed)
       return Promise.reject(this.closedError());
     const entry = this.called.request.get(method);
-    const invalid = this.checkSent ? invalidParams(entry, params, true) : void 0;
+    const invalid = this.options.checkSent ? invalidParams(entry, params, true) : void 0;
     if (invalid)
       return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "request", params);
@@ -1193,10 +1309,10 @@ var Connection = class {
     if (signal?.aborted)
       return Promise.reject(wireErrors.requestCancelled(void 0, "aborted before it was sent"));
     const id = this.nextId++;
-    const sentAfter = this.notificationsReceived;
-    const awaitable = this.notificationsHandled < sentAfter;
+    const sentAfter = this.order.received;
+    const awaitable = this.order.handled < sentAfter;
     if (awaitable) {
-      this.awaitable++;
+      this.order.awaitable++;
       this.arrivals.wake();
     }
     return new Promise((resolve, reject) => {
@@ -1218,7 +1334,7 @@ var Connection = class {
   notify(method, params) {
     if (this.isClosed)
       return Promise.reject(this.closedError());
-    const invalid = this.checkSent ? invalidParams(this.called.notification.get(method), params, true) : void 0;
+    const invalid = this.options.checkSent ? invalidParams(this.called.notification.get(method), params, true) : void 0;
     if (invalid)
       return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "notification", params);
@@ -1254,7 +1370,7 @@ var Connection = class {
       call.reject(error);
     }
     this.pending.clear();
-    this.awaitable = 0;
+    this.order.awaitable = 0;
     for (const controller of this.inFlight.values())
       controller.abort(error);
     this.inFlight.clear();
@@ -1271,7 +1387,7 @@ var Connection = class {
       const reader = this.stream.readable.getReader();
       this.reader = reader;
       for (; ; ) {
-        if (this.awaitable === 0) {
+        if (this.order.awaitable === 0) {
           const room = this.arrivals.whenRoom();
           if (room)
             await room;
@@ -1420,43 +1536,22 @@ var Connection = class {
     const { method, requestId: id } = context;
     if (this.isClosed)
       throw this.closedError();
-    if (method.startsWith("_") && !this.served.request.has(method)) {
+    const incoming = this.incoming;
+    const entry = incoming.route("request", method);
+    if (entry === EXTENSION) {
       const ext = this.handler("extMethod");
       if (!ext)
-        throw this.notFound(method, id);
-      const result2 = await ext.call(this.handlers, method, params, context);
-      return result2 === void 0 ? null : result2;
+        throw incoming.notFound(method, id);
+      return extensionResult(await ext.call(this.handlers, method, params, context));
     }
-    const entry = this.served.request.get(method);
     if (entry && this.negotiation?.refuses(method, "request"))
       throw wireErrors.methodNotFound(method);
     const handler = entry && this.handler(entry.handler);
     if (!entry || !handler)
-      throw this.notFound(method, id);
-    const received = this.receiveParams(entry, params);
-    if ("invalid" in received) {
-      const invalid = received.invalid;
-      const message = received.unknown.length > 0 ? `a ${kindsOf(received.unknown)} this package does not know` : invalid.message;
-      this.note("warn", received.unknown.length > 0 ? "unknown-variant" : "invalid-params", `invalid params for ${method}: ${message}`, { method, id, issues: invalid.issues });
-      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
-    }
-    this.negotiation?.requestReceived(method, received.value);
-    const result = fillEmpty(await handler.call(this.handlers, received.value, context), entry.validateResult);
-    if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
-      const issues = issuesOf(entry.validateResult);
-      const problem = new ValidationError(entry.result ?? "result", issues);
-      this.note("error", "invalid-result", `the ${method} handler returned an ${problem.message}`, {
-        method,
-        id,
-        issues
-      });
-      throw wireErrors.internalError({ type: problem.type, issues }, `the handler returned an ${problem.message}`);
-    }
-    return result;
-  }
-  notFound(method, id) {
-    this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
-    return wireErrors.methodNotFound(method);
+      throw incoming.notFound(method, id);
+    const value = incoming.requestParams(entry, params, id);
+    this.negotiation?.requestReceived(method, value);
+    return incoming.answerOf(entry, await handler.call(this.handlers, value, context), id);
   }
   errorObjectFor(error, context, controller) {
     if (error instanceof RequestError)
@@ -1477,7 +1572,7 @@ var Connection = class {
       this.onCancelRequest(this.cancelEntry, message.params);
       return;
     }
-    this.notificationsReceived++;
+    this.order.received++;
     this.arrivals.push(message);
   }
   /**
@@ -1491,12 +1586,12 @@ var Connection = class {
       return void 0;
     }
     if (result !== DROPPED && isThenable(result))
-      return Promise.resolve(result).then(this.countHandled, (error) => this.notificationFailed(method, error));
-    this.notificationsHandled++;
+      return Promise.resolve(result).then(this.order.countHandled, (error) => this.notificationFailed(method, error));
+    this.order.handled++;
     return void 0;
   }
   notificationFailed(method, error) {
-    this.notificationsHandled++;
+    this.order.handled++;
     this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
       method,
       error
@@ -1508,10 +1603,12 @@ var Connection = class {
    */
   callNotificationHandler(method, params) {
     const context = { method, signal: this.lifetime.signal };
-    if (method.startsWith("_") && !this.served.notification.has(method)) {
+    const incoming = this.incoming;
+    const entry = incoming.route("notification", method);
+    if (entry === EXTENSION) {
       const ext = this.handler("extNotification");
       if (!ext) {
-        this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
+        incoming.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
           method
         });
         return DROPPED;
@@ -1522,34 +1619,22 @@ var Connection = class {
         return new Threw(error);
       }
     }
-    const entry = this.served.notification.get(method);
     if (entry && this.negotiation?.refuses(method, "notification"))
       return DROPPED;
     const handler = entry && this.handler(entry.handler);
-    if (!entry || !handler) {
-      const level = method.startsWith("$/") ? "debug" : "warn";
-      this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
+    if (!entry || !handler)
+      return incoming.unhandled(method);
+    const value = incoming.notificationParams(entry, params);
+    if (value === DROPPED)
       return DROPPED;
-    }
-    const received = this.receiveParams(entry, params);
-    if ("invalid" in received) {
-      if (received.unknown.length > 0)
-        this.note("warn", "unknown-variant", `dropped ${method}: a ${kindsOf(received.unknown)} this package does not know`, { method, issues: received.invalid.issues });
-      else
-        this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
-          method,
-          issues: received.invalid.issues
-        });
-      return DROPPED;
-    }
     try {
-      return handler.call(this.handlers, received.value, context);
+      return handler.call(this.handlers, value, context);
     } catch (error) {
       return new Threw(error);
     }
   }
   onCancelRequest(entry, params) {
-    const invalid = this.checkReceived ? invalidParams(entry, params) : void 0;
+    const invalid = this.options.checkReceived ? invalidParams(entry, params) : void 0;
     const requestId = typeof params === "object" && params !== null ? params.requestId : void 0;
     if (invalid || !isJsonRpcId(requestId)) {
       const issues = invalid?.issues;
@@ -1576,7 +1661,7 @@ var Connection = class {
    */
   onResponse(message) {
     const call = this.pending.get(message.id);
-    if (!call || this.notificationsHandled === this.notificationsReceived || this.notificationsHandled < call.sentAfter) {
+    if (!call || this.order.answersAtOnce(call.sentAfter)) {
       this.deliver(message);
       return;
     }
@@ -1596,7 +1681,7 @@ var Connection = class {
     }
     const validator = call.entry?.validateResult;
     const filled = fillEmpty(value, validator);
-    const received = this.checkReceived && call.entry ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled) : { value: filled, unknown: [] };
+    const received = this.options.checkReceived && call.entry ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled) : { value: filled, unknown: [] };
     if ("invalid" in received && call.entry) {
       const problem = received.invalid;
       const what = received.unknown.length > 0 ? `a ${kindsOf(received.unknown)} this package does not know` : `an ${problem.message}`;
@@ -1639,7 +1724,7 @@ var Connection = class {
       return void 0;
     this.pending.delete(id);
     if (call.awaitable)
-      this.awaitable--;
+      this.order.awaitable--;
     call.release();
     return call;
   }
@@ -1701,25 +1786,11 @@ var Connection = class {
     const trace = this.trace;
     return (trace ? written.then(() => trace({ direction: "sent", message })) : written).then(void 0, this.sendFailed);
   }
-  /**
-   * Params as the handler receives them: read with the entry's parser (the open reading
-   * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
-   * Unknown variants delivered are noted at debug level, with their kinds.
-   */
-  receiveParams(entry, params) {
-    if (!this.checkReceived)
-      return { value: params, unknown: [] };
-    const received = receive(entry.parseParams, entry.validateParams, entry.params, params, this.unknownVariants);
-    if ("value" in received && received.unknown.length > 0)
-      this.note("debug", "unknown-variant", `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`, { method: entry.method });
-    return received;
-  }
-  note(level, reason, message, detail = {}) {
-    this.log({ ...detail, level, reason, message });
+  note(level, reason, message, detail) {
+    this.incoming.note(level, reason, message, detail);
   }
   handler(name) {
-    const member = this.handlers?.[name];
-    return typeof member === "function" ? member : void 0;
+    return handlerOf(this.handlers, name);
   }
 };
 function isThenable(value) {
@@ -1727,10 +1798,6 @@ function isThenable(value) {
 }
 function describe(error) {
   return error instanceof Error ? error.message : String(error);
-}
-function defaultLog(event) {
-  if (event.level !== "debug")
-    consoleError(`acp: ${event.message}`);
 }
 function ignore2() {
 }
@@ -2260,7 +2327,7 @@ function holdsProto(value) {
   }
   return false;
 }
-var NONE2 = -2;
+var NONE3 = -2;
 var NO_OBJECT = -1;
 var Shape = class {
   constructor(keys, others, fills, unions, items2, free2, passThrough) {
@@ -2296,9 +2363,9 @@ var Repaired = class {
     this.value = value;
   }
 };
-var UNKNOWN = new Variant(NONE2, NONE2, NONE2, NONE2);
+var UNKNOWN = new Variant(NONE3, NONE3, NONE3, NONE3);
 function variantOf(v) {
-  return new Variant(v.node ?? NONE2, v.check ?? NONE2, v.open ?? v.check ?? NONE2, v.repair ?? NONE2);
+  return new Variant(v.node ?? NONE3, v.check ?? NONE3, v.open ?? v.check ?? NONE3, v.repair ?? NONE3);
 }
 function pickerOf(union) {
   const byTag = /* @__PURE__ */ new Map();
@@ -2324,7 +2391,7 @@ function shapeOf(node) {
   const keys = new Map((node.keys ?? []).filter(([key]) => key !== PROTO));
   const unions = node.unions?.map(pickerOf) ?? null;
   const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
-  return new Shape(keys, node.others ?? NONE2, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE2, node.free === true, passThrough);
+  return new Shape(keys, node.others ?? NONE3, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE3, node.free === true, passThrough);
 }
 var reportUnknown;
 function createParsePlan(nodeTable, shapeTable, checks, walks) {
@@ -2461,9 +2528,9 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
   const fits = (v, value, open) => {
     const check = open ? v.open : v.check;
     picked = value;
-    if (check === NONE2 || checks[check](value))
+    if (check === NONE3 || checks[check](value))
       return true;
-    if (v.repair === NONE2)
+    if (v.repair === NONE3)
       return false;
     const fixed = repair(value, v.repair);
     if (fixed === value || !checks[check](fixed))
@@ -2523,7 +2590,7 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       if (variant === null || variant === UNKNOWN)
         return free(value);
       const chosen = picked;
-      return variant.node === NONE2 ? chosen : walk(chosen, variant.node, open);
+      return variant.node === NONE3 ? chosen : walk(chosen, variant.node, open);
     }
     if (at3.unions === null && !at3.free)
       return Array.isArray(value) ? shapeItems(value, at3.items, open) : shapeObject(value, at3, open);
@@ -2543,9 +2610,9 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     if (facets.some((f) => f.free))
       return free(value);
     if (Array.isArray(value)) {
-      const items2 = facets.flatMap((f) => f.items === NONE2 ? [] : [f.items]);
+      const items2 = facets.flatMap((f) => f.items === NONE3 ? [] : [f.items]);
       if (items2.length <= 1)
-        return shapeItems(value, items2[0] ?? NONE2, open);
+        return shapeItems(value, items2[0] ?? NONE3, open);
       let out;
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
@@ -2574,13 +2641,13 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
         return false;
       if (picked !== value)
         throw new Repaired(picked);
-      if (variant.node !== NONE2 && !collect(value, shapeAt(variant.node), open, into))
+      if (variant.node !== NONE3 && !collect(value, shapeAt(variant.node), open, into))
         return false;
     }
     return true;
   }
   function shapeItems(items2, node, open) {
-    if (node === NONE2)
+    if (node === NONE3)
       return free(items2);
     let out;
     for (let i = 0; i < items2.length; i++) {
@@ -2597,8 +2664,8 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      const child = key === PROTO ? NONE2 : at3.keys.get(key) ?? at3.others;
-      if (child === NONE2) {
+      const child = key === PROTO ? NONE3 : at3.keys.get(key) ?? at3.others;
+      if (child === NONE3) {
         if (!out)
           out = partialCopy(object, keys, i);
         continue;
@@ -2630,7 +2697,7 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
         }
         if (!admitted) {
           for (const f of facets)
-            if (f.others !== NONE2) {
+            if (f.others !== NONE3) {
               admitted = true;
               if (f.others !== NO_OBJECT)
                 children.push(f.others);
@@ -2839,15 +2906,7 @@ function remoteMethods(connection, entries) {
 // dist/runtime/proxy-connection.js
 var ProxyConnection = class {
   constructor(tables, toHandlers, stream, options = {}) {
-    const validate = options.validate ?? true;
-    const check = {
-      received: typeof validate === "boolean" ? validate : validate.received ?? true,
-      sent: typeof validate === "boolean" ? validate : validate.sent ?? true,
-      // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
-      // variant this package does not know could not go on, so it is refused on arrival.
-      unknownVariants: "reject"
-    };
-    const log = options.log ?? defaultLog2;
+    const check = incomingOptions(options, "reject");
     const agentEntries = tables.agent.map((e) => ({ ...e, handler: `agent:${e.handler}` }));
     const proxyEntries = tables.proxy.map((e) => ({ ...e, handler: `proxy:${e.handler}` }));
     this.connection = new Connection({
@@ -2861,16 +2920,13 @@ var ProxyConnection = class {
     this.next = remoteMethods(successor, tables.agent);
     const handlers = toHandlers(this);
     const group = (name) => handlers[name] ?? {};
-    const own = (g, name) => {
-      const member = g[name];
-      return typeof member === "function" ? member.bind(g) : void 0;
-    };
+    const own = (g, name) => handlerOf(g, name)?.bind(g);
     const dispatch = /* @__PURE__ */ Object.create(null);
     for (const entry of tables.agent) {
       const mine = own(group("agent"), entry.handler);
       dispatch[`agent:${entry.handler}`] = mine ?? (entry.kind === "request" ? (params, context) => successor.request(entry.method, params, { signal: context.signal }) : (params) => successor.notify(entry.method, params));
     }
-    const fromSuccessor = new SuccessorDelivery(connection, routesOf(tables.client), group("client"), check, log);
+    const fromSuccessor = new SuccessorDelivery(connection, new IncomingCalls(routesOf(tables.client), check), group("client"));
     for (const entry of tables.proxy) {
       const key = `proxy:${entry.handler}`;
       if (entry.method === tables.successor) {
@@ -2907,14 +2963,14 @@ function successorCaller(connection, envelope, routes, check) {
   return {
     async request(method, params, options) {
       const entry = routes.request.get(method);
-      const invalid = check.sent ? invalidParams(entry, params) : void 0;
+      const invalid = check.checkSent ? invalidParams(entry, params) : void 0;
       if (invalid)
         throw invalid;
       const result = await connection.request(envelope, wrap(method, params), options);
       if (!entry)
         return result;
       const filled = fillEmpty(result, entry.validateResult);
-      if (!check.received)
+      if (!check.checkReceived)
         return filled;
       const read = receive(entry.parseResult, entry.validateResult, entry.result ?? "result", filled);
       if ("invalid" in read)
@@ -2922,7 +2978,7 @@ function successorCaller(connection, envelope, routes, check) {
       return read.value;
     },
     async notify(method, params) {
-      const invalid = check.sent ? invalidParams(routes.notification.get(method), params) : void 0;
+      const invalid = check.checkSent ? invalidParams(routes.notification.get(method), params) : void 0;
       if (invalid)
         throw invalid;
       await connection.notify(envelope, wrap(method, params));
@@ -2930,82 +2986,54 @@ function successorCaller(connection, envelope, routes, check) {
   };
 }
 var SuccessorDelivery = class {
-  constructor(connection, routes, handlers, check, log) {
+  constructor(connection, incoming, handlers) {
     this.connection = connection;
-    this.routes = routes;
+    this.incoming = incoming;
     this.handlers = handlers;
-    this.check = check;
-    this.log = log;
   }
   async request(envelope, context) {
     const { method } = envelope;
     const params = paramsOf(envelope);
     const inner = { ...context, method };
-    if (method.startsWith("_")) {
-      const ext = this.handler("extMethod");
+    const { signal, requestId: id } = context;
+    const entry = this.incoming.route("request", method);
+    if (entry === EXTENSION) {
+      const ext = handlerOf(this.handlers, "extMethod");
       if (ext)
-        return await ext(method, params, inner) ?? null;
-      return this.connection.request(method, params, { signal: context.signal });
+        return extensionResult(await ext.call(this.handlers, method, params, inner));
+      return this.connection.request(method, params, { signal });
     }
-    const entry = this.routes.request.get(method);
     if (!entry)
-      throw wireErrors.methodNotFound(method);
-    const read = this.read(entry, params);
-    if ("invalid" in read) {
-      const { invalid } = read;
-      this.note("invalid-params", `invalid params for ${method}: ${invalid.message}`, method);
-      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, invalid.message);
-    }
-    const handler = this.handler(entry.handler);
+      throw this.incoming.notFound(method, id);
+    const value = this.incoming.requestParams(entry, params, id);
+    const handler = handlerOf(this.handlers, entry.handler);
     if (!handler)
-      return this.connection.request(method, read.value, { signal: context.signal });
-    const result = fillEmpty(await handler(read.value, inner), entry.validateResult);
-    if (this.check.sent && entry.validateResult && !entry.validateResult(result)) {
-      const problem = new ValidationError(entry.result ?? "result", issuesOf(entry.validateResult));
-      this.note("invalid-result", `the ${method} handler returned an ${problem.message}`, method);
-      throw wireErrors.internalError({ type: problem.type, issues: problem.issues }, `the handler returned an ${problem.message}`);
-    }
-    return result;
+      return this.connection.request(method, value, { signal });
+    return this.incoming.answerOf(entry, await handler.call(this.handlers, value, inner), id);
   }
   async notify(envelope, context) {
     const { method } = envelope;
     const params = paramsOf(envelope);
     const inner = { ...context, method };
-    if (method.startsWith("_")) {
-      const ext = this.handler("extNotification");
-      await (ext ? ext(method, params, inner) : this.connection.notify(method, params));
+    const entry = this.incoming.route("notification", method);
+    if (entry === EXTENSION) {
+      const ext = handlerOf(this.handlers, "extNotification");
+      await (ext ? ext.call(this.handlers, method, params, inner) : this.connection.notify(method, params));
       return;
     }
-    const entry = this.routes.notification.get(method);
     if (!entry) {
-      this.note("unknown-method", `no client notification ${method} to pass on`, method);
+      this.incoming.unhandled(method);
       return;
     }
-    const read = this.read(entry, params);
-    if ("invalid" in read) {
-      this.note("invalid-params", `dropped ${method}: ${read.invalid.message}`, method);
+    const value = this.incoming.notificationParams(entry, params);
+    if (value === DROPPED)
       return;
-    }
-    const handler = this.handler(entry.handler);
-    await (handler ? handler(read.value, inner) : this.connection.notify(method, read.value));
-  }
-  read(entry, params) {
-    return this.check.received ? receive(entry.parseParams, entry.validateParams, entry.params, params, this.check.unknownVariants) : { value: params };
-  }
-  handler(name) {
-    const member = this.handlers[name];
-    return typeof member === "function" ? member.bind(this.handlers) : void 0;
-  }
-  note(reason, message, method) {
-    this.log({ level: "warn", reason, message, method });
+    const handler = handlerOf(this.handlers, entry.handler);
+    await (handler ? handler.call(this.handlers, value, inner) : this.connection.notify(method, value));
   }
 };
 function paramsOf(envelope) {
   return envelope.params === null ? void 0 : envelope.params;
-}
-function defaultLog2(event) {
-  if (event.level !== "debug")
-    consoleError(`acp: ${event.message}`);
 }
 
 // dist/runtime/session-state.js
@@ -3257,10 +3285,6 @@ function patched(entity, fields, patch, copied) {
 // dist/runtime/session.js
 var DEFAULT_CANCEL_GRACE_MS = 3e3;
 var EARLY_UPDATES = 1024;
-function defaultLog3(event) {
-  if (event.level !== "debug")
-    consoleError(`acp: ${event.message}`);
-}
 var record = (value) => typeof value === "object" && value !== null ? value : {};
 function quiet(promise) {
   promise.catch(() => {
@@ -3275,7 +3299,7 @@ var SessionRouter = class {
     this.early = [];
     const grace = options.cancelGraceMs;
     this.graceMs = typeof grace === "number" && grace >= 0 && Number.isFinite(grace) ? grace : DEFAULT_CANCEL_GRACE_MS;
-    this.log = options.log ?? defaultLog3;
+    this.log = options.log ?? defaultLog;
   }
   /**
    * The handler object as the connection serves it: the application's own, with the update
@@ -3883,8 +3907,11 @@ export {
   Connection,
   ConnectionClosedError,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DROPPED,
+  EXTENSION,
   Fifo,
   HIGH_WATER,
+  IncomingCalls,
   InputEndedError,
   LOW_WATER,
   LineFramer,
@@ -3892,6 +3919,7 @@ export {
   MessageEncodingError,
   MessageTooLargeError,
   Negotiation,
+  NotificationOrder,
   OVERSIZE_HEAD_BYTES,
   ProxyConnection,
   RequestError,
@@ -3914,12 +3942,16 @@ export {
   consoleError,
   consoleWarn,
   createParsePlan,
+  defaultLog,
   equal,
+  extensionResult,
   fail,
   fillEmpty,
   formats,
   frozen,
   handlePrototype,
+  handlerOf,
+  incomingOptions,
   invalidParams,
   isInputEnded,
   isJsonRpcId,

@@ -79,10 +79,10 @@ async function release(held, reason) {
 }
 
 // dist/runtime/router.js
+import { defaultLog } from "./index.js";
 import { classify } from "./index.js";
 import { isMalformedFrame } from "./index.js";
 import { RequestError, wireErrors } from "./index.js";
-import { consoleError } from "./index.js";
 var MAX_PROTOCOL_VERSION = 65535;
 var AgentRouter = class {
   constructor(spec, routes, options = {}) {
@@ -351,10 +351,6 @@ function isRecord(value) {
 }
 function describe(error) {
   return error instanceof Error ? error.message : String(error);
-}
-function defaultLog(event) {
-  if (event.level !== "debug")
-    consoleError(`acp: ${event.message}`);
 }
 function ignore() {
 }

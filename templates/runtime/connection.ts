@@ -11,6 +11,16 @@ import type {
   TraceEvent,
 } from "./connection-types.js";
 import {
+  DROPPED,
+  EXTENSION,
+  extensionResult,
+  type HandlerFunction,
+  handlerOf,
+  IncomingCalls,
+  type IncomingOptions,
+  incomingOptions,
+} from "./incoming.js";
+import {
   classify,
   type ErrorObject,
   type Incoming,
@@ -35,9 +45,9 @@ import {
   routesOf,
 } from "./method-routes.js";
 import { type Negotiated, Negotiation } from "./negotiation.js";
+import { NotificationOrder } from "./notification-order.js";
 import { ConnectionClosedError, RequestError, wireErrors } from "./request-error.js";
-import { issuesOf, ValidationError } from "./validation.js";
-import { type AbortControllerLike, consoleError, newAbortController } from "./web-globals.js";
+import { type AbortControllerLike, newAbortController } from "./web-globals.js";
 import type { PlatformAbortSignal, StreamReader, StreamWriter } from "./web-types.js";
 
 /** The method the runtime implements itself: the peer gives up on one of our requests in flight. */
@@ -45,8 +55,6 @@ export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
 /** How many locally cancelled request ids are remembered so their late answers drop quietly. */
 const ABANDONED_MEMORY = 1024;
-
-type HandlerFunction = (...args: unknown[]) => unknown;
 
 /**
  * An incoming call waiting for its turn in the arrival queue: a notification or an answer as
@@ -60,9 +68,6 @@ type Arrival =
       readonly params: unknown;
       readonly controller: AbortControllerLike;
     };
-
-/** A notification handler that was not called: the notification was dropped (and logged). */
-const DROPPED: unique symbol = Symbol("dropped");
 
 /** What a notification handler threw, for the caller to count and log. */
 class Threw {
@@ -106,28 +111,23 @@ interface Pending {
  * sent from a running handler is pending (its answer may be behind the backlog).
  */
 export class Connection {
-  private readonly served: Routes;
+  /** How received calls are read and routed: the path every connection role shares. */
+  private readonly incoming: IncomingCalls;
+  private readonly options: IncomingOptions;
   private readonly called: Routes;
   private readonly cancelEntry: MethodEntry | undefined;
   /** The handshake's state and the capability checks, when the tables have a handshake. */
   private readonly negotiation: Negotiation | undefined;
-  private readonly checkReceived: boolean;
-  private readonly checkSent: boolean;
-  private readonly log: (event: LogEvent) => void;
   private readonly trace: ((event: TraceEvent) => void) | undefined;
   private readonly answerMalformed: boolean;
-  private readonly unknownVariants: "keep" | "reject";
   /** Malformed lines seen: the first is a warning, the rest (a whole login screen) debug. */
   private malformedLines = 0;
   private readonly lifetime: AbortControllerLike = newAbortController();
   /** `lifetime.signal.aborted`, kept as a field: it is read several times for every message. */
   private isClosed = false;
   private readonly pending = new Map<JsonRpcId, Pending>();
-  /** How many pending calls are `awaitable`. */
-  private awaitable = 0;
-  /** Notifications received, and how many of those have been handled (they run in order). */
-  private notificationsReceived = 0;
-  private notificationsHandled = 0;
+  /** What keeps notifications and answers in arrival order (see the class comment). */
+  private readonly order = new NotificationOrder();
   private readonly abandoned = new Set<JsonRpcId>();
   /** Incoming requests whose answer is not sent yet, with the controller behind their signal. */
   private readonly inFlight = new Map<JsonRpcId, AbortControllerLike>();
@@ -142,15 +142,12 @@ export class Connection {
   private readonly stream: MessageStream;
 
   constructor(tables: MethodTables, stream: MessageStream, options: ConnectionOptions = {}) {
-    this.served = routesOf(tables.serves);
+    this.options = incomingOptions(options);
+    this.incoming = new IncomingCalls(routesOf(tables.serves), this.options);
     this.called = routesOf(tables.calls);
     this.cancelEntry = tables.protocol?.find(
       (m) => m.method === CANCEL_REQUEST_METHOD && m.kind === "notification",
     );
-    const validate = options.validate ?? true;
-    this.checkReceived = typeof validate === "boolean" ? validate : (validate.received ?? true);
-    this.checkSent = typeof validate === "boolean" ? validate : (validate.sent ?? true);
-    this.log = options.log ?? defaultLog;
     this.trace = options.trace;
     this.answerMalformed = options.malformedInput === "answer";
     const handshake = tables.negotiation;
@@ -164,10 +161,9 @@ export class Connection {
           (name) => this.handler(name) !== undefined,
         )
       : undefined;
-    this.unknownVariants = options.unknownVariants ?? "keep";
     // Batches are taken apart and put together below the connection, which never sees one.
     this.stream = tables.batches
-      ? new BatchingStream(stream, { log: this.log, trace: this.trace })
+      ? new BatchingStream(stream, { log: this.options.log, trace: this.trace })
       : stream;
     // Taken now, not on first send: close() must be able to end our output even if nothing was sent.
     this.writer = this.stream.writable.getWriter();
@@ -205,7 +201,7 @@ export class Connection {
   request(method: string, params?: unknown, options: CallOptions = {}): Promise<unknown> {
     if (this.isClosed) return Promise.reject(this.closedError());
     const entry = this.called.request.get(method);
-    const invalid = this.checkSent ? invalidParams(entry, params, true) : undefined;
+    const invalid = this.options.checkSent ? invalidParams(entry, params, true) : undefined;
     if (invalid) return Promise.reject(invalid);
     const refused = this.negotiation?.beforeSend(method, "request", params);
     if (refused) return Promise.reject(refused);
@@ -214,10 +210,10 @@ export class Connection {
       return Promise.reject(wireErrors.requestCancelled(undefined, "aborted before it was sent"));
 
     const id = this.nextId++;
-    const sentAfter = this.notificationsReceived;
-    const awaitable = this.notificationsHandled < sentAfter;
+    const sentAfter = this.order.received;
+    const awaitable = this.order.handled < sentAfter;
     if (awaitable) {
-      this.awaitable++;
+      this.order.awaitable++;
       // The reader may have stopped at a full queue; the answer may be behind it.
       this.arrivals.wake();
     }
@@ -246,7 +242,7 @@ export class Connection {
   /** Send a notification; resolves once it is handed to the transport. */
   notify(method: string, params?: unknown): Promise<void> {
     if (this.isClosed) return Promise.reject(this.closedError());
-    const invalid = this.checkSent
+    const invalid = this.options.checkSent
       ? invalidParams(this.called.notification.get(method), params, true)
       : undefined;
     if (invalid) return Promise.reject(invalid);
@@ -286,7 +282,7 @@ export class Connection {
       call.reject(error);
     }
     this.pending.clear();
-    this.awaitable = 0;
+    this.order.awaitable = 0;
     for (const controller of this.inFlight.values()) controller.abort(error);
     this.inFlight.clear();
     this.arrivals.clear();
@@ -313,7 +309,7 @@ export class Connection {
         // Backpressure: while handlers fall behind, leave the backlog in the pipe (the
         // peer's writes wait) instead of in memory; but never while an answer a handler
         // may be waiting for could be behind it.
-        if (this.awaitable === 0) {
+        if (this.order.awaitable === 0) {
           const room = this.arrivals.whenRoom();
           if (room) await room;
           if (this.isClosed) break;
@@ -491,58 +487,21 @@ export class Connection {
   private async runRequest(context: RequestContext, params: unknown): Promise<unknown> {
     const { method, requestId: id } = context;
     if (this.isClosed) throw this.closedError();
-    // An extension method the package declares (`--extension`) is served like any other.
-    if (method.startsWith("_") && !this.served.request.has(method)) {
+    const incoming = this.incoming;
+    const entry = incoming.route("request", method);
+    if (entry === EXTENSION) {
       const ext = this.handler("extMethod");
-      if (!ext) throw this.notFound(method, id);
-      const result = await ext.call(this.handlers, method, params, context);
-      return result === undefined ? null : result;
+      if (!ext) throw incoming.notFound(method, id);
+      return extensionResult(await ext.call(this.handlers, method, params, context));
     }
-    const entry = this.served.request.get(method);
     // A gated method this side did not declare is answered as if it had no handler.
     if (entry && this.negotiation?.refuses(method, "request"))
       throw wireErrors.methodNotFound(method);
     const handler = entry && this.handler(entry.handler);
-    if (!entry || !handler) throw this.notFound(method, id);
-    const received = this.receiveParams(entry, params);
-    if ("invalid" in received) {
-      const invalid = received.invalid;
-      const message =
-        received.unknown.length > 0
-          ? `a ${kindsOf(received.unknown)} this package does not know`
-          : invalid.message;
-      this.note(
-        "warn",
-        received.unknown.length > 0 ? "unknown-variant" : "invalid-params",
-        `invalid params for ${method}: ${message}`,
-        { method, id, issues: invalid.issues },
-      );
-      throw wireErrors.invalidParams({ type: invalid.type, issues: invalid.issues }, message);
-    }
-    this.negotiation?.requestReceived(method, received.value);
-    const result = fillEmpty(
-      await handler.call(this.handlers, received.value, context),
-      entry.validateResult,
-    );
-    if (this.checkSent && entry.validateResult && !entry.validateResult(result)) {
-      const issues = issuesOf(entry.validateResult);
-      const problem = new ValidationError(entry.result ?? "result", issues);
-      this.note("error", "invalid-result", `the ${method} handler returned an ${problem.message}`, {
-        method,
-        id,
-        issues,
-      });
-      throw wireErrors.internalError(
-        { type: problem.type, issues },
-        `the handler returned an ${problem.message}`,
-      );
-    }
-    return result;
-  }
-
-  private notFound(method: string, id: JsonRpcId): RequestError {
-    this.note("warn", "unknown-method", `no handler for request ${method}`, { method, id });
-    return wireErrors.methodNotFound(method);
+    if (!entry || !handler) throw incoming.notFound(method, id);
+    const value = incoming.requestParams(entry, params, id);
+    this.negotiation?.requestReceived(method, value);
+    return incoming.answerOf(entry, await handler.call(this.handlers, value, context), id);
   }
 
   private errorObjectFor(
@@ -576,7 +535,7 @@ export class Connection {
       this.onCancelRequest(this.cancelEntry, message.params);
       return;
     }
-    this.notificationsReceived++;
+    this.order.received++;
     this.arrivals.push(message);
   }
 
@@ -591,19 +550,15 @@ export class Connection {
       return undefined;
     }
     if (result !== DROPPED && isThenable(result))
-      return Promise.resolve(result).then(this.countHandled, (error: unknown) =>
+      return Promise.resolve(result).then(this.order.countHandled, (error: unknown) =>
         this.notificationFailed(method, error),
       );
-    this.notificationsHandled++;
+    this.order.handled++;
     return undefined;
   }
 
-  private readonly countHandled = (): void => {
-    this.notificationsHandled++;
-  };
-
   private notificationFailed(method: string, error: unknown): void {
-    this.notificationsHandled++;
+    this.order.handled++;
     this.note("error", "handler-error", `the ${method} handler failed: ${describe(error)}`, {
       method,
       error,
@@ -616,10 +571,12 @@ export class Connection {
    */
   private callNotificationHandler(method: string, params: unknown): unknown {
     const context: NotificationContext = { method, signal: this.lifetime.signal };
-    if (method.startsWith("_") && !this.served.notification.has(method)) {
+    const incoming = this.incoming;
+    const entry = incoming.route("notification", method);
+    if (entry === EXTENSION) {
       const ext = this.handler("extNotification");
       if (!ext) {
-        this.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
+        incoming.note("debug", "unknown-method", `no extNotification handler for ${method}`, {
           method,
         });
         return DROPPED;
@@ -630,40 +587,20 @@ export class Connection {
         return new Threw(error);
       }
     }
-    const entry = this.served.notification.get(method);
     if (entry && this.negotiation?.refuses(method, "notification")) return DROPPED;
     const handler = entry && this.handler(entry.handler);
-    if (!entry || !handler) {
-      // `$/` notifications are optional by JSON-RPC convention: ignoring one is normal.
-      const level = method.startsWith("$/") ? "debug" : "warn";
-      this.note(level, "unknown-method", `no handler for notification ${method}`, { method });
-      return DROPPED;
-    }
-    const received = this.receiveParams(entry, params);
-    if ("invalid" in received) {
-      if (received.unknown.length > 0)
-        this.note(
-          "warn",
-          "unknown-variant",
-          `dropped ${method}: a ${kindsOf(received.unknown)} this package does not know`,
-          { method, issues: received.invalid.issues },
-        );
-      else
-        this.note("warn", "invalid-params", `dropped ${method}: ${received.invalid.message}`, {
-          method,
-          issues: received.invalid.issues,
-        });
-      return DROPPED;
-    }
+    if (!entry || !handler) return incoming.unhandled(method);
+    const value = incoming.notificationParams(entry, params);
+    if (value === DROPPED) return DROPPED;
     try {
-      return handler.call(this.handlers, received.value, context);
+      return handler.call(this.handlers, value, context);
     } catch (error) {
       return new Threw(error);
     }
   }
 
   private onCancelRequest(entry: MethodEntry, params: unknown): void {
-    const invalid = this.checkReceived ? invalidParams(entry, params) : undefined;
+    const invalid = this.options.checkReceived ? invalidParams(entry, params) : undefined;
     const requestId =
       typeof params === "object" && params !== null
         ? (params as { requestId?: unknown }).requestId
@@ -700,11 +637,7 @@ export class Connection {
    */
   private onResponse(message: Extract<Incoming, { kind: "result" | "error" }>): void {
     const call = this.pending.get(message.id);
-    if (
-      !call ||
-      this.notificationsHandled === this.notificationsReceived ||
-      this.notificationsHandled < call.sentAfter
-    ) {
+    if (!call || this.order.answersAtOnce(call.sentAfter)) {
       this.deliver(message);
       return;
     }
@@ -727,7 +660,7 @@ export class Connection {
     // Results are read as the reference reads them: a variant this package does not know
     // fails the call (the message names its kind).
     const received =
-      this.checkReceived && call.entry
+      this.options.checkReceived && call.entry
         ? receive(call.entry.parseResult, validator, call.entry.result ?? "result", filled)
         : { value: filled, unknown: [] };
     if ("invalid" in received && call.entry) {
@@ -789,7 +722,7 @@ export class Connection {
     const call = this.pending.get(id);
     if (!call) return undefined;
     this.pending.delete(id);
-    if (call.awaitable) this.awaitable--;
+    if (call.awaitable) this.order.awaitable--;
     call.release();
     return call;
   }
@@ -870,42 +803,17 @@ export class Connection {
     throw this.closedError();
   };
 
-  /**
-   * Params as the handler receives them: read with the entry's parser (the open reading
-   * unless `unknownVariants: "reject"`), or as they came when received values go unchecked.
-   * Unknown variants delivered are noted at debug level, with their kinds.
-   */
-  private receiveParams(entry: MethodEntry, params: unknown): ReturnType<typeof receive> {
-    if (!this.checkReceived) return { value: params, unknown: [] };
-    const received = receive(
-      entry.parseParams,
-      entry.validateParams,
-      entry.params,
-      params,
-      this.unknownVariants,
-    );
-    if ("value" in received && received.unknown.length > 0)
-      this.note(
-        "debug",
-        "unknown-variant",
-        `${entry.method}: delivered a ${kindsOf(received.unknown)} this package does not know`,
-        { method: entry.method },
-      );
-    return received;
-  }
-
   private note(
     level: LogEvent["level"],
     reason: LogEvent["reason"],
     message: string,
-    detail: Partial<LogEvent> = {},
+    detail?: Partial<LogEvent>,
   ): void {
-    this.log({ ...detail, level, reason, message });
+    this.incoming.note(level, reason, message, detail);
   }
 
   private handler(name: string): HandlerFunction | undefined {
-    const member = this.handlers?.[name];
-    return typeof member === "function" ? (member as HandlerFunction) : undefined;
+    return handlerOf(this.handlers, name);
   }
 }
 
@@ -915,10 +823,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function defaultLog(event: LogEvent): void {
-  if (event.level !== "debug") consoleError(`acp: ${event.message}`);
 }
 
 function ignore(): void {}

@@ -2,17 +2,22 @@ import { Connection } from "./connection.js";
 import type {
   CallOptions,
   ConnectionOptions,
-  LogEvent,
   MethodEntry,
   NotificationContext,
   RequestContext,
 } from "./connection-types.js";
+import {
+  DROPPED,
+  EXTENSION,
+  extensionResult,
+  handlerOf,
+  IncomingCalls,
+  type IncomingOptions,
+  incomingOptions,
+} from "./incoming.js";
 import type { MessageStream } from "./message-stream.js";
 import { fillEmpty, invalidParams, type Routes, receive, routesOf } from "./method-routes.js";
-import { wireErrors } from "./request-error.js";
 import { type Caller, type RemoteMethods, remoteMethods } from "./side-connection.js";
-import { issuesOf, ValidationError } from "./validation.js";
-import { consoleError } from "./web-globals.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 
 /**
@@ -71,15 +76,9 @@ export class ProxyConnection {
     stream: MessageStream,
     options: ConnectionOptions = {},
   ) {
-    const validate = options.validate ?? true;
-    const check = {
-      received: typeof validate === "boolean" ? validate : (validate.received ?? true),
-      sent: typeof validate === "boolean" ? validate : (validate.sent ?? true),
-      // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
-      // variant this package does not know could not go on, so it is refused on arrival.
-      unknownVariants: "reject" as const,
-    };
-    const log = options.log ?? defaultLog;
+    // Whatever a proxy receives it may send on, and what it sends is checked strictly: a
+    // variant this package does not know could not go on, so it is refused on arrival.
+    const check = incomingOptions(options, "reject");
     // Served and called entries keep their handler names per group: one object routes all.
     const agentEntries = tables.agent.map((e) => ({ ...e, handler: `agent:${e.handler}` }));
     const proxyEntries = tables.proxy.map((e) => ({ ...e, handler: `proxy:${e.handler}` }));
@@ -99,10 +98,8 @@ export class ProxyConnection {
 
     const handlers = toHandlers(this);
     const group = (name: "agent" | "client") => (handlers[name] ?? {}) as Record<string, unknown>;
-    const own = (g: Record<string, unknown>, name: string): Handler | undefined => {
-      const member = g[name];
-      return typeof member === "function" ? (member.bind(g) as Handler) : undefined;
-    };
+    const own = (g: Record<string, unknown>, name: string): Handler | undefined =>
+      handlerOf(g, name)?.bind(g) as Handler | undefined;
     // No prototype: handler names come from the schema and must not meet Object.prototype.
     const dispatch: Record<string, unknown> = Object.create(null);
     for (const entry of tables.agent) {
@@ -116,10 +113,8 @@ export class ProxyConnection {
     }
     const fromSuccessor = new SuccessorDelivery(
       connection,
-      routesOf(tables.client),
+      new IncomingCalls(routesOf(tables.client), check),
       group("client"),
-      check,
-      log,
     );
     for (const entry of tables.proxy) {
       const key = `proxy:${entry.handler}`;
@@ -139,7 +134,8 @@ export class ProxyConnection {
         dispatch[key] = (params: unknown, context: RequestContext) =>
           successor.request(forwards, params, { signal: context.signal });
     }
-    // Extension methods pass through too, unchecked, unless the group handles them.
+    // Extension methods the package does not declare pass through too, unchecked, unless
+    // the group handles them (a declared one has its entry, routed above).
     const agentGroup = group("agent");
     dispatch.extMethod =
       own(agentGroup, "extMethod") ??
@@ -167,36 +163,29 @@ export class ProxyConnection {
   }
 }
 
-interface Checks {
-  readonly received: boolean;
-  readonly sent: boolean;
-  /** How received params are read (`ConnectionOptions.unknownVariants`). */
-  readonly unknownVariants: "keep" | "reject";
-}
-
 /**
  * Calls on the successor: each wrapped in the envelope, its params checked here against
  * the agent's method as any sent params are, and its result read as any received result
- * is (the envelope's own schema says nothing of what it wraps). Extension methods pass
- * unchecked. Aborting sends `$/cancel_request` for the envelope, as chains require.
+ * is (the envelope's own schema says nothing of what it wraps). Extension methods the
+ * package does not declare pass unchecked. Aborting sends `$/cancel_request` for the envelope, as chains require.
  */
 function successorCaller(
   connection: Connection,
   envelope: string,
   routes: Routes,
-  check: Checks,
+  check: IncomingOptions,
 ): Caller {
   const wrap = (method: string, params: unknown) =>
     params === undefined ? { method } : { method, params };
   return {
     async request(method: string, params?: unknown, options?: CallOptions): Promise<unknown> {
       const entry = routes.request.get(method);
-      const invalid = check.sent ? invalidParams(entry, params) : undefined;
+      const invalid = check.checkSent ? invalidParams(entry, params) : undefined;
       if (invalid) throw invalid;
       const result = await connection.request(envelope, wrap(method, params), options);
       if (!entry) return result;
       const filled = fillEmpty(result, entry.validateResult);
-      if (!check.received) return filled;
+      if (!check.checkReceived) return filled;
       const read = receive(
         entry.parseResult,
         entry.validateResult,
@@ -207,7 +196,7 @@ function successorCaller(
       return read.value;
     },
     async notify(method: string, params?: unknown): Promise<void> {
-      const invalid = check.sent
+      const invalid = check.checkSent
         ? invalidParams(routes.notification.get(method), params)
         : undefined;
       if (invalid) throw invalid;
@@ -217,104 +206,62 @@ function successorCaller(
 }
 
 /**
- * What the successor sent, unwrapped from the envelope: read as the client's method it
- * names, then to the proxy's handler for it, or on to the predecessor.
+ * What the successor sent, unwrapped from the envelope: routed and read as the client's
+ * method it names (a declared extension method included), then to the proxy's handler for
+ * it, or on to the predecessor. Another `_` method goes to the group's `extMethod` /
+ * `extNotification`, or on unread.
  */
 class SuccessorDelivery {
   constructor(
     private readonly connection: Connection,
-    private readonly routes: Routes,
+    private readonly incoming: IncomingCalls,
     private readonly handlers: Record<string, unknown>,
-    private readonly check: Checks,
-    private readonly log: (event: LogEvent) => void,
   ) {}
 
   async request(envelope: Envelope, context: RequestContext): Promise<unknown> {
     const { method } = envelope;
     const params = paramsOf(envelope);
     const inner: RequestContext = { ...context, method };
-    if (method.startsWith("_")) {
-      const ext = this.handler("extMethod");
-      if (ext) return (await ext(method, params, inner)) ?? null;
-      return this.connection.request(method, params, { signal: context.signal });
+    const { signal, requestId: id } = context;
+    const entry = this.incoming.route("request", method);
+    if (entry === EXTENSION) {
+      const ext = handlerOf(this.handlers, "extMethod");
+      if (ext) return extensionResult(await ext.call(this.handlers, method, params, inner));
+      return this.connection.request(method, params, { signal });
     }
-    const entry = this.routes.request.get(method);
-    if (!entry) throw wireErrors.methodNotFound(method);
-    const read = this.read(entry, params);
-    if ("invalid" in read) {
-      const { invalid } = read;
-      this.note("invalid-params", `invalid params for ${method}: ${invalid.message}`, method);
-      throw wireErrors.invalidParams(
-        { type: invalid.type, issues: invalid.issues },
-        invalid.message,
-      );
-    }
-    const handler = this.handler(entry.handler);
-    if (!handler) return this.connection.request(method, read.value, { signal: context.signal });
-    const result = fillEmpty(await handler(read.value, inner), entry.validateResult);
-    if (this.check.sent && entry.validateResult && !entry.validateResult(result)) {
-      const problem = new ValidationError(entry.result ?? "result", issuesOf(entry.validateResult));
-      this.note("invalid-result", `the ${method} handler returned an ${problem.message}`, method);
-      throw wireErrors.internalError(
-        { type: problem.type, issues: problem.issues },
-        `the handler returned an ${problem.message}`,
-      );
-    }
-    return result;
+    if (!entry) throw this.incoming.notFound(method, id);
+    const value = this.incoming.requestParams(entry, params, id);
+    const handler = handlerOf(this.handlers, entry.handler);
+    if (!handler) return this.connection.request(method, value, { signal });
+    return this.incoming.answerOf(entry, await handler.call(this.handlers, value, inner), id);
   }
 
   async notify(envelope: Envelope, context: NotificationContext): Promise<void> {
     const { method } = envelope;
     const params = paramsOf(envelope);
     const inner: NotificationContext = { ...context, method };
-    if (method.startsWith("_")) {
-      const ext = this.handler("extNotification");
-      await (ext ? ext(method, params, inner) : this.connection.notify(method, params));
+    const entry = this.incoming.route("notification", method);
+    if (entry === EXTENSION) {
+      const ext = handlerOf(this.handlers, "extNotification");
+      await (ext
+        ? ext.call(this.handlers, method, params, inner)
+        : this.connection.notify(method, params));
       return;
     }
-    const entry = this.routes.notification.get(method);
     if (!entry) {
-      this.note("unknown-method", `no client notification ${method} to pass on`, method);
+      this.incoming.unhandled(method);
       return;
     }
-    const read = this.read(entry, params);
-    if ("invalid" in read) {
-      this.note("invalid-params", `dropped ${method}: ${read.invalid.message}`, method);
-      return;
-    }
-    const handler = this.handler(entry.handler);
-    await (handler ? handler(read.value, inner) : this.connection.notify(method, read.value));
-  }
-
-  private read(entry: MethodEntry, params: unknown) {
-    return this.check.received
-      ? receive(
-          entry.parseParams,
-          entry.validateParams,
-          entry.params,
-          params,
-          this.check.unknownVariants,
-        )
-      : { value: params };
-  }
-
-  private handler(name: string): ((...args: unknown[]) => unknown) | undefined {
-    const member = this.handlers[name];
-    return typeof member === "function"
-      ? (member.bind(this.handlers) as (...args: unknown[]) => unknown)
-      : undefined;
-  }
-
-  private note(reason: LogEvent["reason"], message: string, method: string): void {
-    this.log({ level: "warn", reason, message, method });
+    const value = this.incoming.notificationParams(entry, params);
+    if (value === DROPPED) return;
+    const handler = handlerOf(this.handlers, entry.handler);
+    await (handler
+      ? handler.call(this.handlers, value, inner)
+      : this.connection.notify(method, value));
   }
 }
 
 /** The envelope's params: omitted and `null` both mean the wrapped call has none. */
 function paramsOf(envelope: Envelope): unknown {
   return envelope.params === null ? undefined : envelope.params;
-}
-
-function defaultLog(event: LogEvent): void {
-  if (event.level !== "debug") consoleError(`acp: ${event.message}`);
 }

@@ -1,9 +1,9 @@
 import type { CallOptions, LogEvent } from "./connection-types.js";
+import { defaultLog } from "./incoming.js";
 import { classify, type Incoming, type JsonRpcId, type JsonRpcMessage } from "./json-rpc.js";
 import { isMalformedFrame, type MalformedFrame, type MessageStream } from "./message-stream.js";
 import { RequestError, wireErrors } from "./request-error.js";
 import { type HeldStream, handOver, hold, release } from "./router-stream.js";
-import { consoleError } from "./web-globals.js";
 
 /**
  * One agent for every client version, and one client for every agent version: the two
@@ -526,10 +526,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function defaultLog(event: LogEvent): void {
-  if (event.level !== "debug") consoleError(`acp: ${event.message}`);
 }
 
 function ignore(): void {}

@@ -7,6 +7,7 @@ import type {
   UpdatesOptions,
 } from "./connection-types.js";
 import { Fifo } from "./fifo.js";
+import { defaultLog } from "./incoming.js";
 import type { MessageStream } from "./message-stream.js";
 import {
   ConnectionClosedError,
@@ -16,7 +17,7 @@ import {
 } from "./request-error.js";
 import { at, type SessionSpec, SessionState } from "./session-state.js";
 import { SideConnection } from "./side-connection.js";
-import { consoleError, startTimer } from "./web-globals.js";
+import { startTimer } from "./web-globals.js";
 import type { PlatformAbortSignal } from "./web-types.js";
 
 /**
@@ -42,10 +43,6 @@ interface Caller {
 }
 
 type Log = (event: LogEvent) => void;
-
-function defaultLog(event: LogEvent): void {
-  if (event.level !== "debug") consoleError(`acp: ${event.message}`);
-}
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};

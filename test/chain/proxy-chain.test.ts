@@ -13,7 +13,8 @@ import { cli, RELEASES_DIR, tempDir } from "../support/run.js";
  * (SDK 2.4.0, v1 unstable): our client, which conducts the chain with the generated
  * ConductorSideConnection, our proxy on ProxySideConnection, and our agent on
  * AgentSideConnection, through one prompt turn. The three programs live in
- * test/fixtures/chain/ and import the package generated here as `acp-chain`.
+ * test/fixtures/chain/ and import the package generated here as `acp-chain`, with the
+ * extension methods of test/fixtures/chain/extension.json.
  */
 const FIXTURES = join(ROOT, "test", "fixtures", "chain");
 const work = tempDir("chain");
@@ -30,6 +31,8 @@ beforeAll(async () => {
       out,
       "--name",
       "acp-chain",
+      "--extension",
+      join(FIXTURES, "extension.json"),
       "--quiet",
     ],
   );
@@ -41,6 +44,32 @@ beforeAll(async () => {
     copyFileSync(join(FIXTURES, file), join(work.path, file));
 });
 afterAll(() => work.remove());
+
+/** What the client printed after the turn, with the chain's stderr and exit code (run once, shared). */
+interface Turn {
+  initialized: { protocolVersion: number; agentInfo?: { name: string } };
+  sessionId: string;
+  stopReason: string;
+  updates: string[];
+  permissions: string[];
+  notes: string[];
+  wire: string[];
+}
+let turn: Promise<{ stderr: string; code: number | null; seen: Turn }> | undefined;
+function runTurn() {
+  turn ??= run([...TS_NODE, program("client")], {
+    env: {
+      CHAIN_PROXY: JSON.stringify([...TS_NODE, program("proxy")]),
+      CHAIN_AGENT: JSON.stringify([...TS_NODE, program("agent")]),
+    },
+    timeoutMs: 45_000,
+  }).then(({ stderr, code, stdout }) => ({
+    stderr,
+    code,
+    seen: (code === 0 ? JSON.parse(stdout) : {}) as Turn,
+  }));
+  return turn;
+}
 
 describe("a proxy chain: our client ↔ our proxy ↔ our agent", { timeout: 60_000 }, () => {
   it("the three programs type-check against the generated package, strictly", () => {
@@ -70,23 +99,9 @@ describe("a proxy chain: our client ↔ our proxy ↔ our agent", { timeout: 60_
   });
 
   it("runs a prompt turn through the proxy, which changes what it handles and passes the rest", async () => {
-    const finished = await run([...TS_NODE, program("client")], {
-      env: {
-        CHAIN_PROXY: JSON.stringify([...TS_NODE, program("proxy")]),
-        CHAIN_AGENT: JSON.stringify([...TS_NODE, program("agent")]),
-      },
-      timeoutMs: 45_000,
-    });
-    expect(finished.stderr).toBe("");
-    expect(finished.code).toBe(0);
-    const seen = JSON.parse(finished.stdout) as {
-      initialized: { protocolVersion: number; agentInfo?: { name: string } };
-      sessionId: string;
-      stopReason: string;
-      updates: string[];
-      permissions: string[];
-      wire: string[];
-    };
+    const { stderr, code, seen } = await runTurn();
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
     // proxy/initialize, which the proxy does not handle, reached the agent as initialize.
     expect(seen.initialized.protocolVersion).toBe(1);
     expect(seen.initialized.agentInfo?.name).toBe("chain-agent");
@@ -100,6 +115,7 @@ describe("a proxy chain: our client ↔ our proxy ↔ our agent", { timeout: 60_
       "proxy: prompt on its way",
       "echo: [via proxy] hello (seen by proxy)",
       "permission: allow (seen by proxy)",
+      "ask: the proxy, asked who? (seen by proxy)",
     ]);
     expect(seen.permissions).toEqual(["Write the file"]);
     // What crossed the conductor's link to the proxy, in each direction (the two
@@ -113,6 +129,9 @@ describe("a proxy chain: our client ↔ our proxy ↔ our agent", { timeout: 60_
       "notification proxy/successor session/update",
       "request proxy/successor session/request_permission",
       "notification proxy/successor session/update",
+      "notification proxy/successor _chain/note",
+      "request proxy/successor _chain/ask",
+      "notification proxy/successor session/update",
     ]);
     expect(direction("from proxy: ")).toEqual([
       "request proxy/successor initialize",
@@ -122,7 +141,22 @@ describe("a proxy chain: our client ↔ our proxy ↔ our agent", { timeout: 60_
       "notification session/update",
       "request session/request_permission",
       "notification session/update",
+      "notification _chain/note",
+      "notification session/update",
     ]);
+  });
+
+  it("routes the extension methods the package declares from the successor to the proxy's typed handlers, read leniently", async () => {
+    const { stderr, code, seen } = await runTurn();
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    // `_chain/ask`: the proxy's chainAsk answered it; the client, which has no handler for
+    // it, never saw it (the wire above: no `_chain/ask` from the proxy).
+    expect(seen.updates).toContain("ask: the proxy, asked who? (seen by proxy)");
+    // `_chain/note`: the agent sent annotations that are not an object and the conductor
+    // carried them unread; the proxy's chainNote got the note with them dropped, as the
+    // lenient reading repairs them (a strict reading would have refused the note).
+    expect(seen.notes).toEqual(["a note (annotations dropped by proxy)"]);
   });
 });
 
@@ -216,7 +250,8 @@ describe("ProxySideConnection passing calls through", () => {
       params: { method: "session/request_permission", params: { sessionId: "s" } },
     });
     expect(await conductor.next()).toMatchObject({ id: 4, error: { code: -32602 } });
-    expect(log.reasons()).toEqual(["invalid-params"]);
+    // Logged with the reasons a call the proxy receives plain would get (LogReason).
+    expect(log.reasons()).toEqual(["unknown-method", "invalid-params"]);
     close();
   });
 
@@ -241,7 +276,9 @@ describe("ProxySideConnection passing calls through", () => {
       method: "session/update",
       params: { update: { sessionUpdate: "agent_message_chunk" } },
     });
-    expect(log.reasons()).toEqual(["invalid-params"]);
+    // As `unknownVariants: "reject"` drops a plain notification: a warning naming the kind.
+    expect(log.reasons()).toEqual(["unknown-variant"]);
+    expect(log.events[0]?.message).toContain('"future_kind_of_update"');
     close();
   });
 
