@@ -152,3 +152,67 @@ describe("architecture", () => {
     );
   });
 });
+
+/** The longest body a function of the runtime may have, in lines: past it, split it. */
+const MAX_FUNCTION_LINES = 150;
+
+/**
+ * Every function, method, accessor, constructor and arrow of `file` whose body spans more
+ * than `limit` lines, as `file:line name (n lines)`.
+ */
+function longFunctions(file: string, text: string, limit: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const line = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+  const nameOf = (node: ts.FunctionLikeDeclaration): string => {
+    if (node.name) return node.name.getText(source);
+    const parent = node.parent;
+    if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent))
+      return parent.name.getText(source);
+    return ts.isConstructorDeclaration(node) ? "constructor" : "(anonymous)";
+  };
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const fn = node as ts.FunctionLikeDeclaration & { body: ts.Node };
+      const lines = line(fn.body.end) - line(fn.body.getStart(source)) + 1;
+      if (lines > limit)
+        found.push(`${file}:${line(fn.getStart(source)) + 1} ${nameOf(fn)} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("the runtime's functions", () => {
+  it(`are at most ${MAX_FUNCTION_LINES} lines long`, () => {
+    const runtime = sources(RUNTIME);
+    expect(runtime.length).toBeGreaterThan(30);
+    const long = runtime.flatMap((file) =>
+      longFunctions(file, readFileSync(join(ROOT, file), "utf8"), MAX_FUNCTION_LINES),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it("are measured body and all, whatever their kind", () => {
+    // The measure itself, on a file made to hold one too long function of each kind.
+    const body = Array.from({ length: MAX_FUNCTION_LINES }, (_, i) => `  const x${i} = ${i};`);
+    const text = [
+      `function declared() {`,
+      ...body,
+      `}`,
+      `const arrow = () => {`,
+      ...body,
+      `};`,
+      `class C {`,
+      `  method() {`,
+      ...body,
+      `  }`,
+      `}`,
+      `function short() { return 1; }`,
+    ].join("\n");
+    const long = longFunctions("sample.ts", text, MAX_FUNCTION_LINES);
+    expect(long.map((l) => l.split(" ")[1])).toEqual(["declared", "arrow", "method"]);
+    expect(longFunctions("sample.ts", text, MAX_FUNCTION_LINES + 2)).toEqual([]);
+  });
+});

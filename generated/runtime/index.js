@@ -2249,7 +2249,7 @@ function parseNullResult(_value) {
   return null;
 }
 
-// dist/runtime/parse.js
+// dist/runtime/parse-values.js
 var hasOwn = (object, key) => Object.hasOwn(object, key);
 var PROTO = "__proto__";
 function isDict(value) {
@@ -2327,19 +2327,18 @@ function holdsProto(value) {
   }
   return false;
 }
-var NONE3 = -2;
-var NO_OBJECT = -1;
-var Shape = class {
-  constructor(keys, others, fills, unions, items2, free2, passThrough) {
-    this.keys = keys;
-    this.others = others;
-    this.fills = fills;
-    this.unions = unions;
-    this.items = items2;
-    this.free = free2;
-    this.passThrough = passThrough;
+function partialCopy(object, keys, count) {
+  const out = {};
+  for (let i = 0; i < count; i++) {
+    const key = keys[i];
+    if (key !== PROTO)
+      out[key] = object[key];
   }
-};
+  return out;
+}
+
+// dist/runtime/parse-choice.js
+var NONE3 = -2;
 var Variant = class {
   constructor(node, check, open, repair) {
     this.node = node;
@@ -2348,7 +2347,7 @@ var Variant = class {
     this.repair = repair;
   }
 };
-var Picker = class {
+var Union = class {
   constructor(tag2, closed, byTag, other2, objects, arrays) {
     this.tag = tag2;
     this.closed = closed;
@@ -2358,16 +2357,10 @@ var Picker = class {
     this.arrays = arrays;
   }
 };
-var Repaired = class {
-  constructor(value) {
-    this.value = value;
-  }
-};
-var UNKNOWN = new Variant(NONE3, NONE3, NONE3, NONE3);
 function variantOf(v) {
   return new Variant(v.node ?? NONE3, v.check ?? NONE3, v.open ?? v.check ?? NONE3, v.repair ?? NONE3);
 }
-function pickerOf(union) {
+function unionOf(union) {
   const byTag = /* @__PURE__ */ new Map();
   const objects = [];
   const arrays = [];
@@ -2385,48 +2378,139 @@ function pickerOf(union) {
         arrays.push(variant);
     }
   }
-  return new Picker(union.tag ?? null, union.closed === true, byTag, other2, objects, arrays);
+  return new Union(union.tag ?? null, union.closed === true, byTag, other2, objects, arrays);
 }
-function shapeOf(node) {
-  const keys = new Map((node.keys ?? []).filter(([key]) => key !== PROTO));
-  const unions = node.unions?.map(pickerOf) ?? null;
-  const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
-  return new Shape(keys, node.others ?? NONE3, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE3, node.free === true, passThrough);
-}
-var reportUnknown;
-function createParsePlan(nodeTable, shapeTable, checks, walks) {
-  const passes = (check, value) => check === void 0 || checks[check](value);
-  const variantMaps = /* @__PURE__ */ new Map();
-  const tagged = (union) => {
-    let map = variantMaps.get(union);
-    if (!map) {
-      map = /* @__PURE__ */ new Map();
-      for (const v of union.variants)
-        if (v.tag !== void 0)
-          map.set(v.tag, v);
-      variantMaps.set(union, map);
+var VariantChoice = class {
+  constructor(checks, repairs) {
+    this.checks = checks;
+    this.repairs = repairs;
+  }
+  /**
+   * What `v` reads `value` as: the value itself when it deserializes as it is, the value
+   * repaired by the variant's own rules when that deserializes, else undefined (no JSON
+   * value is).
+   */
+  readAs(v, value, reading) {
+    const check = reading ? v.open : v.check;
+    if (check === NONE3 || this.checks[check](value))
+      return value;
+    if (v.repair === NONE3)
+      return void 0;
+    return this.repairs.repairedAs(value, v.repair, check);
+  }
+  /**
+   * The variant serde reads `value` as: the tag's own variant when it deserializes, else
+   * the untagged variants in schema order (the tag is then ignored). The value is valid, so
+   * the last candidate needs no check, unless an unknown variant may be kept (the open
+   * reading). Null: no variant, or an unknown one the open reading keeps whole (reported
+   * to its sink).
+   */
+  choose(union, value, reading) {
+    const array = Array.isArray(value);
+    const untagged = array ? union.arrays : union.objects;
+    let own = null;
+    let unknownTag = false;
+    if (union.tag !== null && !array && hasOwn(value, union.tag)) {
+      const tag2 = value[union.tag];
+      if (typeof tag2 === "string") {
+        own = union.byTag.get(tag2) ?? union.other;
+        unknownTag = own === null;
+      }
     }
-    return map;
+    const keepUnknown = reading !== false && unknownTag && union.closed;
+    if (own !== null) {
+      if (untagged.length === 0)
+        return { variant: own, value };
+      const read = this.readAs(own, value, reading);
+      if (read !== void 0)
+        return { variant: own, value: read };
+    }
+    if (untagged.length === 0)
+      return keepUnknown ? keptUnknown(union, value, reading) : null;
+    const last = untagged.length - 1;
+    for (let i = 0; i < last; i++) {
+      const v = untagged[i];
+      const read = this.readAs(v, value, reading);
+      if (read !== void 0)
+        return { variant: v, value: read };
+    }
+    const final = untagged[last];
+    if (keepUnknown && this.readAs(final, value, reading) === void 0)
+      return keptUnknown(union, value, reading);
+    return { variant: final, value };
+  }
+};
+function keptUnknown(union, value, reading) {
+  reading.onUnknown?.({
+    tag: union.tag,
+    kind: value[union.tag]
+  });
+  return null;
+}
+
+// dist/runtime/parse-context.js
+var SILENT = Object.freeze({ onUnknown: void 0 });
+function openReading(onUnknown) {
+  return onUnknown === void 0 ? SILENT : { onUnknown };
+}
+
+// dist/runtime/parse-guards.js
+function variantGuard(checks, tag2, variants, other2) {
+  const byTag = new Map(variants);
+  return (value, wanted) => {
+    if (!isDict(value) || !hasOwn(value, tag2) || value[tag2] !== wanted)
+      return false;
+    const check = byTag.get(wanted) ?? other2;
+    return check !== void 0 && checks[check](value);
   };
-  function repair(value, index) {
-    const node = nodeTable()[index];
+}
+function customGuard(checks, tag2, known, other2) {
+  return (value) => {
+    if (!isDict(value) || !hasOwn(value, tag2))
+      return false;
+    const actual = value[tag2];
+    return typeof actual === "string" && !known.includes(actual) && checks[other2](value);
+  };
+}
+function untaggedGuard(tag2, whole) {
+  return (value) => isDict(value) && !hasOwn(value, tag2) && whole(value);
+}
+
+// dist/runtime/parse-repair.js
+var Repairs = class {
+  constructor(nodeTable, checks) {
+    this.nodeTable = nodeTable;
+    this.checks = checks;
+    this.variantMaps = /* @__PURE__ */ new Map();
+  }
+  passes(check, value) {
+    return check === void 0 || this.checks[check](value);
+  }
+  /** Walk an invalid `value` through repair node `index`: annotations act on what fails its check. */
+  repair(value, index) {
+    const node = this.nodeTable()[index];
     let out = value;
     if (isDict(out)) {
       if (node.properties)
-        out = repairProperties(out, node.properties);
+        out = this.properties(out, node.properties);
       if (node.values !== void 0)
-        out = repairValues(out, node);
+        out = this.values(out, node);
     } else if (Array.isArray(out)) {
-      out = repairItems(out, node);
+      out = this.items(out, node);
     }
     if (node.union)
-      out = repairUnion(out, node.union);
+      out = this.union(out, node.union);
     if (node.allOf)
       for (const part of node.allOf)
-        out = repair(out, part);
+        out = this.repair(out, part);
     return out;
   }
-  function repairProperties(object, properties) {
+  /** `value` repaired by node `index`, when it then passes check `check`; else undefined. */
+  repairedAs(value, index, check) {
+    const fixed = this.repair(value, index);
+    return fixed !== value && this.checks[check](fixed) ? fixed : void 0;
+  }
+  properties(object, properties) {
     let copy2;
     const target = () => {
       if (!copy2)
@@ -2444,8 +2528,8 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
         put(target(), p.name, fresh(p.onNull));
         continue;
       }
-      let next = p.node === void 0 ? value : repair(value, p.node);
-      if (p.onError !== void 0 && !passes(p.onError, next)) {
+      let next = p.node === void 0 ? value : this.repair(value, p.node);
+      if (p.onError !== void 0 && !this.passes(p.onError, next)) {
         if (hasOwn(p, "fallback"))
           next = fresh(p.fallback);
         else if (p.omit) {
@@ -2458,13 +2542,13 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return copy2 ?? object;
   }
-  function repairValues(object, node) {
+  values(object, node) {
     let copy2;
     for (const key of Object.keys(object)) {
       if (node.declared?.includes(key))
         continue;
       const value = object[key];
-      const next = repair(value, node.values);
+      const next = this.repair(value, node.values);
       if (next === value)
         continue;
       if (!copy2)
@@ -2473,15 +2557,15 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return copy2 ?? object;
   }
-  function repairItems(items2, node) {
+  items(items2, node) {
     const skip = node.skipInvalid;
     if (node.items === void 0 && skip === void 0)
       return items2;
     let out;
     for (let i = 0; i < items2.length; i++) {
       const item = items2[i];
-      const next = node.items === void 0 ? item : repair(item, node.items);
-      if (skip !== void 0 && !passes(skip, next)) {
+      const next = node.items === void 0 ? item : this.repair(item, node.items);
+      if (skip !== void 0 && !this.passes(skip, next)) {
         if (!out)
           out = items2.slice(0, i);
         continue;
@@ -2492,11 +2576,22 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return out ?? items2;
   }
-  function repairUnion(value, union) {
+  tagged(union) {
+    let map = this.variantMaps.get(union);
+    if (!map) {
+      map = /* @__PURE__ */ new Map();
+      for (const v of union.variants)
+        if (v.tag !== void 0)
+          map.set(v.tag, v);
+      this.variantMaps.set(union, map);
+    }
+    return map;
+  }
+  union(value, union) {
     const tag2 = union.tag !== void 0 && isDict(value) && hasOwn(value, union.tag) ? value[union.tag] : void 0;
     const candidates = [];
     if (typeof tag2 === "string") {
-      const own = tagged(union).get(tag2) ?? union.variants.find((v) => v.other);
+      const own = this.tagged(union).get(tag2) ?? union.variants.find((v) => v.other);
       if (own)
         candidates.push(own);
     }
@@ -2507,13 +2602,13 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       return value;
     if (candidates.length === 1) {
       const only = candidates[0];
-      return only.node === void 0 ? value : repair(value, only.node);
+      return only.node === void 0 ? value : this.repair(value, only.node);
     }
     let first;
     let tried = false;
     for (const v of candidates) {
-      const next = v.node === void 0 ? value : repair(value, v.node);
-      if (passes(v.check, next))
+      const next = v.node === void 0 ? value : this.repair(value, v.node);
+      if (this.passes(v.check, next))
         return next;
       if (!tried) {
         first = next;
@@ -2522,144 +2617,138 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return first;
   }
-  const shapes = [];
-  const shapeAt = (index) => shapes[index] ?? (shapes[index] = shapeOf(shapeTable()[index]));
-  let picked;
-  const fits = (v, value, open) => {
-    const check = open ? v.open : v.check;
-    picked = value;
-    if (check === NONE3 || checks[check](value))
-      return true;
-    if (v.repair === NONE3)
-      return false;
-    const fixed = repair(value, v.repair);
-    if (fixed === value || !checks[check](fixed))
-      return false;
-    picked = fixed;
-    return true;
-  };
-  const repairedAs = (value, repairIndex, check) => {
-    const fixed = repair(value, repairIndex);
-    return fixed !== value && checks[check](fixed) ? fixed : void 0;
-  };
-  function pick(union, value, open) {
-    picked = value;
-    const array = Array.isArray(value);
-    const untagged = array ? union.arrays : union.objects;
-    let own = null;
-    let unknownTag = false;
-    if (union.tag !== null && !array && hasOwn(value, union.tag)) {
-      const tag2 = value[union.tag];
-      if (typeof tag2 === "string") {
-        own = union.byTag.get(tag2) ?? union.other;
-        unknownTag = own === null;
-      }
-    }
-    const keepUnknown = open && unknownTag && union.closed;
-    const unknown = () => {
-      reportUnknown?.({
-        tag: union.tag,
-        kind: value[union.tag]
-      });
-      return UNKNOWN;
-    };
-    if (own !== null && (untagged.length === 0 || fits(own, value, open)))
-      return own;
-    if (untagged.length === 0)
-      return keepUnknown ? unknown() : null;
-    const last = untagged.length - 1;
-    for (let i = 0; i < last; i++) {
-      const v = untagged[i];
-      if (fits(v, value, open))
-        return v;
-    }
-    const final = untagged[last];
-    if (keepUnknown && !fits(final, value, open))
-      return unknown();
-    picked = value;
-    return final;
+};
+
+// dist/runtime/parse-reshape.js
+var NO_OBJECT = -1;
+var Shape = class {
+  constructor(keys, others, fills, unions, items2, free2, passThrough) {
+    this.keys = keys;
+    this.others = others;
+    this.fills = fills;
+    this.unions = unions;
+    this.items = items2;
+    this.free = free2;
+    this.passThrough = passThrough;
   }
-  const deep = (error, type) => error instanceof RangeError ? new ValidationError(type, [TOO_DEEP]) : error;
-  const walk = (value, index, open) => walks[index](value, open);
-  function shape(value, index, open) {
+};
+function shapeOf(node) {
+  const keys = new Map((node.keys ?? []).filter(([key]) => key !== PROTO));
+  const unions = node.unions?.map(unionOf) ?? null;
+  const passThrough = unions?.length === 1 && node.keys === void 0 && node.others === void 0 && node.fills === void 0 && node.items === void 0 && node.free === void 0;
+  return new Shape(keys, node.others ?? NONE3, node.fills?.filter((f) => f.name !== PROTO) ?? null, unions, node.items ?? NONE3, node.free === true, passThrough);
+}
+var Restart = class {
+  constructor(value) {
+    this.value = value;
+  }
+};
+var Reshaper = class {
+  constructor(shapeTable, walks, choice) {
+    this.shapeTable = shapeTable;
+    this.walks = walks;
+    this.choice = choice;
+    this.shapes = [];
+  }
+  at(index) {
+    let shape = this.shapes[index];
+    if (shape === void 0) {
+      shape = shapeOf(this.shapeTable()[index]);
+      this.shapes[index] = shape;
+    }
+    return shape;
+  }
+  walk(value, index, reading) {
+    return this.walks[index](value, reading);
+  }
+  /** The interpreter for node `index`; its children go through their fast walks. */
+  shape(value, index, reading) {
     if (typeof value !== "object" || value === null)
       return value;
-    const at3 = shapeAt(index);
+    const at3 = this.at(index);
     if (at3.passThrough) {
-      const variant = pick(at3.unions[0], value, open);
-      if (variant === null || variant === UNKNOWN)
+      const chosen = this.choice.choose(at3.unions[0], value, reading);
+      if (chosen === null)
         return free(value);
-      const chosen = picked;
-      return variant.node === NONE3 ? chosen : walk(chosen, variant.node, open);
+      const { variant } = chosen;
+      return variant.node === NONE3 ? chosen.value : this.walk(chosen.value, variant.node, reading);
     }
     if (at3.unions === null && !at3.free)
-      return Array.isArray(value) ? shapeItems(value, at3.items, open) : shapeObject(value, at3, open);
-    return shapeFacets(value, [at3], open);
+      return Array.isArray(value) ? this.items(value, at3.items, reading) : this.object(value, at3, reading);
+    return this.facets(value, [at3], reading);
   }
-  function shapeFacets(value, roots, open) {
+  /** `value` under several shapes at once: an `allOf` of them, as a union's chosen variant adds. */
+  facets(value, roots, reading) {
     const facets = [];
-    try {
-      for (const root of roots)
-        if (!collect(value, root, open, facets))
-          return free(value);
-    } catch (error) {
-      if (error instanceof Repaired)
-        return shapeFacets(error.value, roots, open);
-      throw error;
+    for (const root of roots) {
+      const collected2 = this.collect(value, root, reading, facets);
+      if (collected2 === false)
+        return free(value);
+      if (collected2 !== true)
+        return this.facets(collected2.value, roots, reading);
     }
     if (facets.some((f) => f.free))
       return free(value);
     if (Array.isArray(value)) {
       const items2 = facets.flatMap((f) => f.items === NONE3 ? [] : [f.items]);
       if (items2.length <= 1)
-        return shapeItems(value, items2[0] ?? NONE3, open);
+        return this.items(value, items2[0] ?? NONE3, reading);
       let out;
       for (let i = 0; i < value.length; i++) {
         const item = value[i];
-        const next = shapeAll(item, items2, open);
+        const next = this.all(item, items2, reading);
         if (out === void 0 && next !== item)
           out = value.slice(0, i);
         out?.push(next);
       }
       return out ?? value;
     }
-    return facets.length === 1 ? shapeObject(value, facets[0], open) : shapeMerged(value, facets, open);
+    return facets.length === 1 ? this.object(value, facets[0], reading) : this.merged(value, facets, reading);
   }
-  function shapeAll(value, indices, open) {
+  all(value, indices, reading) {
     if (indices.length === 1)
-      return walk(value, indices[0], open);
+      return this.walk(value, indices[0], reading);
     if (typeof value !== "object" || value === null)
       return value;
-    return shapeFacets(value, indices.map(shapeAt), open);
+    return this.facets(value, indices.map((i) => this.at(i)), reading);
   }
-  function collect(value, at3, open, into) {
+  /**
+   * `at` and the shapes of the variants its unions choose, recursively, passing through
+   * union-only shapes. False: no variant, or an unknown one (the value is kept whole); a
+   * `Restart`: a variant reads the object repaired.
+   */
+  collect(value, at3, reading, into) {
     if (!at3.passThrough)
       into.push(at3);
     for (const union of at3.unions ?? []) {
-      const variant = pick(union, value, open);
-      if (variant === null || variant === UNKNOWN)
+      const chosen = this.choice.choose(union, value, reading);
+      if (chosen === null)
         return false;
-      if (picked !== value)
-        throw new Repaired(picked);
-      if (variant.node !== NONE3 && !collect(value, shapeAt(variant.node), open, into))
-        return false;
+      if (chosen.value !== value)
+        return new Restart(chosen.value);
+      const node = chosen.variant.node;
+      if (node === NONE3)
+        continue;
+      const inner = this.collect(value, this.at(node), reading, into);
+      if (inner !== true)
+        return inner;
     }
     return true;
   }
-  function shapeItems(items2, node, open) {
+  items(items2, node, reading) {
     if (node === NONE3)
       return free(items2);
     let out;
     for (let i = 0; i < items2.length; i++) {
       const item = items2[i];
-      const next = walk(item, node, open);
+      const next = this.walk(item, node, reading);
       if (out === void 0 && next !== item)
         out = items2.slice(0, i);
       out?.push(next);
     }
     return out ?? items2;
   }
-  function shapeObject(object, at3, open) {
+  object(object, at3, reading) {
     let out;
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
@@ -2671,7 +2760,7 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
         continue;
       }
       const value = object[key];
-      const next = child === NO_OBJECT ? value : walk(value, child, open);
+      const next = child === NO_OBJECT ? value : this.walk(value, child, reading);
       if (out === void 0 && next !== value)
         out = partialCopy(object, keys, i);
       if (out)
@@ -2679,38 +2768,20 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
     }
     return at3.fills === null ? out ?? object : fill(out ?? object, at3.fills, out !== void 0);
   }
-  function shapeMerged(object, facets, open) {
+  /** An object several shapes admit at once: a key any of them admits is kept. */
+  merged(object, facets, reading) {
     let out;
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
-      const children = [];
-      let admitted = false;
-      if (key !== PROTO) {
-        for (const f of facets) {
-          const child = f.keys.get(key);
-          if (child === void 0)
-            continue;
-          admitted = true;
-          if (child !== NO_OBJECT)
-            children.push(child);
-        }
-        if (!admitted) {
-          for (const f of facets)
-            if (f.others !== NONE3) {
-              admitted = true;
-              if (f.others !== NO_OBJECT)
-                children.push(f.others);
-            }
-        }
-      }
-      if (!admitted) {
+      const children = key === PROTO ? null : admitting(facets, key);
+      if (children === null) {
         if (!out)
           out = partialCopy(object, keys, i);
         continue;
       }
       const value = object[key];
-      const next = children.length === 0 ? value : shapeAll(value, children, open);
+      const next = children.length === 0 ? value : this.all(value, children, reading);
       if (out === void 0 && next !== value)
         out = partialCopy(object, keys, i);
       if (out)
@@ -2722,56 +2793,65 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
         result = fill(result, f.fills, result !== object);
     return result;
   }
-  function partialCopy(object, keys, count) {
-    const out = {};
-    for (let i = 0; i < count; i++) {
-      const key = keys[i];
-      if (key !== PROTO)
-        out[key] = object[key];
-    }
-    return out;
+};
+function admitting(facets, key) {
+  const children = [];
+  let admitted = false;
+  for (const f of facets) {
+    const child = f.keys.get(key);
+    if (child === void 0)
+      continue;
+    admitted = true;
+    if (child !== NO_OBJECT)
+      children.push(child);
   }
-  function fill(object, fills, owned) {
-    let out = owned ? object : void 0;
-    for (const f of fills) {
-      const present = hasOwn(object, f.name);
-      let value;
-      if (!present && hasOwn(f, "default"))
-        value = f.default;
-      else if (present && object[f.name] === null && hasOwn(f, "onNull"))
-        value = f.onNull;
-      else
-        continue;
-      if (!out)
-        out = copyOf(object);
-      put(out, f.name, fresh(value));
-    }
-    return out ?? object;
+  if (!admitted) {
+    for (const f of facets)
+      if (f.others !== NONE3) {
+        admitted = true;
+        if (f.others !== NO_OBJECT)
+          children.push(f.others);
+      }
   }
+  return admitted ? children : null;
+}
+function fill(object, fills, owned) {
+  let out = owned ? object : void 0;
+  for (const f of fills) {
+    const present = hasOwn(object, f.name);
+    let value;
+    if (!present && hasOwn(f, "default"))
+      value = f.default;
+    else if (present && object[f.name] === null && hasOwn(f, "onNull"))
+      value = f.onNull;
+    else
+      continue;
+    if (!out)
+      out = copyOf(object);
+    put(out, f.name, fresh(value));
+  }
+  return out ?? object;
+}
+
+// dist/runtime/parse.js
+function createParsePlan(nodeTable, shapeTable, checks, walks) {
+  const repairs = new Repairs(nodeTable, checks);
+  const reshaper = new Reshaper(shapeTable, walks, new VariantChoice(checks, repairs));
+  const deep = (error, type) => error instanceof RangeError ? new ValidationError(type, [TOO_DEEP]) : error;
   return {
-    reshape: shape,
+    reshape: (value, index, reading) => reshaper.shape(value, index, reading),
     free,
-    repairedAs,
+    repairedAs: (value, repair, check) => repairs.repairedAs(value, repair, check),
     read(value, options, validator, type, shapeRoot, repairRoot, open) {
       try {
-        const keep = options?.unknownVariants === "keep";
         const root = shapeRoot === void 0 ? void 0 : walks[shapeRoot];
         if (validator(value))
           return root === void 0 ? value : root(value, false);
-        const fixed = repairRoot === void 0 ? value : repair(value, repairRoot);
+        const fixed = repairRoot === void 0 ? value : repairs.repair(value, repairRoot);
         if (fixed !== value && validator(fixed))
           return root === void 0 ? fixed : root(fixed, false);
-        if (keep && open !== void 0 && checks[open](fixed)) {
-          if (root === void 0)
-            return fixed;
-          const outer = reportUnknown;
-          reportUnknown = options?.onUnknownVariant;
-          try {
-            return root(fixed, true);
-          } finally {
-            reportUnknown = outer;
-          }
-        }
+        if (options?.unknownVariants === "keep" && open !== void 0 && checks[open](fixed))
+          return root === void 0 ? fixed : root(fixed, openReading(options.onUnknownVariant));
         validator(fixed);
         throw new ValidationError(type, issuesOf(validator));
       } catch (error) {
@@ -2779,26 +2859,9 @@ function createParsePlan(nodeTable, shapeTable, checks, walks) {
       }
     },
     deep,
-    variantGuard(tag2, variants, other2) {
-      const byTag = new Map(variants);
-      return (value, wanted) => {
-        if (!isDict(value) || !hasOwn(value, tag2) || value[tag2] !== wanted)
-          return false;
-        const check = byTag.get(wanted) ?? other2;
-        return check !== void 0 && checks[check](value);
-      };
-    },
-    customGuard(tag2, known, other2) {
-      return (value) => {
-        if (!isDict(value) || !hasOwn(value, tag2))
-          return false;
-        const actual = value[tag2];
-        return typeof actual === "string" && !known.includes(actual) && checks[other2](value);
-      };
-    },
-    untaggedGuard(tag2, whole) {
-      return (value) => isDict(value) && !hasOwn(value, tag2) && whole(value);
-    }
+    variantGuard: (tag2, variants, other2) => variantGuard(checks, tag2, variants, other2),
+    customGuard: (tag2, known, other2) => customGuard(checks, tag2, known, other2),
+    untaggedGuard
   };
 }
 function all(...checks) {
@@ -3918,11 +3981,15 @@ export {
   MalformedFrame,
   MessageEncodingError,
   MessageTooLargeError,
+  NONE3 as NONE,
   Negotiation,
   NotificationOrder,
   OVERSIZE_HEAD_BYTES,
+  PROTO,
   ProxyConnection,
+  Repairs,
   RequestError,
+  Reshaper,
   SessionConnection,
   SessionImpl,
   SessionRouter,
@@ -3931,7 +3998,10 @@ export {
   TOO_DEEP,
   TurnAbandonedError,
   TurnImpl,
+  Union,
   ValidationError,
+  Variant,
+  VariantChoice,
   all,
   any,
   assertWith,
@@ -3941,18 +4011,24 @@ export {
   concatIssues,
   consoleError,
   consoleWarn,
+  copyOf,
   createParsePlan,
+  customGuard,
   defaultLog,
   equal,
   extensionResult,
   fail,
   fillEmpty,
   formats,
+  free,
+  fresh,
   frozen,
   handlePrototype,
   handlerOf,
+  hasOwn,
   incomingOptions,
   invalidParams,
+  isDict,
   isInputEnded,
   isJsonRpcId,
   isMalformedFrame,
@@ -3970,13 +4046,16 @@ export {
   newResponse,
   not,
   one,
+  openReading,
   otherTag,
   parseNullResult,
+  partialCopy,
   peek,
   platformFetch,
   platformWebSocket,
   props,
   pushIssue,
+  put,
   randomBytes,
   receive,
   remoteMethods,
@@ -3988,10 +4067,13 @@ export {
   tag,
   truncateIssues,
   ucs2length,
+  unionOf,
+  untaggedGuard,
   utf8Encoder,
   validateNullResult,
   validateWith,
   values,
+  variantGuard,
   wireErrors,
   withDetail
 };

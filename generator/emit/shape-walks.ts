@@ -10,7 +10,8 @@ import { literal } from "./js.js";
  * `switch` on its keys costs a fraction of reading a table per key, and they run on every
  * valid message.
  *
- * In the code: `v` the value, `x` the open reading's flag, `s<i>` the walk of node `i`,
+ * In the code: `v` the value, `x` the reading (`false` the strict one, else the open reading's
+ * context, runtime/parse-context.ts: passed on untouched), `s<i>` the walk of node `i`,
  * `c<i>` check `i`, `S` the interpreter, `F` the free-form walk, `H` `Object.hasOwn`, `Q` a
  * competing variant's repair (`ParsePlan.repairedAs`).
  */
@@ -103,7 +104,8 @@ function objectPart(node: ShapeNode, slow: string): string[] {
  * A node with one union among its parts: either only the union (a root union, a nullable
  * reference: the value takes the chosen variant's walk) or an object with it (its own keys
  * and the chosen variant's, checked together). The variant is chosen as the interpreter's
- * `pick` does: the tag's own variant, then the untagged ones in schema order, each behind
+ * `VariantChoice.choose` (runtime/parse-choice.ts) does, which test/parse/walks.test.ts holds
+ * these walks against: the tag's own variant, then the untagged ones in schema order, each behind
  * its check where variants compete, the last one without (the value is valid). With the
  * open reading a competing union may keep an unknown variant: that is the interpreter's.
  */
