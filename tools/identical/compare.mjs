@@ -141,7 +141,7 @@ function differences(a, b) {
 }
 
 /** @param {number[]} xs */
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 const base = buildBase();
 const scratch = mkdtempSync(join(tmpdir(), "acp-identical-out-"));
