@@ -2,7 +2,8 @@ import { Diagnostics } from "./diagnostics.js";
 import { emitCapabilities } from "./emit/capabilities.js";
 import { emitChangelog } from "./emit/changelog.js";
 import { emitConnection } from "./emit/connection.js";
-import { type EmitContext, surfaceContexts } from "./emit/context.js";
+import type { EmitContext } from "./emit/context.js";
+import { surfaceContexts } from "./emit/contexts.js";
 import { emitErrors } from "./emit/errors.js";
 import { emitGuards } from "./emit/guards.js";
 import { emitMethods } from "./emit/methods.js";
@@ -43,8 +44,9 @@ export interface RenderResult {
 
 /**
  * The whole pipeline, in memory: load and check the input → one protocol model → its
- * symbol table → emitters (each prepares the schema for its backend: prepare/) → planned
- * file list. `generate` writes the result; `check` compares it.
+ * symbol table → the analysis of each surface (analysis/: the schema prepared for each
+ * backend, the parse plans, what surfaces share) → emitters, which print what it found →
+ * planned file list. `generate` writes the result; `check` compares it.
  */
 export async function render(
   schemaDir: string,
@@ -68,7 +70,7 @@ export async function render(
     ...emitRouterEntry(model, symbols),
     ...emitRuntime(),
   ];
-  for (const context of surfaceContexts(model, symbols, diagnostics))
+  for (const context of await surfaceContexts(model, symbols, diagnostics))
     emitted.push(...(await emitSurface(context)));
   return {
     model,

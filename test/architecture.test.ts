@@ -19,6 +19,8 @@ const STAGES: ReadonlyArray<readonly string[]> = [
   ["generator/prepare"],
   ["generator/model"],
   ["generator/symbols"],
+  // What the emitters need to know of each surface and the one beside it, computed once.
+  ["generator/analysis"],
   // Consumers of the model, side by side: neither imports the other.
   ["generator/emit", "generator/diff"],
   // Rendering to memory, writing atomically, comparing with disk.

@@ -3,10 +3,10 @@ import { pathToFileURL } from "node:url";
 import { _, type Options } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
+import { ANNOTATION_FORMATS, type NumberFormat, needsEvaluation } from "../analysis/ajv-facts.js";
 import { RUNTIME_DIR } from "../paths.js";
 import type { Json } from "../schema/json.js";
-import { ACP_KEYWORDS, UNEVALUATED_KEYWORDS } from "../schema/keywords.js";
-import { forEachJson, forEachSchema } from "../schema/walk.js";
+import { ACP_KEYWORDS } from "../schema/keywords.js";
 import { runtimeSpecifier } from "../symbols/exports.js";
 import { COMPACTIONS, type Compaction, importValidators } from "./ajv-output.js";
 
@@ -14,51 +14,12 @@ const Ajv2020 = Ajv2020Module.default;
 const standaloneCode = standaloneCodeModule.default;
 export type Ajv = InstanceType<typeof Ajv2020>;
 
-/** Formats that constrain nothing here: format is an annotation in 2020-12, as in the reference implementation. */
-export const ANNOTATION_FORMATS = [
-  "double",
-  "float",
-  "uri",
-  "uri-reference",
-  "date-time",
-  "date",
-  "time",
-  "regex",
-  "uuid",
-  "email",
-  "hostname",
-];
-
-interface NumberFormat {
-  type: "number";
-  validate: (n: number) => boolean;
-}
-
 /** The numeric formats, loaded from the compiled runtime module that ships in the package. */
 export async function loadFormats(): Promise<Record<string, NumberFormat>> {
   const mod = (await import(pathToFileURL(join(RUNTIME_DIR, "formats.js")).href)) as {
     formats: Record<string, NumberFormat>;
   };
   return mod.formats;
-}
-
-/**
- * Formats used in `schema` that neither the runtime checks nor the specification lists as
- * annotations, in the order first met: ajv's strict mode needs them declared (as
- * annotations, which is what an unknown format is).
- */
-export function unknownFormats(schema: Json, formats: Record<string, NumberFormat>): string[] {
-  const found = new Set<string>();
-  forEachSchema(schema, (node) => {
-    const format = node.format;
-    if (
-      typeof format === "string" &&
-      !Object.hasOwn(formats, format) &&
-      !ANNOTATION_FORMATS.includes(format)
-    )
-      found.add(format);
-  });
-  return [...found];
 }
 
 /**
@@ -96,22 +57,6 @@ export function createAjv(
   for (const name of [...ANNOTATION_FORMATS, ...extraFormats])
     if (!Object.hasOwn(formats, name)) ajv.addFormat(name, true);
   return ajv;
-}
-
-/** Keywords whose checks need ajv's evaluated-property and dynamic-anchor bookkeeping. */
-const EVALUATION_KEYWORDS: readonly string[] = [...UNEVALUATED_KEYWORDS, "$dynamicRef"];
-
-/**
- * True when some object in `schemas` has a key that needs ajv's evaluation bookkeeping.
- * Property names and data count too: a false positive only keeps the bookkeeping.
- */
-export function needsEvaluation(schemas: Json): boolean {
-  let found = false;
-  forEachJson(schemas, (_node, path) => {
-    const key = path.at(-1);
-    if (typeof key === "string" && EVALUATION_KEYWORDS.includes(key)) found = true;
-  });
-  return found;
 }
 
 /**

@@ -1,8 +1,6 @@
-import { REQUIRED_HANDLERS } from "../model/conventions.js";
 import { methodsOf } from "../model/methods.js";
 import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
-import { reachingClosedUnions } from "../schema/unions.js";
 import { type Role, reexportLines, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { NEGOTIATION_TABLE, negotiationLines } from "./capabilities.js";
@@ -30,7 +28,7 @@ const tableOf = (role: Role | "protocol"): string => role.toUpperCase();
  * JavaScript is data (method tables with their compiled validators) and two tiny
  * subclasses; routing, validation and cancellation live in the runtime's `SideConnection`.
  */
-export function emitConnection({ surface, names, runtime }: EmitContext): OutputFile[] {
+export function emitConnection({ surface, names, runtime, facts }: EmitContext): OutputFile[] {
   const head = banner(surface.schemaFile.name);
   const served = { agent: methodsOf(surface, "agent"), client: methodsOf(surface, "client") };
   const protocol = methodsOf(surface, "protocol");
@@ -41,7 +39,7 @@ export function emitConnection({ surface, names, runtime }: EmitContext): Output
     },
     {
       path: `${surface.id}/connection.d.ts`,
-      content: declarations(surface, names, head, runtime, served),
+      content: declarations(surface, names, head, runtime, served, facts.reachesClosed),
     },
   ];
 }
@@ -179,14 +177,11 @@ function declarations(
   head: string,
   runtime: string,
   served: Record<Role, Method[]>,
+  reach: ReadonlySet<string>,
 ): string {
   const type = (key: string) => names.definition(key).type;
   // Handlers receive params read openly (ConnectionOptions.unknownVariants, "keep" by
   // default): where a closed tagged union can be below, their type is the received one.
-  const reach = reachingClosedUnions(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
   // With `unknownVariants: "reject"` they hold known variants only: `Agent<true>`.
   const received = (key: string) =>
     reach.has(key) ? `Strict extends true ? T.${type(key)} : R.${type(key)}` : `T.${type(key)}`;
@@ -242,7 +237,7 @@ function declarations(
       `export interface ${iface}${strictable(role) ? "<Strict extends boolean = false>" : ""} extends ExtensionHandlers {`,
     );
     for (const m of served[role]) {
-      const optional = REQUIRED_HANDLERS[role].includes(m.method) ? "" : "?";
+      const optional = m.requiredBy.includes(role) ? "" : "?";
       const params = `params: ${received(m.params)}`;
       // `MaybePromise<R>` written out: the alias would be instantiated for every handler of
       // every entry point a consumer's compiler checks, for the same union.

@@ -1,16 +1,23 @@
+import type { SurfaceFacts } from "../analysis/index.js";
 import type { Diagnostics } from "../diagnostics.js";
-import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
-import type { SurfaceSymbols, Symbols } from "../symbols/table.js";
-import { sharedWithStable } from "./shared-code.js";
+import type { SurfaceModel } from "../model/protocol.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+import type { DeclarationSource } from "./shared-declarations.js";
 
-/** What every per-surface emitter reads: the surface's model and names, and where it sits. */
+/**
+ * What every per-surface emitter reads: the surface's model, names and facts (the analysis
+ * stage's), where it sits, and the declaration sources of its declaration files. Built by
+ * contexts.ts; an emitter is a function of it to files, and reads nothing else.
+ */
 export interface EmitContext {
   surface: SurfaceModel;
   names: SurfaceSymbols;
   /** Relative path from the surface's folder (`v1/unstable`) to the package's `runtime/`. */
   runtime: string;
-  /** Where non-fatal findings go (unknown keywords and formats). */
+  /** Where non-fatal findings go. */
   diagnostics: Diagnostics;
+  /** Everything the analysis stage found about the surface and the one beside it. */
+  facts: SurfaceFacts;
   /** The stable surface beside an unstable one (`surface.stableSurface`). */
   stable?: SurfaceModel;
   /** The stable surface's names, beside `stable`. */
@@ -18,76 +25,24 @@ export interface EmitContext {
   /** The unstable surface beside a stable one (the one whose `stableSurface` is this). */
   unstable?: SurfaceModel;
   /**
-   * Definitions this surface shares with the one beside it: their validators and guards are
-   * compiled once, into the stable folder's shared modules (shared-code.ts). Empty without one.
+   * types.d.ts's and received.d.ts's declarations, this surface's and the stable one's:
+   * built on the first call for all the surfaces emitted together (contexts.ts).
    */
-  shared: ReadonlySet<string>;
+  declarations: () => Promise<Declarations>;
 }
 
-/** The surfaces beside one: its stable surface (with its names), or its unstable one. */
-export interface Beside {
-  stable?: { surface: SurfaceModel; names: SurfaceSymbols };
-  unstable?: SurfaceModel;
-}
-
-export function emitContext(
-  surface: SurfaceModel,
-  names: SurfaceSymbols,
-  diagnostics: Diagnostics,
-  { stable, unstable }: Beside = {},
-): EmitContext {
-  return {
-    surface,
-    names,
-    runtime: runtimeFrom(surface.id),
-    diagnostics,
-    ...(stable ? { stable: stable.surface, stableNames: stable.names } : {}),
-    ...(unstable ? { unstable } : {}),
-    shared: stable
-      ? sharedWithStable(surface, stable.surface)
-      : unstable
-        ? sharedWithStable(unstable, surface)
-        : new Set(),
-  };
-}
+/** The context's parts the declaration sources are built from (contexts.ts builds them first). */
+export type DeclarationInput = Omit<EmitContext, "declarations">;
 
 /**
- * Every surface's context, each beside its stable or unstable surface: what the pipeline
- * emits from (and tests that emit a surface's files the way it does).
+ * A surface's declaration files before sharing, and the stable surface's beside an unstable
+ * one: what an unstable surface's types.d.ts and received.d.ts take from (shared-declarations.ts).
  */
-export function surfaceContexts(
-  model: ProtocolModel,
-  symbols: Symbols,
-  diagnostics: Diagnostics,
-): EmitContext[] {
-  return model.surfaces.map((surface) => {
-    const stable = model.surfaces.find((s) => s.id === surface.stableSurface);
-    const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
-    return emitContext(surface, symbols.of(surface), diagnostics, {
-      ...(stable ? { stable: { surface: stable, names: symbols.of(stable) } } : {}),
-      ...(unstable ? { unstable } : {}),
-    });
-  });
-}
-
-/**
- * `compute`, done once for each surface and the stable surface beside it: for what the
- * surface's own emitter and the one beside it both ask. (The pipeline emits each surface
- * once; a test that also emits a surface alone asks again, and is answered for that.)
- */
-export function oncePerSurface<T>(
-  compute: (context: EmitContext) => T,
-): (context: EmitContext) => T {
-  const known = new WeakMap<SurfaceModel, Array<{ stable?: SurfaceModel; value: T }>>();
-  return (context) => {
-    const seen = known.get(context.surface) ?? [];
-    let hit = seen.find((k) => k.stable === context.stable);
-    if (!hit) {
-      hit = { ...(context.stable ? { stable: context.stable } : {}), value: compute(context) };
-      known.set(context.surface, [...seen, hit]);
-    }
-    return hit.value;
-  };
+export interface Declarations {
+  types: DeclarationSource;
+  /** Absent where no definition reaches a closed union: received.d.ts is then empty. */
+  received?: DeclarationSource;
+  stable?: { types: DeclarationSource; received?: DeclarationSource };
 }
 
 /** Relative path from a package folder (`v1/unstable`, `node`) to the package's `runtime/`. */

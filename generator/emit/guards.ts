@@ -39,7 +39,8 @@ export interface FunctionDeclarations {
  * both surfaces' guards.js re-export them: `is<Name>` is then one function in both entry points.
  */
 export function emitGuards(context: EmitContext): OutputFile[] {
-  const { surface, names, runtime: runtimePath, stable, stableNames, shared } = context;
+  const { surface, names, runtime: runtimePath, stable, stableNames, facts } = context;
+  const shared = facts.sharing.code;
   const head = banner(surface.schemaFile.name);
   const runtime = `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`;
   const sharedDefs = surface.definitions.filter((d) => shared.has(d.key));
@@ -96,7 +97,10 @@ function guardFunctions(defs: readonly DefinitionSymbols[]): string[] {
 }
 
 /** `is<Name>`, `validate<Name>` and `assert<Name>` of every definition, as constants of the shared signatures. */
-export function guardDeclarations({ surface, names }: EmitContext): FunctionDeclarations {
+export function guardDeclarations({
+  surface,
+  names,
+}: Pick<EmitContext, "surface" | "names">): FunctionDeclarations {
   const { guard: Guard, validate: Validate, assert: Assert } = names.signatures;
   const lines: string[] = [];
   const exported: string[] = [];

@@ -1,5 +1,6 @@
 import type * as Runtime from "../../templates/runtime/parse.js";
 import type { ShapeNode } from "../../templates/runtime/parse.js";
+import { unknownFormats } from "../analysis/ajv-facts.js";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
@@ -15,18 +16,16 @@ import {
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
-import { selfNesting } from "../schema/refs.js";
-import { hasCatchAll, knownTags, reachingClosedUnions } from "../schema/unions.js";
+import { hasCatchAll, knownTags } from "../schema/unions.js";
 import { runtimeSpecifier } from "../symbols/exports.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
-import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import { createStandaloneAjv, loadFormats, standaloneModule } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL, type FunctionDeclarations } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
 import {
-  planLayout,
   SHARED_PARSE_CHECKS,
   SHARED_PARSERS,
   SHARED_VALIDATORS,
@@ -63,7 +62,7 @@ const PLAN = {
  */
 export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
   const { surface, runtime: runtimePath, unstable } = context;
-  const layout = planLayout(context);
+  const { layout } = context.facts;
   const locals = localChecks(layout.own.checks, layout.base.checks.length);
   const files: OutputFile[] = [
     {
@@ -75,7 +74,7 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
       content: await localValidatorsJs(surface, locals, runtimePath),
     },
   ];
-  if (unstable && hasBase(layout)) {
+  if (unstable && context.facts.sharing.planBase) {
     const baseLocals = localChecks(layout.base.checks, 0);
     files.push(
       {
@@ -89,10 +88,6 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
     );
   }
   return files;
-}
-
-function hasBase({ base }: PlanLayout): boolean {
-  return base.checks.length + base.nodes.length + base.shapes.length > 0;
 }
 
 /** The shared module's one export: its tables (checks, nodes, shapes, walks) for the surfaces' plans. */
@@ -187,52 +182,13 @@ function validatorsIn(code: readonly string[], names: readonly string[]): string
   return names.filter((n) => used.has(n));
 }
 
-/**
- * The definitions whose `parse<Name>`, and whose union helpers, the shared module holds: a
- * definition both surfaces share whose roots (shape, repair, open check) and helper checks are
- * all shared records. Each surface's parsers.js re-exports them, so both entry points give
- * the same function, as they do for validators and guards.
- */
-function baseFunctions(
-  { shared }: EmitContext,
-  layout: PlanLayout,
-): { parsers: Set<string>; unions: Set<string> } {
-  if (!hasBase(layout)) return { parsers: new Set(), unions: new Set() };
-  const { base } = layout;
-  const within = (index: number | undefined, count: number) => index === undefined || index < count;
-  const parsers = new Set(
-    [...shared].filter(
-      (key) =>
-        within(layout.shapeRoots.get(key), base.shapes.length) &&
-        within(layout.roots.get(key), base.nodes.length) &&
-        within(layout.open.get(key), base.checks.length),
-    ),
-  );
-  const unions = new Set(
-    layout.unions
-      .filter(
-        (u) =>
-          parsers.has(u.def.key) &&
-          within(u.other, base.checks.length) &&
-          u.variants.every((v) => v.check < base.checks.length),
-      )
-      .map((u) => u.def.key),
-  );
-  return { parsers, unions };
-}
-
 /** `parse<Name>` of `defs` and the union helpers of `unions`, on the module's plan. */
 function functionLines(
-  surface: SurfaceModel,
+  { names, facts }: EmitContext,
   defs: readonly DefinitionSymbols[],
   unions: readonly UnionHelper[],
-  layout: PlanLayout,
-  names: SurfaceSymbols,
 ): string[] {
-  const nesting = selfNesting(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
+  const { layout, nestsItself: nesting } = facts;
   const functions: string[] = [];
   for (const def of defs) {
     const shape = layout.shapeRoots.get(def.key);
@@ -333,7 +289,7 @@ function parsersJs(
 ): string {
   const { surface, names, stable } = context;
   const code = planCode(layout.own, layout, locals, names);
-  const shared = hasBase(layout);
+  const shared = context.facts.sharing.planBase;
   const { base } = layout;
   const spread = (table: string) => (shared ? [`...${BASE_TABLES}.${table}`] : []);
   const counts = {
@@ -366,13 +322,11 @@ function parsersJs(
     "",
     "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
   ];
-  const inBase = baseFunctions(context, layout);
+  const inBase = context.facts.sharing;
   const functions = functionLines(
-    surface,
+    context,
     names.definitions.filter((d) => !inBase.parsers.has(d.key)),
     layout.unions.filter((u) => !inBase.unions.has(u.def.key)),
-    layout,
-    names,
   );
   // The shared module's functions, under this surface's names (the stable one's there).
   const theirs = context.stableNames ?? names;
@@ -414,7 +368,7 @@ function parsersJs(
  * The stable folder's `shared-parsers.js`: the base records of both surfaces' plans as one
  * object, `base` (its checks and walks too, which the surfaces' own code calls: one export,
  * not one per function, keeps linking the module cheap), and the `parse<Name>` functions and
- * union helpers of the definitions both share (`baseFunctions`). Its walks and functions run
+ * union helpers of the definitions both share (analysis/sharing.ts `sharedParsers`). Its walks and functions run
  * on a plan of the base records alone, which is complete (model/plan-link.ts): in it the
  * records mean what they mean in either surface's plan. References to definitions are to the
  * shared validators, under the stable surface's names.
@@ -424,16 +378,14 @@ function sharedParsersJs(
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
 ): string {
-  const { surface, names } = context;
+  const { names } = context;
   const { base } = layout;
   const code = planCode(base, layout, locals, names);
-  const inBase = baseFunctions(context, layout);
+  const inBase = context.facts.sharing;
   const functions = functionLines(
-    surface,
+    context,
     names.definitions.filter((d) => inBase.parsers.has(d.key)),
     layout.unions.filter((u) => inBase.unions.has(u.def.key)),
-    layout,
-    names,
   );
   const lines = moduleHead(context, [...code.checks, ...functions], locals, {
     validators: `./${SHARED_VALIDATORS}`,
@@ -516,7 +468,11 @@ const SHAPE_STYLE: LiteralStyle = { dataKeys: new Set(["onNull", "default"]) };
  * `parse<Name>` of every definition and the union helpers, as constants of the shared
  * signatures (declared in `types.d.ts`, see `FunctionDeclarations`).
  */
-export function parserDeclarations({ surface, names }: EmitContext): FunctionDeclarations {
+export function parserDeclarations({
+  surface,
+  names,
+  facts,
+}: Pick<EmitContext, "surface" | "names" | "facts">): FunctionDeclarations {
   const {
     parse: Parse,
     openParse,
@@ -528,10 +484,7 @@ export function parserDeclarations({ surface, names }: EmitContext): FunctionDec
   const R = names.locals.received;
   // A definition that reaches a closed tagged union can also be read the open way
   // (`{ unknownVariants: "keep" }`), which returns its received type.
-  const open = reachingClosedUnions(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
+  const open = facts.reachesClosed;
   const used = new Set<string>();
   const lines: string[] = [];
   const exported: string[] = [];

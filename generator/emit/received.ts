@@ -1,13 +1,10 @@
-import { prepareDefinition } from "../prepare/backends.js";
-import { isObject, type Json } from "../schema/json.js";
-import { reachingClosedUnions, withUnknownVariant } from "../schema/unions.js";
-import { forEachJson } from "../schema/walk.js";
-import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
+import type { Json } from "../schema/json.js";
+import type { DeclarationInput, EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
 import { sharedModuleFrom } from "./shared-code.js";
 import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
 import { indentDeclarations } from "./ts-declarations.js";
-import { compileDeclarations, typesTaken, withExperimentalTags } from "./types.js";
+import { compileDeclarations, withExperimentalTags } from "./types.js";
 
 /**
  * `received.d.ts`: each definition a value of which can hold a closed tagged union (v1 has
@@ -17,12 +14,10 @@ import { compileDeclarations, typesTaken, withExperimentalTags } from "./types.j
  * empty where nothing differs.
  */
 export async function emitReceived(context: EmitContext): Promise<OutputFile> {
-  const { surface, stable, stableNames, diagnostics } = context;
-  const own = await receivedSource(context);
-  const theirs =
-    stable && stableNames && own
-      ? await receivedSource(emitContext(stable, stableNames, diagnostics, { unstable: surface }))
-      : undefined;
+  const { surface, stable } = context;
+  const declarations = await context.declarations();
+  const own = declarations.received;
+  const theirs = own ? declarations.stable?.received : undefined;
   // An unstable surface takes from the stable one's file what that already says, as types.d.ts does.
   const lines = !own
     ? ["", "", EMPTY]
@@ -48,46 +43,29 @@ export async function emitReceived(context: EmitContext): Promise<OutputFile> {
 const EMPTY =
   "// Every tagged union of this surface is open: received values have the plain types.\nexport {};\n";
 
-/** Built once: the unstable surface's emitter reads the stable one's too. */
-const receivedSource = oncePerSurface(buildReceivedSource);
-
-/** The file's declarations and what they import from types.d.ts; none where nothing differs. */
-async function buildReceivedSource(context: EmitContext): Promise<DeclarationSource | undefined> {
-  const { surface, names, diagnostics, stable } = context;
-  const defs = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
-  const reach = reachingClosedUnions(defs, surface.defsKeyword);
-  const input = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics,
-  };
+/**
+ * The file's declarations and what they import from types.d.ts; none where nothing differs.
+ * `typesTaken`: what this surface's types.d.ts takes from the stable one's, where the plain
+ * types those names stand for are declared.
+ */
+export async function receivedSource(
+  { surface, names, stable, facts }: DeclarationInput,
+  typesTaken: ReadonlySet<string>,
+): Promise<DeclarationSource | undefined> {
   const prepared = new Map<string, Json>();
-  // The plain types refs-to-plain-types names; a `tsType` may also be a TypeScript type of its
-  // own (annotations-only-are-any writes `unknown`), which nothing declares.
-  const declared = new Set(names.definitions.map((d) => d.type));
-  const plain = new Set<string>();
   for (const def of surface.definitions) {
-    if (!reach.has(def.key)) continue;
-    const open =
-      def.union && isObject(def.schema) ? withUnknownVariant(def.schema, def.union) : def.schema;
-    const schema = prepareDefinition("received-types", input, def.key, open);
-    forEachJson(schema, (value, path, inNames) => {
-      if (!inNames && path.at(-1) === "tsType" && typeof value === "string" && declared.has(value))
-        plain.add(value);
-    });
-    prepared.set(def.key, withExperimentalTags(def, schema));
+    const schema = facts.prepared.received.get(def.key);
+    if (schema !== undefined) prepared.set(def.key, withExperimentalTags(def, schema));
   }
   if (prepared.size === 0) return undefined;
   const body = await compileDeclarations(surface, names, prepared);
   // A plain type is declared where types.d.ts has it from: the stable file, for what it takes.
-  const taken = await typesTaken(context);
-  const imports = [...plain].sort();
+  const imports = [...facts.prepared.receivedPlain].sort();
   return declarationSource(
     [
       {
         names: imports,
-        module: (name) => `${taken.has(name) && stable ? stable.id : surface.id}/types.js`,
+        module: (name) => `${typesTaken.has(name) && stable ? stable.id : surface.id}/types.js`,
         line: (used) =>
           used.length ? `import type { ${used.join(", ")} } from "./types.js";` : "",
       },

@@ -5,7 +5,6 @@ import type {
   SlotValue,
   SurfaceModel,
 } from "../model/protocol.js";
-import { reachingClosedUnions } from "../schema/unions.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { jsLiteral, literal, propertyKey } from "./js.js";
@@ -71,14 +70,11 @@ export function clientSessionMembers(surface: SurfaceModel, names: SurfaceSymbol
 }
 
 /** `session.d.ts`: `Session`, `Turn` and `SessionState`, typed by the surface's schema. */
-export function emitSession({ surface, names, runtime }: EmitContext): OutputFile[] {
+export function emitSession({ surface, names, runtime, facts }: EmitContext): OutputFile[] {
   const session = surface.session;
   const symbols = names.session;
   if (!session || !symbols) return [];
-  const reach = reachingClosedUnions(
-    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-    surface.defsKeyword,
-  );
+  const reach = facts.reachesClosed;
   // What the connection hands on is read openly: a received type where one exists.
   const received = (key: string) =>
     reach.has(key) ? `R.${names.definition(key).type}` : `T.${names.definition(key).type}`;

@@ -1,13 +1,12 @@
 import { compile } from "json-schema-to-typescript";
 import { InputError } from "../errors.js";
 import type { Definition, SurfaceModel } from "../model/protocol.js";
-import { prepareDefinitions } from "../prepare/backends.js";
 import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
-import { type EmitContext, emitContext, oncePerSurface } from "./context.js";
+import type { DeclarationInput, EmitContext } from "./context.js";
 import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
 import { literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
@@ -29,31 +28,26 @@ const ROOT_NAME = "AcpCodegenRoot";
  * (shared-declarations.ts): most of the protocol, which the unstable schema repeats.
  */
 export async function emitTypes(context: EmitContext): Promise<OutputFile> {
+  const { surface, stable } = context;
+  const declarations = await context.declarations();
   return {
-    path: `${context.surface.id}/types.d.ts`,
-    content: (await typesLayout(context)).content,
+    path: `${surface.id}/types.d.ts`,
+    content: typesLayout(surface, stable, declarations.types, declarations.stable?.types).content,
   };
 }
 
 /**
- * The names an unstable surface's types.d.ts takes from the stable one's (empty for any other
- * surface): where a file that imports them from `./types.js` finds their declarations.
+ * types.d.ts from its declarations (`own`), an unstable surface's with what the stable file
+ * (`theirs`) already says taken from there: the file's text, and the names taken (where a
+ * file that imports them from `./types.js` finds their declarations).
  */
-export async function typesTaken(context: EmitContext): Promise<ReadonlySet<string>> {
-  return (await typesLayout(context)).taken;
-}
-
-/** Laid out once: received.d.ts and the unstable surface's file read it too. */
-const typesLayout = oncePerSurface(layOutTypes);
-
-async function layOutTypes(context: EmitContext) {
-  const { surface, stable, stableNames, diagnostics } = context;
-  const own = await typesSource(context);
+export function typesLayout(
+  surface: SurfaceModel,
+  stable: SurfaceModel | undefined,
+  own: DeclarationSource,
+  theirs: DeclarationSource | undefined,
+): { content: string; taken: ReadonlySet<string> } {
   const head = banner(surface.schemaFile.name);
-  const theirs =
-    stable && stableNames
-      ? await typesSource(emitContext(stable, stableNames, diagnostics, { unstable: surface }))
-      : undefined;
   const { lines, taken } = theirs
     ? takeShared(own, theirs, sharedModuleFrom(surface, stable, "types.js"))
     : {
@@ -66,20 +60,12 @@ async function layOutTypes(context: EmitContext) {
   return { content: indentDeclarations([head, ...lines, "export {};", ""].join("\n")), taken };
 }
 
-/** Built once: the unstable surface's emitter reads the stable one's too. */
-const typesSource = oncePerSurface(buildTypesSource);
-
-async function buildTypesSource(context: EmitContext): Promise<DeclarationSource> {
-  const { surface, names, diagnostics } = context;
-  const prepared = prepareDefinitions("types", {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics,
-  });
+/** types.d.ts's declarations before any sharing: the types, then the functions' declarations. */
+export async function typesSource(context: DeclarationInput): Promise<DeclarationSource> {
+  const { surface, names, facts } = context;
   const defs = new Map<string, Json>();
   for (const def of surface.definitions)
-    defs.set(def.key, withExperimentalTags(def, prepared[def.key] as Json));
+    defs.set(def.key, withExperimentalTags(def, facts.prepared.types[def.key] as Json));
   const body = shareOpenObjects(
     await compileDeclarations(surface, names, defs),
     names.locals.openObject,
@@ -93,7 +79,7 @@ async function buildTypesSource(context: EmitContext): Promise<DeclarationSource
 
 /** What the function declarations name from outside the file: the signatures, the received types. */
 function functionImports(
-  { surface, names, runtime }: EmitContext,
+  { surface, names, runtime }: DeclarationInput,
   functions: FunctionDeclarations[],
 ): DeclarationSource["imports"] {
   const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();

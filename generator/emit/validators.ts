@@ -1,9 +1,7 @@
 import { InputError } from "../errors.js";
-import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
 import { DEFINITION_ID } from "../prepare/rules.js";
 import { isObject, type JsonObject } from "../schema/json.js";
-import { pointer } from "../schema/pointer.js";
-import { createStandaloneAjv, loadFormats, standaloneModule, unknownFormats } from "./ajv.js";
+import { createStandaloneAjv, loadFormats, standaloneModule } from "./ajv.js";
 import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
 import { banner, type OutputFile } from "./output.js";
@@ -21,44 +19,19 @@ import { SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
  * uses and no more (its import compiles every byte of every module it reaches).
  */
 export async function emitValidators(
-  {
-    surface,
-    names,
-    diagnostics,
-    runtime: runtimePath,
-    stable,
-    stableNames,
-    shared: sharedKeys,
-  }: EmitContext,
+  { surface, names, runtime: runtimePath, stable, stableNames, facts }: EmitContext,
   compactions: readonly Compaction[] = COMPACTIONS,
 ): Promise<OutputFile[]> {
   const file = surface.schemaFile.display;
-  const defs: JsonObject = {};
-  const unknown = new Set<string>();
+  // Prepared, and warned about, by the analysis stage.
+  const defs = facts.prepared.validators as JsonObject;
+  const unknown = facts.prepared.unknownFormats;
+  const sharedKeys = facts.sharing.code;
   const formats = await loadFormats();
-  const input: PrepareInput = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file,
-    diagnostics,
-  };
-  for (const def of surface.definitions) {
-    const at = pointer(surface.defsKeyword, def.key);
-    defs[def.key] = prepareDefinition("validators", input, def.key, def.schema);
-    for (const format of unknownFormats(def.schema, formats)) {
-      unknown.add(format);
-      diagnostics.warn(
-        file,
-        at,
-        `unknown format ${JSON.stringify(format)} treated as an annotation`,
-      );
-    }
-  }
 
   // A shared definition's validator is compiled once, in the stable surface's
   // shared-validators.js, under the stable surface's name for it; this surface's validators.js
-  // imports and re-exports it, and its own validators that reach it call it. The stable
-  // surface's findings were reported when it was emitted.
+  // imports and re-exports it, and its own validators that reach it call it.
   const sharedModule = sharedModuleFrom(surface, stable, SHARED_VALIDATORS);
   const exports: Record<string, string> = {};
   const sharedExports: Record<string, string> = {};

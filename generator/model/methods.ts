@@ -3,7 +3,8 @@ import { InputError } from "../errors.js";
 import type { LoadedSurface } from "../load/index.js";
 import { isObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
-import type { Method, MethodKind, SurfaceModel } from "./protocol.js";
+import { REQUIRED_HANDLERS } from "./conventions.js";
+import type { Method, MethodKind, ServingSide, SurfaceModel } from "./protocol.js";
 import { HANDLER_SIDES, type HandlerSide, isSide, SIDES, type Side } from "./sides.js";
 
 /**
@@ -96,7 +97,7 @@ export function extractMethods(
     groups.set(id, group);
   }
 
-  const methods: Omit<Method, "key" | "handler" | "experimental">[] = [];
+  const methods: Omit<Method, "key" | "handler" | "experimental" | "requiredBy">[] = [];
   for (const group of groups.values()) {
     const { request, response, notification } = group;
     if (response && !request) {
@@ -136,10 +137,21 @@ export function extractMethods(
     .map((m) => {
       const key = keys.get(m.method) ?? methodKey(m.method);
       const handler = handlerName(key);
-      return { ...m, key, handler: nameForKind(handler, m, methods), experimental: false };
+      return {
+        ...m,
+        key,
+        handler: nameForKind(handler, m, methods),
+        experimental: false,
+        requiredBy: SERVING_SIDES.filter(
+          (role) => m.handledBy.includes(role) && REQUIRED_HANDLERS[role].includes(m.method),
+        ),
+      };
     })
     .sort(compareMethods);
 }
+
+/** The roles a connection serves methods in. */
+const SERVING_SIDES: readonly ServingSide[] = ["agent", "client"];
 
 /**
  * The result of an annotated request no response definition annotates, in releases before

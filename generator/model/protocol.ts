@@ -178,6 +178,11 @@ export interface Method {
   result?: string | null;
   /** On unstable surfaces: the stable surface has no such method. */
   experimental: boolean;
+  /**
+   * The roles every implementation must serve it in (model/conventions.ts
+   * `REQUIRED_HANDLERS`: only prose says so); its handler is optional in any other.
+   */
+  requiredBy: readonly ServingSide[];
   /** The `--extension` file that declares the method (by its name); absent for the protocol's. */
   extension?: string;
 }

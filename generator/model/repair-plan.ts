@@ -55,8 +55,18 @@ export interface UnionHelper {
   other?: number;
 }
 
-export function buildRepairPlan(surface: SurfaceModel): RepairPlan {
-  return new PlanBuilder(surface).build();
+/**
+ * The surface's parse plan. `reachesClosed`: the definitions that can hold a closed tagged
+ * union (the analysis stage has them; computed here when not given).
+ */
+export function buildRepairPlan(
+  surface: SurfaceModel,
+  reachesClosed: ReadonlySet<string> = reachingClosedUnions(
+    Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
+    surface.defsKeyword,
+  ),
+): RepairPlan {
+  return new PlanBuilder(surface, reachesClosed).build();
 }
 
 class PlanBuilder {
@@ -67,15 +77,13 @@ class PlanBuilder {
   private readonly roots = new Map<string, number>();
   private readonly inline = new WeakMap<object, number>();
   /** Definitions that can hold a closed tagged union: the open reading reads them differently. */
-  private readonly reachesClosed: Set<string>;
   readonly checks: CheckTable;
 
-  constructor(private readonly surface: SurfaceModel) {
+  constructor(
+    private readonly surface: SurfaceModel,
+    private readonly reachesClosed: ReadonlySet<string>,
+  ) {
     for (const def of surface.definitions) this.defs.set(def.key, def);
-    this.reachesClosed = reachingClosedUnions(
-      Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema])),
-      surface.defsKeyword,
-    );
     this.checks = new CheckTable((ref) => this.refToDef(ref), {
       reaches: (key) => this.reachesClosed.has(key),
       schema: (key) => openSchema(this.defs.get(key) as Definition),

@@ -2,7 +2,8 @@ import { posix } from "node:path";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { type EmitContext, emitContext, surfaceContexts } from "../../generator/emit/context.js";
+import type { EmitContext } from "../../generator/emit/context.js";
+import { emitContext, surfaceContexts } from "../../generator/emit/contexts.js";
 import { emitReceived } from "../../generator/emit/received.js";
 import { emitTypes } from "../../generator/emit/types.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
@@ -142,7 +143,7 @@ it("some releases have unstable surfaces", () => {
 describe.each(paired)("$label", ({ model }) => {
   it("each unstable surface's types mean what its own files alone say", async () => {
     const symbols = buildSymbols(model);
-    const contexts = surfaceContexts(model, symbols, new Diagnostics());
+    const contexts = await surfaceContexts(model, symbols, new Diagnostics());
     for (const context of contexts.filter((c) => c.stable)) {
       const { surface, stable } = context;
       const stableContext = contexts.find((c) => c.surface === stable);
@@ -152,7 +153,7 @@ describe.each(paired)("$label", ({ model }) => {
         ...(await filesOf(context)),
       ]);
       const alone: World = new Map(
-        await filesOf(emitContext(surface, symbols.of(surface), new Diagnostics())),
+        await filesOf(await emitContext(surface, symbols.of(surface), new Diagnostics())),
       );
       let taken = 0;
       for (const file of FILES) {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { emitContext } from "../../generator/emit/contexts.js";
 import { emitValidators } from "../../generator/emit/validators.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
@@ -47,11 +47,11 @@ async function load(
   const surface = model.surfaces.find((s) => s.id === surfaceId);
   if (!surface) throw new Error(`no surface ${surfaceId}`);
   const unstable = model.surfaces.find((s) => s.stableSurface === surface.id);
-  const context = emitContext(
+  const context = await emitContext(
     surface,
     symbols.of(surface),
     diagnostics,
-    unstable ? { unstable } : {},
+    unstable ? { unstable: { surface: unstable, names: symbols.of(unstable) } } : {},
   );
   const emitted = await emitValidators(context, rewritten ? undefined : []);
   const dir = join(scratch, rewritten ? "rewritten" : "ajv", surfaceId);

@@ -1,13 +1,15 @@
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
+import { analyse } from "../../generator/analysis/index.js";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { sharedWithStable } from "../../generator/emit/shared-code.js";
+import { loadFormats } from "../../generator/emit/ajv.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
 import type { CheckSpec } from "../../generator/model/checks.js";
 import { linkPlans, type PlanLayout } from "../../generator/model/plan-link.js";
 import { buildRepairPlan, type RepairPlan } from "../../generator/model/repair-plan.js";
+import { buildSymbols } from "../../generator/symbols/table.js";
 import type { PlanNode, ShapeNode } from "../../templates/runtime/parse.js";
 import { RELEASES_DIR } from "../support/run.js";
 import { SCHEMA_DIR } from "../support/surfaces.js";
@@ -234,15 +236,19 @@ function references(
   return out;
 }
 
+const formats = await loadFormats();
 const PAIRS = [
   { name: "vendored", dir: SCHEMA_DIR },
   { name: "2.4.0", dir: join(RELEASES_DIR, "2.4.0") },
 ].flatMap(({ name, dir }) => {
   const model = buildModel(loadSchemaDir(dir, dir, new Diagnostics()));
+  const symbols = buildSymbols(model);
+  const facts = analyse(model.surfaces, (s) => symbols.of(s), new Diagnostics(), formats);
   return model.surfaces.flatMap((unstable) => {
     const stable = model.surfaces.find((s) => s.id === unstable.stableSurface);
     if (!stable) return [];
-    const shared = sharedWithStable(unstable, stable);
+    // The validators both share, as the analysis stage decides them.
+    const shared = facts.get(unstable)?.sharing.code ?? new Set<string>();
     const plans = { stable: buildRepairPlan(stable), unstable: buildRepairPlan(unstable) };
     const layouts = linkPlans(plans.stable, plans.unstable, shared);
     return [{ label: `${name} ${stable.id}`, shared, plans, layouts }];

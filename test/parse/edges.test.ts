@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { surfaceContexts } from "../../generator/emit/context.js";
+import { surfaceContexts } from "../../generator/emit/contexts.js";
 import { emitParsers } from "../../generator/emit/parsers.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
@@ -170,7 +170,7 @@ describe("the emitter on every release we hold", () => {
       const symbols = buildSymbols(model);
       // As the pipeline emits them, beside one another: a stable surface with an unstable one
       // also writes the plan both share.
-      for (const context of surfaceContexts(model, symbols, new Diagnostics())) {
+      for (const context of await surfaceContexts(model, symbols, new Diagnostics())) {
         const { surface } = context;
         const first = await emitParsers(context);
         // Twice for one release: byte-identical output (no map or set order leaks in).

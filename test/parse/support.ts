@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { surfaceContexts } from "../../generator/emit/context.js";
+import { surfaceContexts } from "../../generator/emit/contexts.js";
 import { emitGuards } from "../../generator/emit/guards.js";
 import { emitMethods } from "../../generator/emit/methods.js";
 import type { OutputFile } from "../../generator/emit/output.js";
@@ -50,7 +50,7 @@ export async function buildParsePackage(
   const files: OutputFile[] = [...emitRuntime()];
   // Beside one another, as the pipeline emits them: an unstable surface's parsers then read
   // the records it shares with its stable surface from the stable folder's shared modules.
-  for (const context of surfaceContexts(model, symbols, new Diagnostics())) {
+  for (const context of await surfaceContexts(model, symbols, new Diagnostics())) {
     const { surface } = context;
     files.push(
       ...(await emitValidators(context)),

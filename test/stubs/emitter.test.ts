@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
 import { emitConnection } from "../../generator/emit/connection.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { emitContext } from "../../generator/emit/contexts.js";
 import { InputError } from "../../generator/errors.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
@@ -16,8 +16,10 @@ function surfaces(dir: string): SurfaceModel[] {
   return buildModel(loadSchemaDir(dir, dir, new Diagnostics())).surfaces;
 }
 
-function emitted(surface: SurfaceModel): { js: string; dts: string } {
-  const files = emitConnection(emitContext(surface, surfaceSymbols(surface), new Diagnostics()));
+async function emitted(surface: SurfaceModel): Promise<{ js: string; dts: string }> {
+  const files = emitConnection(
+    await emitContext(surface, surfaceSymbols(surface), new Diagnostics()),
+  );
   expect(files.map((f) => f.path)).toEqual([
     `${surface.id}/connection.js`,
     `${surface.id}/connection.d.ts`,
@@ -38,23 +40,25 @@ function members(dts: string, iface: string): string[] {
 }
 
 describe("emitConnection", () => {
-  it("imports the runtime at the surface's depth and only validators the methods use", () => {
+  it("imports the runtime at the surface's depth and only validators the methods use", async () => {
     const [stable, unstable] = surfaces(SCHEMA_DIR);
     if (!stable || !unstable) throw new Error("expected the vendored surfaces");
     // JavaScript from the runtime's one bundled module, declarations from the module's own file.
-    expect(emitted(stable).js).toContain('import { SideConnection } from "../runtime/index.js"');
-    expect(emitted(unstable).js).toContain(
+    expect((await emitted(stable)).js).toContain(
+      'import { SideConnection } from "../runtime/index.js"',
+    );
+    expect((await emitted(unstable)).js).toContain(
       'import { SideConnection } from "../../runtime/index.js"',
     );
-    expect(emitted(stable).dts).toContain(
+    expect((await emitted(stable)).dts).toContain(
       'import { SideConnection } from "../runtime/side-connection.js"',
     );
-    expect(emitted(unstable).dts).toContain(
+    expect((await emitted(unstable)).dts).toContain(
       'import { SideConnection } from "../../runtime/side-connection.js"',
     );
     const imported =
-      emitted(stable)
-        .js.match(/^import \{ (.*) \} from "\.\/validators\.js";$/m)?.[1]
+      (await emitted(stable)).js
+        .match(/^import \{ (.*) \} from "\.\/validators\.js";$/m)?.[1]
         ?.split(", ") ?? [];
     const used = stable.methods
       .flatMap((m) => (m.result ? [m.params, m.result] : [m.params]))
@@ -62,10 +66,10 @@ describe("emitConnection", () => {
     expect(new Set(imported)).toEqual(new Set(used));
   });
 
-  it("splits mcp/message by serving side when its request and notification have different x-sides (SDK 2.4.0)", () => {
+  it("splits mcp/message by serving side when its request and notification have different x-sides (SDK 2.4.0)", async () => {
     const unstable = surfaces(`${RELEASES_DIR}/2.4.0`).find((s) => s.id === "v1/unstable");
     if (!unstable) throw new Error("expected v1/unstable in the 2.4.0 fixture");
-    const { dts } = emitted(unstable);
+    const { dts } = await emitted(unstable);
     expect(members(dts, "Agent")).toContain("mcpMessage?(MessageMcpNotification)");
     expect(members(dts, "Client")).toContain("mcpMessage?(MessageMcpRequest)");
     // Proxy methods belong to neither role: the proxy chain's roles serve and call them.
@@ -86,9 +90,9 @@ describe("emitConnection", () => {
     ]);
   });
 
-  it("gives both sides both handlers when x-side is `both` (upstream 788fdeda's unstable schema)", () => {
+  it("gives both sides both handlers when x-side is `both` (upstream 788fdeda's unstable schema)", async () => {
     const unstable = surfaces(join(HISTORY_DIR, "788fdeda")).find((s) => s.id === "v1/unstable");
-    const { dts } = emitted(unstable as SurfaceModel);
+    const { dts } = await emitted(unstable as SurfaceModel);
     for (const iface of ["Agent", "Client", "RemoteAgent", "RemoteClient"]) {
       const names = members(dts, iface).map((m) => m.replace("?", ""));
       expect(names, iface).toEqual(
@@ -100,12 +104,12 @@ describe("emitConnection", () => {
     }
   });
 
-  it("makes exactly the protocol's baseline methods required, on every surface", () => {
+  it("makes exactly the protocol's baseline methods required, on every surface", async () => {
     for (const surface of surfaces(SCHEMA_DIR)) {
       const maps = methodMaps(
         schemaOf(SURFACES.find((s) => s.id === surface.id) as (typeof SURFACES)[number]),
       );
-      const { dts } = emitted(surface);
+      const { dts } = await emitted(surface);
       const required = (iface: string) =>
         members(dts, iface)
           .filter((m) => !m.includes("?"))

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { emitContext } from "../../generator/emit/contexts.js";
 import { emitErrors } from "../../generator/emit/errors.js";
 import { InputError } from "../../generator/errors.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
@@ -91,7 +91,7 @@ describe("RequestError helpers from the schema's ErrorCode", () => {
     expect(v1.RequestError.internalError()).not.toBeInstanceOf(AppError);
   });
 
-  it("a code added to the schema gets its helper; a title that cannot name one is an input error", () => {
+  it("a code added to the schema gets its helper; a title that cannot name one is an input error", async () => {
     const dir = join(work.path, "schema");
     cpSync(SCHEMA_DIR, dir, { recursive: true });
     const file = join(dir, "v1", "schema.json");
@@ -103,14 +103,14 @@ describe("RequestError helpers from the schema's ErrorCode", () => {
       const: -32042,
     });
     writeFileSync(file, JSON.stringify(schema));
-    const emitted = () => {
+    const emitted = async () => {
       const model = buildModel(loadSchemaDir(dir, dir, new Diagnostics()));
       const symbols = buildSymbols(model);
       const v1 = model.surfaces.find((s) => s.id === "v1");
       if (!v1) throw new Error("no v1 surface");
-      return emitErrors(emitContext(v1, symbols.of(v1), new Diagnostics()));
+      return emitErrors(await emitContext(v1, symbols.of(v1), new Diagnostics()));
     };
-    const [js, dts] = emitted();
+    const [js, dts] = await emitted();
     expect(js?.content).toContain(
       'static rateLimited(data, detail) {\n    return new RequestError(-32042, withDetail("Rate limited", detail), data);',
     );
@@ -121,8 +121,8 @@ describe("RequestError helpers from the schema's ErrorCode", () => {
     schema.$defs.ErrorCode.anyOf.push({ title: "Name", type: "integer", const: -32043 });
     writeFileSync(file, JSON.stringify(schema));
     const index = schema.$defs.ErrorCode.anyOf.length - 1;
-    expect(emitted).toThrow(InputError);
-    expect(emitted).toThrow(
+    await expect(emitted()).rejects.toThrow(InputError);
+    await expect(emitted()).rejects.toThrow(
       `#/$defs/ErrorCode/anyOf/${index}/title: error code title "Name" gives the helper name "name"`,
     );
   });

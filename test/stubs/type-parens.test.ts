@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript-5.9";
 import { afterAll, describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { emitContext } from "../../generator/emit/contexts.js";
 import type { OutputFile } from "../../generator/emit/output.js";
 import { emitRuntime } from "../../generator/emit/package.js";
 import { type LoadedInput, loadSurfaces } from "../../generator/load/index.js";
@@ -52,7 +52,7 @@ async function probePackage(): Promise<OutputFile[]> {
   if (!built) throw new Error("no surface");
   return [
     ...emitRuntime(),
-    ...(await emitSurface(emitContext(built, symbols.of(built), new Diagnostics()))),
+    ...(await emitSurface(await emitContext(built, symbols.of(built), new Diagnostics()))),
   ];
 }
 

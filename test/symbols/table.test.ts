@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../generator/diagnostics.js";
-import { emitContext } from "../../generator/emit/context.js";
+import { emitContext } from "../../generator/emit/contexts.js";
 import { InputError } from "../../generator/errors.js";
 import { type LoadedInput, loadSurfaces } from "../../generator/load/index.js";
 import { surfaceOfFile } from "../../generator/load/layout.js";
@@ -140,7 +140,7 @@ describe("symbol table against a generated package", () => {
     const symbols = buildSymbols(model);
     for (const surface of model.surfaces) {
       const names = symbols.of(surface);
-      const files = await emitSurface(emitContext(surface, names, new Diagnostics()));
+      const files = await emitSurface(await emitContext(surface, names, new Diagnostics()));
       const read = (m: string) => {
         const file = files.find((f) => f.path === `${surface.id}/${m}.d.ts`);
         if (!file) throw new Error(`no ${surface.id}/${m}.d.ts`);
@@ -205,7 +205,9 @@ describe("symbol table against a generated package", () => {
     const model = buildModel(loadSurfaces([surfaceOfFile(file, file)], new Diagnostics()));
     const symbols = buildSymbols(model);
     for (const surface of model.surfaces) {
-      const files = await emitSurface(emitContext(surface, symbols.of(surface), new Diagnostics()));
+      const files = await emitSurface(
+        await emitContext(surface, symbols.of(surface), new Diagnostics()),
+      );
       const names = (path: string) => {
         const found = files.find((f) => f.path === `${surface.id}/${path}`);
         if (!found) throw new Error(`no ${surface.id}/${path}`);
