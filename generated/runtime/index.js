@@ -15,10 +15,10 @@ function pushIssue(list, error) {
 function concatIssues(list, errors) {
   return list === null ? errors : list.concat(errors);
 }
-function truncateIssues(list, count) {
-  if (list === null || !count)
+function truncateIssues(list, count2) {
+  if (list === null || !count2)
     return null;
-  list.length = count;
+  list.length = count2;
   return list;
 }
 function ucs2length(text) {
@@ -751,11 +751,11 @@ function platformFetch() {
 function platformWebSocket() {
   return platform.WebSocket;
 }
-function randomBytes(count) {
+function randomBytes(count2) {
   const crypto = platform.crypto;
   if (!crypto)
     throw missing("crypto");
-  return crypto.getRandomValues(new Uint8Array(count));
+  return crypto.getRandomValues(new Uint8Array(count2));
 }
 function startTimer(ms, callback, keepAlive = false) {
   const set = platform.setTimeout;
@@ -2327,9 +2327,9 @@ function holdsProto(value) {
   }
   return false;
 }
-function partialCopy(object, keys, count) {
+function partialCopy(object, keys, count2) {
   const out = {};
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count2; i++) {
     const key = keys[i];
     if (key !== PROTO)
       out[key] = object[key];
@@ -2818,11 +2818,11 @@ function admitting(facets, key) {
 function fill(object, fills, owned) {
   let out = owned ? object : void 0;
   for (const f of fills) {
-    const present = hasOwn(object, f.name);
+    const present2 = hasOwn(object, f.name);
     let value;
-    if (!present && hasOwn(f, "default"))
+    if (!present2 && hasOwn(f, "default"))
       value = f.default;
-    else if (present && object[f.name] === null && hasOwn(f, "onNull"))
+    else if (present2 && object[f.name] === null && hasOwn(f, "onNull"))
       value = f.onNull;
     else
       continue;
@@ -3097,6 +3097,196 @@ var SuccessorDelivery = class {
 };
 function paramsOf(envelope) {
   return envelope.params === null ? void 0 : envelope.params;
+}
+
+// dist/runtime/schema-check.js
+var hasOwn2 = (object, key) => Object.hasOwn(object, key);
+var isDict2 = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+var isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+var present = (object, key) => object[key] !== void 0 && hasOwn2(object, key);
+var TYPES = {
+  null: (v) => v === null,
+  boolean: (v) => typeof v === "boolean",
+  object: isDict2,
+  array: Array.isArray,
+  number: isNumber,
+  integer: (v) => isNumber(v) && v % 1 === 0,
+  string: (v) => typeof v === "string"
+};
+function sameAs(expected) {
+  return typeof expected === "object" && expected !== null ? (v) => equal(v, expected) : (v) => v === expected;
+}
+var always = () => true;
+var onObjects = (check) => (v) => !isDict2(v) || check(v);
+var onArrays = (check) => (v) => !Array.isArray(v) || check(v);
+var onStrings = (check) => (v) => typeof v !== "string" || check(v);
+var onNumbers = (check) => (v) => !isNumber(v) || check(v);
+var schemas = (value) => value.map(compile);
+var pattern = (source) => new RegExp(source, "u");
+var count = (value) => value;
+var KEYWORDS = {
+  type: (value) => {
+    const types = (Array.isArray(value) ? value : [value]).map((t) => TYPES[t]);
+    return (v) => types.some((t) => t(v));
+  },
+  const: (value) => sameAs(value),
+  enum: (value) => {
+    const members = value.map(sameAs);
+    return (v) => members.some((m) => m(v));
+  },
+  required: (value) => {
+    const names = value;
+    return onObjects((o) => names.every((n) => present(o, n)));
+  },
+  properties: (value) => {
+    const checks = Object.entries(value).filter(([, sub]) => sub !== true).map(([name, sub]) => [name, compile(sub)]);
+    if (checks.length === 0)
+      return void 0;
+    return onObjects((o) => checks.every(([n, c]) => !present(o, n) || c(o[n])));
+  },
+  patternProperties: (value) => {
+    const checks = Object.entries(value).map(([source, sub]) => [pattern(source), compile(sub)]);
+    return onObjects((o) => Object.keys(o).every((key) => checks.every(([p, c]) => !p.test(key) || c(o[key]))));
+  },
+  additionalProperties: (value, schema) => {
+    const check = compile(value);
+    if (check === always)
+      return void 0;
+    const declared2 = new Set(isDict2(schema.properties) ? Object.keys(schema.properties) : []);
+    const patterns = isDict2(schema.patternProperties) ? Object.keys(schema.patternProperties).map(pattern) : [];
+    return onObjects((o) => Object.keys(o).every((key) => declared2.has(key) || patterns.some((p) => p.test(key)) || check(o[key])));
+  },
+  propertyNames: (value) => {
+    const check = compile(value);
+    return onObjects((o) => Object.keys(o).every((key) => check(key)));
+  },
+  minProperties: (value) => onObjects((o) => Object.keys(o).length >= count(value)),
+  maxProperties: (value) => onObjects((o) => Object.keys(o).length <= count(value)),
+  dependentRequired: (value) => {
+    const rules = Object.entries(value);
+    return onObjects((o) => rules.every(([name, needs]) => !present(o, name) || needs.every((n) => present(o, n))));
+  },
+  dependentSchemas: (value) => {
+    const rules = Object.entries(value).map(([name, sub]) => [name, compile(sub)]);
+    return onObjects((o) => rules.every(([name, c]) => !present(o, name) || c(o)));
+  },
+  prefixItems: (value) => {
+    const checks = schemas(value);
+    return onArrays((a) => checks.every((c, i) => i >= a.length || c(a[i])));
+  },
+  items: (value, schema) => {
+    const check = compile(value);
+    const from = Array.isArray(schema.prefixItems) ? schema.prefixItems.length : 0;
+    return onArrays((a) => {
+      for (let i = from; i < a.length; i++)
+        if (!check(a[i]))
+          return false;
+      return true;
+    });
+  },
+  minItems: (value) => onArrays((a) => a.length >= count(value)),
+  maxItems: (value) => onArrays((a) => a.length <= count(value)),
+  uniqueItems: (value) => value !== true ? void 0 : onArrays((a) => {
+    for (let i = 1; i < a.length; i++)
+      for (let j = 0; j < i; j++)
+        if (equal(a[i], a[j]))
+          return false;
+    return true;
+  }),
+  contains: (value, schema) => {
+    const check = compile(value);
+    const min = schema.minContains === void 0 ? 1 : count(schema.minContains);
+    const max = schema.maxContains === void 0 ? Infinity : count(schema.maxContains);
+    return onArrays((a) => {
+      const n = a.filter((item) => check(item)).length;
+      return n >= min && n <= max;
+    });
+  },
+  // Read by `contains`; on their own they constrain nothing.
+  minContains: () => void 0,
+  maxContains: () => void 0,
+  minLength: (value) => onStrings((s) => ucs2length(s) >= count(value)),
+  maxLength: (value) => onStrings((s) => ucs2length(s) <= count(value)),
+  pattern: (value) => {
+    const p = pattern(value);
+    return onStrings((s) => p.test(s));
+  },
+  minimum: (value) => onNumbers((n) => n >= count(value)),
+  maximum: (value) => onNumbers((n) => n <= count(value)),
+  exclusiveMinimum: (value) => onNumbers((n) => n > count(value)),
+  exclusiveMaximum: (value) => onNumbers((n) => n < count(value)),
+  multipleOf: (value) => onNumbers((n) => {
+    const quotient = n / count(value);
+    return quotient === Number.parseInt(String(quotient), 10);
+  }),
+  format: (value) => {
+    const format = hasOwn2(formats, value) ? formats[value] : void 0;
+    return format === void 0 ? void 0 : onNumbers((n) => format.validate(n));
+  },
+  allOf: (value) => {
+    const checks = schemas(value);
+    return (v) => checks.every((c) => c(v));
+  },
+  anyOf: (value) => {
+    const checks = schemas(value);
+    return (v) => checks.some((c) => c(v));
+  },
+  oneOf: (value) => {
+    const checks = schemas(value);
+    return (v) => {
+      let passed = 0;
+      for (const c of checks)
+        if (c(v) && ++passed > 1)
+          return false;
+      return passed === 1;
+    };
+  },
+  not: (value) => {
+    const check = compile(value);
+    return (v) => !check(v);
+  },
+  if: (value, schema) => {
+    const test = compile(value);
+    const then = schema.then === void 0 ? always : compile(schema.then);
+    const otherwise = schema.else === void 0 ? always : compile(schema.else);
+    return (v) => test(v) ? then(v) : otherwise(v);
+  },
+  // Read by `if`; without it they constrain nothing.
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, never awaited.
+  then: () => void 0,
+  else: () => void 0
+};
+function compile(schema) {
+  if (schema === true)
+    return always;
+  if (schema === false)
+    return () => false;
+  const checks = [];
+  for (const [keyword, value] of Object.entries(schema)) {
+    const read = hasOwn2(KEYWORDS, keyword) ? KEYWORDS[keyword] : null;
+    if (!read)
+      throw new Error(`a parse check cannot read the keyword ${JSON.stringify(keyword)}`);
+    const check = read(value, schema);
+    if (check)
+      checks.push(check);
+  }
+  if (checks.length === 0)
+    return always;
+  if (checks.length === 1)
+    return checks[0];
+  return (v) => {
+    for (const c of checks)
+      if (!c(v))
+        return false;
+    return true;
+  };
+}
+function schemaCheck(schema) {
+  let check;
+  return (value) => {
+    check ?? (check = compile(schema));
+    return check(value);
+  };
 }
 
 // dist/runtime/session-state.js
@@ -4060,6 +4250,7 @@ export {
   receive,
   remoteMethods,
   routesOf,
+  schemaCheck,
   sleep,
   splitLines,
   startTimer,

@@ -2,7 +2,6 @@
 
 import * as P from "../runtime/index.js";
 import { vAgentRequest, vAgentResponse, vInitializeResponse, vAgentCapabilities, vMcpCapabilities, vSessionCapabilities, vAgentAuthCapabilities, vListSessionsResponse, vSessionInfo, vPromptResponse, vAgentNotification, vSessionNotification, vSessionUpdate, vClientRequest, vInitializeRequest, vClientCapabilities, vNewSessionRequest, vMcpServer, vLoadSessionRequest, vListSessionsRequest, vResumeSessionRequest, vClientResponse, vClientNotification } from "./validators.js";
-import { k0, k1, k2 } from "./parsers-validators.js";
 import { base } from "./shared-parsers.js";
 // The shared checks and walks this module's own code calls, under their names in the plan.
 const { 2: c2, 37: c37, 38: c38, 39: c39, 40: c40, 41: c41, 42: c42, 43: c43, 44: c44, 45: c45, 46: c46, 67: c67, 70: c70, 89: c89, 90: c90, 91: c91, 92: c92, 93: c93, 94: c94, 95: c95, 96: c96, 97: c97, 98: c98, 99: c99, 100: c100, 104: c104, 122: c122, 123: c123, 144: c144, 147: c147, 148: c148, 149: c149, 150: c150, 151: c151, 152: c152, 153: c153, 154: c154, 155: c155, 158: c158, 159: c159, 160: c160, 161: c161, 162: c162, 163: c163, 164: c164, 165: c165, 166: c166, 167: c167, 168: c168, 213: c213, 214: c214, 219: c219, 220: c220, 239: c239, 243: c243, 244: c244, 249: c249, 255: c255, 257: c257, 259: c259, 266: c266, 268: c268, 271: c271, 274: c274, 277: c277, 280: c280, 283: c283, 286: c286, 289: c289, 299: c299, 305: c305, 306: c306, 317: c317, 322: c322, 333: c333, 334: c334, 335: c335 } = base.checks;
@@ -54,15 +53,15 @@ const c432 = (v) => c431(v);
 const c433 = /* @__PURE__ */ P.items(c432);
 const c434 = /* @__PURE__ */ P.all(c67, c433);
 const c435 = /* @__PURE__ */ P.props([["mcpServers", c434]]);
-const c436 = k0;
+const c436 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { cwd: { type: "string" }, additionalDirectories: { type: "array", items: { type: "string" } }, mcpServers: true, _meta: { type: ["object", "null"], additionalProperties: true } }, required: ["cwd", "mcpServers"] });
 const c437 = /* @__PURE__ */ P.all(c436, c435);
 const c438 = (v) => c437(v);
 const c439 = /* @__PURE__ */ P.props([["mcpServers", c434], ["sessionId", c168]]);
-const c440 = k1;
+const c440 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { mcpServers: true, cwd: { type: "string" }, additionalDirectories: { type: "array", items: { type: "string" } }, sessionId: true, _meta: { type: ["object", "null"], additionalProperties: true } }, required: ["mcpServers", "cwd", "sessionId"] });
 const c441 = /* @__PURE__ */ P.all(c440, c439);
 const c442 = (v) => c441(v);
 const c443 = /* @__PURE__ */ P.props([["sessionId", c168], ["mcpServers", c434]]);
-const c444 = k2;
+const c444 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { sessionId: true, cwd: { type: "string" }, additionalDirectories: { type: "array", items: { type: "string" } }, mcpServers: true, _meta: { type: ["object", "null"], additionalProperties: true } }, required: ["sessionId", "cwd"] });
 const c445 = /* @__PURE__ */ P.all(c444, c443);
 const c446 = (v) => c445(v);
 const c447 = /* @__PURE__ */ P.any(c158, c159, c333, c161, c162, c163, c164, c165, c166, c98);

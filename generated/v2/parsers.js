@@ -2,7 +2,6 @@
 
 import * as P from "../runtime/index.js";
 import { vAgentRequest, vAgentResponse, vInitializeResponse, vAgentCapabilities, vSessionCapabilities, vMcpCapabilities, vAgentAuthCapabilities, vListSessionsResponse, vSessionInfo, vAgentNotification, vUpdateSessionNotification, vSessionUpdate, vBackgroundWork, vRunningStateUpdate, vIdleStateUpdate, vRequiresActionStateUpdate, vStateUpdate, vPlanUpdateContent, vPlanUpdate, vClientRequest, vNewSessionRequest, vMcpServer, vListSessionsRequest, vResumeSessionRequest, vClientResponse, vClientNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4 } from "./parsers-validators.js";
 import { base } from "./shared-parsers.js";
 // The shared checks and walks this module's own code calls, under their names in the plan.
 const { 2: c2, 8: c8, 58: c58, 59: c59, 60: c60, 79: c79, 99: c99, 100: c100, 101: c101, 102: c102, 103: c103, 104: c104, 105: c105, 106: c106, 107: c107, 108: c108, 109: c109, 114: c114, 115: c115, 124: c124, 125: c125, 126: c126, 127: c127, 128: c128, 131: c131, 132: c132, 149: c149, 150: c150, 163: c163, 164: c164, 165: c165, 166: c166, 167: c167, 168: c168, 169: c169, 170: c170, 171: c171, 172: c172, 173: c173, 174: c174, 295: c295, 308: c308, 334: c334, 335: c335, 336: c336, 341: c341 } = base.checks;
@@ -42,8 +41,8 @@ const c407 = vStateUpdate;
 const c408 = /* @__PURE__ */ P.all(c295, c407);
 const c409 = vPlanUpdate;
 const c410 = /* @__PURE__ */ P.all(c308, c409);
-const c411 = k0;
-const c412 = k1;
+const c411 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { sessionUpdate: { type: "string" } }, required: ["sessionUpdate"], not: { anyOf: [{ type: "object", properties: { sessionUpdate: { type: "string", const: "user_message_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "user_message" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_message_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_message" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_thought_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_thought" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "state_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "tool_call_content_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "tool_call_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "terminal_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "terminal_output_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "plan_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "available_commands_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "config_option_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "session_info_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "usage_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "notice" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "compaction_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "compaction_summary_chunk" } }, required: ["sessionUpdate"] }] }, additionalProperties: true });
+const c412 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" } }, required: ["type"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "terminal" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "tool_call" } }, required: ["type"] }] }, additionalProperties: true });
 const c413 = vIdleStateUpdate;
 const c414 = /* @__PURE__ */ P.all(c413, c124);
 const c415 = /* @__PURE__ */ P.all(c413, c125);
@@ -57,10 +56,10 @@ const c422 = /* @__PURE__ */ P.all(c334, c421);
 const c423 = /* @__PURE__ */ P.all(c335, c413);
 const c424 = vRequiresActionStateUpdate;
 const c425 = /* @__PURE__ */ P.all(c336, c424);
-const c426 = k2;
-const c427 = k3;
+const c426 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { state: { type: "string" } }, required: ["state"], not: { anyOf: [{ type: "object", properties: { state: { type: "string", const: "running" } }, required: ["state"] }, { type: "object", properties: { state: { type: "string", const: "idle" } }, required: ["state"] }, { type: "object", properties: { state: { type: "string", const: "requires_action" } }, required: ["state"] }] }, additionalProperties: true });
+const c427 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" }, planId: true }, required: ["type", "planId"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "items" } }, required: ["type"] }] }, additionalProperties: true });
 const c428 = /* @__PURE__ */ P.all(c427, c341);
-const c429 = k4;
+const c429 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" } }, required: ["type"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "http" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "stdio" } }, required: ["type"] }] }, additionalProperties: true });
 const checks = [...base.checks, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.

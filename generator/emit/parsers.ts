@@ -1,5 +1,6 @@
 import type * as Runtime from "../../templates/runtime/parse.js";
 import type { ShapeNode } from "../../templates/runtime/parse.js";
+import type * as SchemaCheck from "../../templates/runtime/schema-check.js";
 import { unknownFormats } from "../analysis/ajv-facts.js";
 import { Diagnostics } from "../diagnostics.js";
 import { InputError } from "../errors.js";
@@ -24,6 +25,7 @@ import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL, type FunctionDeclarations } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
 import { banner, type OutputFile } from "./output.js";
+import { interpretable } from "./schema-checks.js";
 import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
 import {
   SHARED_PARSE_CHECKS,
@@ -36,6 +38,8 @@ const LOCAL_ID = "acp-codegen:parse";
 
 /** What parsers.js calls in the runtime's parse module, checked against its types. */
 const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
+/** What a subschema check written as data is read by (templates/runtime/schema-check.ts). */
+const SCHEMA_CHECK = "schemaCheck" satisfies keyof typeof SchemaCheck;
 const PLAN = {
   read: "read",
   deep: "deep",
@@ -51,41 +55,46 @@ const PLAN = {
  * `parsers.js`: `parse<Name>` for every definition, and for every tagged union definition
  * `is<Name>Of(value, tag)` (plus `isCustom<Name>` for open unions). They are declared in
  * `types.d.ts` (`parserDeclarations`); as for guards.js, there is no `parsers.d.ts`.
- * The repair plan goes in as a table interpreted by runtime/parse.js; `parsers-validators.js`
- * holds the few ref-free subschema checks the definitions' validators cannot answer.
+ * The repair plan goes in as a table interpreted by runtime/parse.js. Its checks are the
+ * definitions' own validators (the one compiled checker each definition has, which `is`,
+ * `validate` and `assert` use too), composed where a subschema mixes them; what is left of a
+ * subschema has no reference and is written as data, read by runtime/schema-check.js. Only a
+ * check the runtime cannot read (`unevaluated*` beside a reference: no release has one) is
+ * compiled, into `parsers-validators.js`, written only then.
  *
  * Beside an unstable surface, the stable surface also writes the records of the plan both
  * share, and the functions of the definitions both share, into `shared-parsers.js` (its
- * local checks into `shared-parsers-validators.js`): each surface's parsers.js imports the
+ * compiled checks, if any, into `shared-parsers-validators.js`): each surface's parsers.js imports the
  * records and numbers its own after them (model/plan-link.ts), and re-exports the
  * functions, so an unstable entry point holds only what its schema changed.
  */
 export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
   const { surface, runtime: runtimePath, unstable } = context;
   const { layout } = context.facts;
-  const locals = localChecks(layout.own.checks, layout.base.checks.length);
+  const locals = localChecks(surface, layout.own.checks, layout.base.checks.length);
   const files: OutputFile[] = [
     {
       path: `${surface.id}/parsers.js`,
       content: parsersJs(context, layout, locals),
     },
-    {
+  ];
+  // Only for checks the runtime cannot read as data (no release has one so far).
+  if (compiledIn(locals).length > 0)
+    files.push({
       path: `${surface.id}/parsers-validators.js`,
       content: await localValidatorsJs(surface, locals, runtimePath),
-    },
-  ];
+    });
   if (unstable && context.facts.sharing.planBase) {
-    const baseLocals = localChecks(layout.base.checks, 0);
-    files.push(
-      {
-        path: `${surface.id}/${SHARED_PARSERS}`,
-        content: sharedParsersJs(context, layout, baseLocals),
-      },
-      {
+    const baseLocals = localChecks(surface, layout.base.checks, 0);
+    files.push({
+      path: `${surface.id}/${SHARED_PARSERS}`,
+      content: sharedParsersJs(context, layout, baseLocals),
+    });
+    if (compiledIn(baseLocals).length > 0)
+      files.push({
         path: `${surface.id}/${SHARED_PARSE_CHECKS}`,
         content: await localValidatorsJs(surface, baseLocals, runtimePath),
-      },
-    );
+      });
   }
   return files;
 }
@@ -94,21 +103,44 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
 const BASE_TABLES = "base";
 
 /**
- * Local checks of `specs` (numbered from `first`) by their export name in their
- * parsers-validators module: check index → name and schema.
+ * Local checks of `specs` (numbered from `first`), as the parse-checks backend prepares them:
+ * check index → the schema, and for one the runtime cannot read as data (schema-checks.ts),
+ * its export name in the parsers-validators module that compiles it.
  */
-function localChecks(specs: CheckSpec[], first: number): Map<number, LocalCheck> {
-  const names = new Map<number, LocalCheck>();
+function localChecks(
+  surface: SurfaceModel,
+  specs: CheckSpec[],
+  first: number,
+): Map<number, LocalCheck> {
+  // The validators warned about what these schemas hold already.
+  const input: PrepareInput = {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.schemaFile.display,
+    diagnostics: new Diagnostics(),
+  };
+  const locals = new Map<number, LocalCheck>();
+  let compiled = 0;
   specs.forEach((spec, i) => {
-    if (spec.kind === "local")
-      names.set(first + i, { name: `k${names.size}`, schema: spec.schema });
+    if (spec.kind !== "local") return;
+    const schema = prepareSchema("parse-checks", spec.schema, contextOf(input, ""));
+    locals.set(first + i, interpretable(schema) ? { schema } : { schema, name: `k${compiled++}` });
   });
-  return names;
+  return locals;
 }
 
 interface LocalCheck {
-  name: string;
-  schema: JsonObject;
+  /** As prepared for the parse checks. */
+  schema: Json;
+  /** Its export from the parsers-validators module; absent: written as data, read by the runtime. */
+  name?: string;
+}
+
+/** The local checks compiled into a parsers-validators module, with their names. */
+function compiledIn(locals: Map<number, LocalCheck>): Array<{ name: string; schema: Json }> {
+  return [...locals.values()].flatMap(({ name, schema }) =>
+    name === undefined ? [] : [{ name, schema }],
+  );
 }
 
 /** A module's records as lines of JavaScript, table by table. */
@@ -266,10 +298,9 @@ function moduleHead(
   ];
   if (validators.length > 0)
     lines.push(`import { ${validators.join(", ")} } from "${from.validators}";`);
-  if (locals.size > 0)
-    lines.push(
-      `import { ${[...locals.values()].map((l) => l.name).join(", ")} } from "${from.locals}";`,
-    );
+  const compiled = compiledIn(locals);
+  if (compiled.length > 0)
+    lines.push(`import { ${compiled.map((l) => l.name).join(", ")} } from "${from.locals}";`);
   return lines;
 }
 
@@ -433,8 +464,10 @@ function checkExpression(
     case "open":
       // Called through the index: the body may come later in the table (cycles).
       return `(v) => c${openBodies.get(spec.def)}(v)`;
-    case "local":
-      return (locals.get(index) as LocalCheck).name;
+    case "local": {
+      const local = locals.get(index) as LocalCheck;
+      return local.name ?? `${use(SCHEMA_CHECK)}(${jsLiteral(local.schema)})`;
+    }
     case "all":
     case "any":
     case "one":
@@ -524,7 +557,6 @@ async function localValidatorsJs(
   runtimePath: string,
 ): Promise<string> {
   const head = banner(surface.schemaFile.name);
-  if (locals.size === 0) return `${head}export {};\n`;
   const formats = await loadFormats();
   // The validators warned about what these schemas hold already.
   const input: PrepareInput = {
@@ -534,8 +566,7 @@ async function localValidatorsJs(
     diagnostics: new Diagnostics(),
   };
   const schemas = new Map<string, Json>();
-  for (const { name, schema } of locals.values())
-    schemas.set(name, prepareSchema("parse-checks", schema, contextOf(input, "")));
+  for (const { name, schema } of compiledIn(locals)) schemas.set(name, schema);
   const unknown = new Set(
     [...schemas.values()].flatMap((schema) => unknownFormats(schema, formats)),
   );

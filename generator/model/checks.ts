@@ -7,9 +7,10 @@ import { assertions, containsRef } from "../schema/node.js";
 /**
  * Validity checks for subschemas that are not definitions (a property's schema, an array's
  * items, a union branch), as data. A check is composed from the definitions' own compiled
- * validators wherever the subschema refers to one, and from small ref-free schemas compiled
- * separately: compiling each subschema whole would copy every definition it reaches into a
- * second megabyte-sized validator module.
+ * validators wherever the subschema refers to one, and from small ref-free schemas the
+ * runtime reads as data: compiling each subschema whole would copy every definition it
+ * reaches into a second megabyte-sized validator module, and compiling even the small ones
+ * was a second set of validators in every bundle that parses.
  */
 export type CheckSpec =
   /** The definition's compiled validator (`v<Name>` in validators.js). */
@@ -19,7 +20,10 @@ export type CheckSpec =
    * accepted), called through its index in `CheckTable.openBodies`: definitions form cycles.
    */
   | { kind: "open"; def: string }
-  /** A schema with no `$ref` (or, rarely, one that cannot be split), compiled on its own. */
+  /**
+   * A schema with no `$ref`, written as data the runtime reads (emit/schema-checks.ts); rarely,
+   * one that cannot be split or read, compiled on its own.
+   */
   | { kind: "local"; schema: JsonObject }
   | { kind: Combinator<"all" | "any" | "one">; of: number[] }
   | { kind: Combinator<"not">; of: number }

@@ -106,13 +106,13 @@ export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
   },
   "parse-checks": {
     reader:
-      "ajv, in emit/parsers.ts: the small ref-free checks of subschemas in parsers-validators.js",
+      "the runtime's schema-check.ts (the small ref-free checks of subschemas, written as data into parsers.js), or ajv for one it cannot read, in parsers-validators.js (emit/parsers.ts)",
     passes: [[refsToSurface, dropNoopUnevaluated]],
     also: "the schemas come from the repair plan's check table (model/checks.ts), already reduced to their assertions (schema/node.ts `assertions`: annotations, the ACP vocabulary, `discriminator` and unknown keywords removed, as strip-annotations does, without warning again)",
     without: {
       "discriminator-for-ajv": "`discriminator` is already gone from these schemas",
       "enums-as-enum":
-        "a speed rewrite for the is<Name> hot path; the checks run while repairing a value, and leaving it out keeps parsers-validators.js as it has always been generated",
+        "a speed rewrite for the is<Name> hot path; the checks run while repairing a value or choosing a union's variant, where a list of constants reads as well as an `enum`",
     },
   },
 };

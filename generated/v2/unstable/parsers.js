@@ -2,7 +2,6 @@
 
 import * as P from "../../runtime/index.js";
 import { vAgentRequest, vSessionId, vMessageMcpRequest, vMcpServerAcpId, vMcpRequestId, vAgentResponse, vInitializeResponse, vAgentCapabilities, vSessionCapabilities, vMcpCapabilities, vMcpAcpCapabilities, vSessionSystemPromptCapabilities, vSessionSystemPromptModeCapabilities, vSessionSystemPromptOverrideCapabilities, vSessionForkCapabilities, vSessionArchiveCapabilities, vSessionStatusCapabilities, vSessionTitleCapabilities, vAgentAuthCapabilities, vAuthStatusCapabilities, vProvidersCapabilities, vListProvidersResponse, vProviderInfo, vProviderId, vLlmProtocol, vProviderCurrentConfig, vSetProviderResponse, vDisableProviderResponse, vAuthStatusResponse, vAuthState, vAuthAccount, vListSessionsResponse, vSessionInfo, vForkSessionResponse, vArchiveSessionResponse, vUnarchiveSessionResponse, vSessionStatusResponse, vSessionStatus, vStateUpdate, vBackgroundWork, vBackgroundSubagent, vRunningStateUpdate, vUsage, vIdleStateUpdate, vRequiresActionStateUpdate, vUnknownStateUpdate, vSetSessionTitleResponse, vMessageId, vAgentNotification, vUpdateSessionNotification, vSessionUpdate, vPlanUpdateContent, vPlanFile, vPlanMarkdown, vPlanUpdate, vPlanRemoved, vSubagentSessionCapabilities, vSessionCancelCapabilities, vSubagentUpdate, vSessionMessage, vSessionMessageChunk, vAuthStatusUpdateNotification, vClientRequest, vListProvidersRequest, vSetProviderRequest, vDisableProviderRequest, vAuthStatusRequest, vNewSessionRequest, vMcpServer, vMcpServerAcp, vSystemPrompt, vSystemPromptMode, vListSessionsRequest, vSessionArchiveFilter, vForkSessionRequest, vArchiveSessionRequest, vUnarchiveSessionRequest, vSessionStatusRequest, vSetSessionTitleRequest, vResumeSessionRequest, vClientResponse, vMessageMcpResponse, vMcpError, vClientNotification, vMessageMcpNotification, vProxyRequest, vInitializeProxyRequest, vProxySuccessorRequest, vProxyResponse, vInitializeProxyResponse, vProxySuccessorResponse, vProxyNotification, vProxySuccessorNotification } from "./validators.js";
-import { k0, k1, k2, k3, k4, k5, k6 } from "./parsers-validators.js";
 import { base } from "../shared-parsers.js";
 // The shared checks and walks this module's own code calls, under their names in the plan.
 const { 2: c2, 8: c8, 58: c58, 59: c59, 60: c60, 79: c79, 99: c99, 100: c100, 101: c101, 102: c102, 103: c103, 104: c104, 105: c105, 106: c106, 107: c107, 108: c108, 109: c109, 114: c114, 115: c115, 124: c124, 125: c125, 126: c126, 127: c127, 128: c128, 131: c131, 132: c132, 149: c149, 150: c150, 163: c163, 164: c164, 165: c165, 166: c166, 167: c167, 168: c168, 169: c169, 170: c170, 171: c171, 172: c172, 173: c173, 174: c174, 295: c295, 308: c308, 334: c334, 335: c335, 336: c336, 341: c341 } = base.checks;
@@ -94,10 +93,10 @@ const c459 = vSessionStatusRequest;
 const c460 = vSetSessionTitleRequest;
 const c461 = vResumeSessionRequest;
 const c462 = /* @__PURE__ */ P.any(c163, c164, c450, c451, c452, c165, c453, c454, c455, c166, c456, c457, c458, c459, c460, c461, c167, c168, c169, c170, c171, c60);
-const c463 = k0;
+const c463 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { result: {}, _meta: { type: ["object", "null"], additionalProperties: true } }, required: ["result"] });
 const c464 = vMcpError;
 const c465 = /* @__PURE__ */ P.props([["error", c464]]);
-const c466 = k1;
+const c466 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { error: true, _meta: { type: ["object", "null"], additionalProperties: true } }, required: ["error"] });
 const c467 = /* @__PURE__ */ P.all(c466, c465);
 const c468 = vMessageMcpResponse;
 const c469 = /* @__PURE__ */ P.any(c172, c173, c468, c109);
@@ -124,11 +123,11 @@ const c489 = /* @__PURE__ */ P.all(c336, c488);
 const c490 = vUnknownStateUpdate;
 const c491 = /* @__PURE__ */ P.tag("state", "unknown");
 const c492 = /* @__PURE__ */ P.all(c491, c490);
-const c493 = k2;
+const c493 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { state: { type: "string" } }, required: ["state"], not: { anyOf: [{ type: "object", properties: { state: { type: "string", const: "running" } }, required: ["state"] }, { type: "object", properties: { state: { type: "string", const: "idle" } }, required: ["state"] }, { type: "object", properties: { state: { type: "string", const: "requires_action" } }, required: ["state"] }, { type: "object", properties: { state: { type: "string", const: "unknown" } }, required: ["state"] }] }, additionalProperties: true });
 const c494 = vBackgroundSubagent;
 const c495 = /* @__PURE__ */ P.tag("type", "subagent");
 const c496 = /* @__PURE__ */ P.all(c495, c494);
-const c497 = k3;
+const c497 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" } }, required: ["type"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "terminal" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "tool_call" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "subagent" } }, required: ["type"] }] }, additionalProperties: true });
 const c498 = /* @__PURE__ */ P.all(c486, c124);
 const c499 = /* @__PURE__ */ P.all(c486, c125);
 const c500 = /* @__PURE__ */ P.all(c486, c126);
@@ -151,19 +150,19 @@ const c516 = /* @__PURE__ */ P.all(c515, c514);
 const c517 = vSessionMessageChunk;
 const c518 = /* @__PURE__ */ P.tag("sessionUpdate", "session_message_chunk");
 const c519 = /* @__PURE__ */ P.all(c518, c517);
-const c520 = k4;
+const c520 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { sessionUpdate: { type: "string" } }, required: ["sessionUpdate"], not: { anyOf: [{ type: "object", properties: { sessionUpdate: { type: "string", const: "user_message_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "user_message" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_message_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_message" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_thought_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "agent_thought" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "state_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "tool_call_content_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "tool_call_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "terminal_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "terminal_output_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "plan_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "available_commands_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "config_option_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "session_info_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "plan_removed" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "usage_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "notice" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "compaction_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "compaction_summary_chunk" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "subagent_update" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "session_message" } }, required: ["sessionUpdate"] }, { type: "object", properties: { sessionUpdate: { type: "string", const: "session_message_chunk" } }, required: ["sessionUpdate"] }] }, additionalProperties: true });
 const c521 = vPlanFile;
 const c522 = /* @__PURE__ */ P.tag("type", "file");
 const c523 = /* @__PURE__ */ P.all(c522, c521);
 const c524 = vPlanMarkdown;
 const c525 = /* @__PURE__ */ P.tag("type", "markdown");
 const c526 = /* @__PURE__ */ P.all(c525, c524);
-const c527 = k5;
+const c527 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" }, planId: true }, required: ["type", "planId"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "items" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "file" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "markdown" } }, required: ["type"] }] }, additionalProperties: true });
 const c528 = /* @__PURE__ */ P.all(c527, c341);
 const c529 = vMcpServerAcp;
 const c530 = /* @__PURE__ */ P.tag("type", "acp");
 const c531 = /* @__PURE__ */ P.all(c530, c529);
-const c532 = k6;
+const c532 = /* @__PURE__ */ P.schemaCheck({ type: "object", properties: { type: { type: "string" } }, required: ["type"], not: { anyOf: [{ type: "object", properties: { type: { type: "string", const: "http" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "stdio" } }, required: ["type"] }, { type: "object", properties: { type: { type: "string", const: "acp" } }, required: ["type"] }] }, additionalProperties: true });
 const checks = [...base.checks, c378, c379, c380, c381, c382, c383, c384, c385, c386, c387, c388, c389, c390, c391, c392, c393, c394, c395, c396, c397, c398, c399, c400, c401, c402, c403, c404, c405, c406, c407, c408, c409, c410, c411, c412, c413, c414, c415, c416, c417, c418, c419, c420, c421, c422, c423, c424, c425, c426, c427, c428, c429, c430, c431, c432, c433, c434, c435, c436, c437, c438, c439, c440, c441, c442, c443, c444, c445, c446, c447, c448, c449, c450, c451, c452, c453, c454, c455, c456, c457, c458, c459, c460, c461, c462, c463, c464, c465, c466, c467, c468, c469, c470, c471, c472, c473, c474, c475, c476, c477, c478, c479, c480, c481, c482, c483, c484, c485, c486, c487, c488, c489, c490, c491, c492, c493, c494, c495, c496, c497, c498, c499, c500, c501, c502, c503, c504, c505, c506, c507, c508, c509, c510, c511, c512, c513, c514, c515, c516, c517, c518, c519, c520, c521, c522, c523, c524, c525, c526, c527, c528, c529, c530, c531, c532];
 
 // The repair plan: one node per subschema that leads to an x-deserialize-* annotation.
