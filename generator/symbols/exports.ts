@@ -205,7 +205,7 @@ export const SIGNATURES = {
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
   { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
-  { from: "parse.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
+  { from: "parse-context.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
   { from: "signatures.js", names: Object.values(SIGNATURES), typeOnly: true },
 ];
 
