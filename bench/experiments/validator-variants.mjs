@@ -22,7 +22,7 @@ const { Diagnostics } = await dist("diagnostics.js");
 const { loadSchemaDir } = await dist("load/index.js");
 const { buildModel } = await dist("model/build.js");
 const { buildSymbols } = await dist("symbols/table.js");
-const { prepareDefinition } = await dist("prepare/backends.js");
+const { prepareDefinition, prepareInput } = await dist("prepare/backends.js");
 const { DEFINITION_ID } = await dist("prepare/rules.js");
 const { createStandaloneAjv, loadFormats, standaloneModule } = await dist("emit/ajv.js");
 
@@ -53,12 +53,14 @@ export async function validatorVariants({ pkg: given, tmp, log }) {
   const surface = model.surfaces.find((/** @type {{ id: string }} */ s) => s.id === "v1");
   const names = buildSymbols(model).of(surface);
   const formats = await loadFormats();
-  const input = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
+  const input = prepareInput(
+    {
+      defsKeyword: surface.defsKeyword,
+      definitions: surface.definitions,
+      file: surface.schemaFile.display,
+    },
     diagnostics,
-  };
+  );
   /** @type {Record<string, unknown>} */
   const defs = {};
   for (const def of surface.definitions)

@@ -1,11 +1,19 @@
 import type { Diagnostics } from "../diagnostics.js";
 import type { PlanLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
-import { type PrepareInput, prepareDefinition } from "../prepare/backends.js";
+import {
+  contextOf,
+  type PrepareInput,
+  prepareDefinition,
+  prepareDefinitions,
+  prepareInput,
+  prepareSchema,
+} from "../prepare/backends.js";
 import { isObject, type Json } from "../schema/json.js";
+import { containsRef } from "../schema/node.js";
 import { pointer } from "../schema/pointer.js";
 import { selfNesting } from "../schema/refs.js";
-import { reachingClosedUnions, withUnknownVariant } from "../schema/unions.js";
+import { withUnknownVariant } from "../schema/unions.js";
 import { forEachJson } from "../schema/walk.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { type NumberFormat, unknownFormats } from "./ajv-facts.js";
@@ -31,6 +39,10 @@ export interface SurfaceFacts {
   readonly layout: PlanLayout;
   /** What this surface and the one beside it share, file kind by file kind (sharing.ts). */
   readonly sharing: Sharing;
+  /** The layout's local checks, prepared (`parseChecks`). */
+  readonly parseChecks: PreparedChecks;
+  /** The input the surface's schemas are prepared from, with the facts rules read. */
+  readonly prepareInput: PrepareInput;
 }
 
 /** One surface's definitions prepared for each backend that reads them whole. */
@@ -50,8 +62,22 @@ export interface PreparedSchemas {
   readonly receivedPlain: ReadonlySet<string>;
 }
 
+/** The parse plan's local checks (model/checks.ts), prepared for the parse-checks backend. */
+export interface PreparedChecks {
+  /**
+   * Check index → schema, for the checks this surface's files write: its own, and on a stable
+   * surface with a plan base, the base's (shared-parsers.js).
+   */
+  readonly checks: ReadonlyMap<number, Json>;
+  /**
+   * The definitions as a check that refers to them sees them (the parse-definitions backend):
+   * only when some check does (none upstream so far).
+   */
+  readonly definitions?: Readonly<Record<string, Json>>;
+}
+
 /** The facts of one surface that need nothing of the surface beside it. */
-export type OwnFacts = Omit<SurfaceFacts, "layout" | "sharing">;
+export type OwnFacts = Omit<SurfaceFacts, "layout" | "sharing" | "parseChecks">;
 
 /**
  * `surface`'s own facts. Preparing for the validators warns (unknown keywords; unknown formats,
@@ -63,14 +89,15 @@ export function ownFacts(
   diagnostics: Diagnostics,
   formats: Record<string, NumberFormat>,
 ): OwnFacts {
-  const schemas = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
-  const reachesClosed = reachingClosedUnions(schemas, surface.defsKeyword);
-  const input: PrepareInput = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
+  const input = prepareInput(
+    {
+      defsKeyword: surface.defsKeyword,
+      definitions: surface.definitions,
+      file: surface.schemaFile.display,
+    },
     diagnostics,
-  };
+  );
+  const { defs: schemas, reachesClosed } = input;
 
   const validators: Record<string, Json> = {};
   const unknown = new Set<string>();
@@ -108,6 +135,7 @@ export function ownFacts(
   }
 
   return {
+    prepareInput: input,
     schemas,
     reachesClosed,
     nestsItself: selfNesting(schemas, surface.defsKeyword),
@@ -154,4 +182,31 @@ export interface Sharing {
   readonly unions: ReadonlySet<string>;
   /** Whether the pair's plans share any record: shared-parsers.js exists. */
   readonly planBase: boolean;
+}
+
+/**
+ * The local checks of `layout` that `surface`'s files write, prepared for the parse checks:
+ * its own (numbered after the base), and the base's when `withBase` (the stable surface of a
+ * pair writes them into shared-parsers.js). Preparing warns about nothing the validators did
+ * not warn about already, so the warnings go nowhere.
+ */
+export function parseChecks(
+  facts: OwnFacts,
+  layout: PlanLayout,
+  withBase: boolean,
+  silent: Diagnostics,
+): PreparedChecks {
+  const input: PrepareInput = { ...facts.prepareInput, diagnostics: silent };
+  const checks = new Map<number, Json>();
+  const add = (specs: PlanLayout["own"]["checks"], first: number) =>
+    specs.forEach((spec, i) => {
+      if (spec.kind === "local")
+        checks.set(first + i, prepareSchema("parse-checks", spec.schema, contextOf(input, "")));
+    });
+  if (withBase) add(layout.base.checks, 0);
+  add(layout.own.checks, layout.base.checks.length);
+  const refers = [...checks.values()].some(containsRef);
+  return refers
+    ? { checks, definitions: prepareDefinitions("parse-definitions", input) }
+    : { checks };
 }

@@ -1,10 +1,11 @@
 import type { Diagnostics } from "../diagnostics.js";
+import { Diagnostics as Silent } from "../diagnostics.js";
 import { linkPlans, type PlanLayout, soloLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { buildRepairPlan } from "../model/repair-plan.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { NumberFormat } from "./ajv-facts.js";
-import { type OwnFacts, ownFacts, type SurfaceFacts } from "./facts.js";
+import { type OwnFacts, ownFacts, parseChecks, type SurfaceFacts } from "./facts.js";
 import { sharedCode, sharedParsers } from "./sharing.js";
 
 export type { Sharing, SurfaceFacts } from "./facts.js";
@@ -48,6 +49,7 @@ export function analyse(
       ...factsOf(surface),
       layout,
       sharing: { code: new Set(), ...sharedParsers(new Set(), layout) },
+      parseChecks: parseChecks(factsOf(surface), layout, false, new Silent()),
     });
   }
   return out;
@@ -64,10 +66,15 @@ function analysePair(
     buildRepairPlan(unstable, factsOf(unstable).reachesClosed),
     code,
   );
-  const side = (surface: SurfaceModel, layout: PlanLayout, beside: object) =>
-    [
-      surface,
-      { ...factsOf(surface), layout, sharing: { ...beside, code, ...sharedParsers(code, layout) } },
-    ] as [SurfaceModel, SurfaceFacts];
+  const side = (surface: SurfaceModel, layout: PlanLayout, beside: object) => {
+    const sharing = { ...beside, code, ...sharedParsers(code, layout) };
+    // The stable surface writes the base's checks, into shared-parsers.js.
+    const withBase = surface === stable && sharing.planBase;
+    const checks = parseChecks(factsOf(surface), layout, withBase, new Silent());
+    return [surface, { ...factsOf(surface), layout, sharing, parseChecks: checks }] as [
+      SurfaceModel,
+      SurfaceFacts,
+    ];
+  };
   return [side(stable, layouts.stable, { unstable }), side(unstable, layouts.unstable, { stable })];
 }

@@ -2,18 +2,12 @@ import type * as Runtime from "../../templates/runtime/parse.js";
 import type { ShapeNode } from "../../templates/runtime/parse.js";
 import type * as SchemaCheck from "../../templates/runtime/schema-check.js";
 import { unknownFormats } from "../analysis/ajv-facts.js";
-import { Diagnostics } from "../diagnostics.js";
+import type { PreparedChecks } from "../analysis/facts.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
 import type { PlanLayout, PlanTables } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import type { UnionHelper } from "../model/repair-plan.js";
-import {
-  contextOf,
-  type PrepareInput,
-  prepareDefinitions,
-  prepareSchema,
-} from "../prepare/backends.js";
 import { SURFACE_ID } from "../prepare/rules.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import { containsRef } from "../schema/node.js";
@@ -71,7 +65,8 @@ const PLAN = {
 export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
   const { surface, runtime: runtimePath, unstable } = context;
   const { layout } = context.facts;
-  const locals = localChecks(surface, layout.own.checks, layout.base.checks.length);
+  const prepared = context.facts.parseChecks;
+  const locals = localChecks(prepared.checks, layout.base.checks.length, layout.own.checks.length);
   const files: OutputFile[] = [
     {
       path: `${surface.id}/parsers.js`,
@@ -82,10 +77,10 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
   if (compiledIn(locals).length > 0)
     files.push({
       path: `${surface.id}/parsers-validators.js`,
-      content: await localValidatorsJs(surface, locals, runtimePath),
+      content: await localValidatorsJs(surface, locals, prepared, runtimePath),
     });
   if (unstable && context.facts.sharing.planBase) {
-    const baseLocals = localChecks(surface, layout.base.checks, 0);
+    const baseLocals = localChecks(prepared.checks, 0, layout.base.checks.length);
     files.push({
       path: `${surface.id}/${SHARED_PARSERS}`,
       content: sharedParsersJs(context, layout, baseLocals),
@@ -93,7 +88,7 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
     if (compiledIn(baseLocals).length > 0)
       files.push({
         path: `${surface.id}/${SHARED_PARSE_CHECKS}`,
-        content: await localValidatorsJs(surface, baseLocals, runtimePath),
+        content: await localValidatorsJs(surface, baseLocals, prepared, runtimePath),
       });
   }
   return files;
@@ -103,29 +98,22 @@ export async function emitParsers(context: EmitContext): Promise<OutputFile[]> {
 const BASE_TABLES = "base";
 
 /**
- * Local checks of `specs` (numbered from `first`), as the parse-checks backend prepares them:
- * check index → the schema, and for one the runtime cannot read as data (schema-checks.ts),
- * its export name in the parsers-validators module that compiles it.
+ * The prepared local checks (analysis/facts.ts `parseChecks`) numbered `first` to
+ * `first + count - 1`: check index → the schema, and for one the runtime cannot read as data
+ * (schema-checks.ts), its export name in the parsers-validators module that compiles it.
  */
 function localChecks(
-  surface: SurfaceModel,
-  specs: CheckSpec[],
+  prepared: ReadonlyMap<number, Json>,
   first: number,
+  count: number,
 ): Map<number, LocalCheck> {
-  // The validators warned about what these schemas hold already.
-  const input: PrepareInput = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics: new Diagnostics(),
-  };
   const locals = new Map<number, LocalCheck>();
   let compiled = 0;
-  specs.forEach((spec, i) => {
-    if (spec.kind !== "local") return;
-    const schema = prepareSchema("parse-checks", spec.schema, contextOf(input, ""));
-    locals.set(first + i, interpretable(schema) ? { schema } : { schema, name: `k${compiled++}` });
-  });
+  for (let index = first; index < first + count; index++) {
+    const schema = prepared.get(index);
+    if (schema === undefined) continue;
+    locals.set(index, interpretable(schema) ? { schema } : { schema, name: `k${compiled++}` });
+  }
   return locals;
 }
 
@@ -554,17 +542,11 @@ export function parserDeclarations({
 async function localValidatorsJs(
   surface: SurfaceModel,
   locals: Map<number, LocalCheck>,
+  prepared: PreparedChecks,
   runtimePath: string,
 ): Promise<string> {
   const head = banner(surface.schemaFile.name);
   const formats = await loadFormats();
-  // The validators warned about what these schemas hold already.
-  const input: PrepareInput = {
-    defsKeyword: surface.defsKeyword,
-    definitions: surface.definitions,
-    file: surface.schemaFile.display,
-    diagnostics: new Diagnostics(),
-  };
   const schemas = new Map<string, Json>();
   for (const { name, schema } of compiledIn(locals)) schemas.set(name, schema);
   const unknown = new Set(
@@ -574,7 +556,7 @@ async function localValidatorsJs(
   // Only a local check that could not be split refers to definitions (none upstream so far);
   // then they are compiled here as well, in one container schema (prepare/backends.ts).
   const definitions = [...schemas.values()].some(containsRef)
-    ? (prepareDefinitions("parse-definitions", input) as JsonObject)
+    ? (prepared.definitions as JsonObject)
     : undefined;
   // strictTypes off: a branch compiled on its own no longer sees the `type` its parent
   // declared, which strict mode would flag although the meaning is unchanged.

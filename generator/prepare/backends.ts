@@ -1,6 +1,7 @@
 import type { Diagnostics } from "../diagnostics.js";
 import type { Json } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
+import { reachingClosedUnions } from "../schema/unions.js";
 import {
   annotationsOnlyAreAny,
   applyRules,
@@ -17,6 +18,7 @@ import {
   splitPropertiesFromUnion,
   stripAnnotations,
   stripTitles,
+  unevaluatedReaders,
   untaggedVariantsWithoutTag,
 } from "./rules.js";
 
@@ -117,13 +119,43 @@ export const BACKENDS: Readonly<Record<Backend, BackendRewrites>> = {
   },
 };
 
-/** One surface's definitions as the loader read them, and where to report what rules find. */
+/**
+ * One surface's definitions as the loader read them, what rules need to know about all of
+ * them (computed once, by `prepareInput`), and where to report what rules find.
+ */
 export interface PrepareInput {
-  defsKeyword: "$defs" | "definitions";
-  definitions: ReadonlyArray<{ key: string; schema: Json }>;
+  readonly defsKeyword: "$defs" | "definitions";
+  readonly definitions: ReadonlyArray<{ key: string; schema: Json }>;
   /** The schema file, as errors and warnings name it. */
-  file: string;
-  diagnostics: Diagnostics;
+  readonly file: string;
+  readonly diagnostics: Diagnostics;
+  /** The definitions by key (schema order), for rules that follow a `$ref`. */
+  readonly defs: Readonly<Record<string, Json>>;
+  /** Definitions a value of which can hold a closed tagged union (schema/unions.ts). */
+  readonly reachesClosed: ReadonlySet<string>;
+  /** The `unevaluated*` keywords some definition gives a schema or `false` (drop-noop-unevaluated). */
+  readonly readsUnevaluated: ReadonlySet<string>;
+}
+
+/** The input to prepare a surface's schemas from: its definitions, and the facts rules read. */
+export function prepareInput(
+  surface: {
+    defsKeyword: "$defs" | "definitions";
+    definitions: ReadonlyArray<{ key: string; schema: Json }>;
+    file: string;
+  },
+  diagnostics: Diagnostics,
+): PrepareInput {
+  const defs = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
+  return {
+    defsKeyword: surface.defsKeyword,
+    definitions: surface.definitions,
+    file: surface.file,
+    diagnostics,
+    defs,
+    reachesClosed: reachingClosedUnions(defs, surface.defsKeyword),
+    readsUnevaluated: unevaluatedReaders(defs),
+  };
 }
 
 /** Every definition as `backend` must see it, by key, in schema order. */
@@ -152,20 +184,12 @@ export function prepareSchema(backend: Backend, schema: Json, context: RuleConte
 /** What rules know while preparing a schema of `input`'s surface found at `at`. */
 export function contextOf(input: PrepareInput, at: string): RuleContext {
   return {
-    defs: definitionsOf(input),
+    defs: input.defs,
     defsKeyword: input.defsKeyword,
+    reachesClosed: input.reachesClosed,
+    readsUnevaluated: input.readsUnevaluated,
     file: input.file,
     at,
     diagnostics: input.diagnostics,
   };
-}
-
-const byKey = new WeakMap<PrepareInput["definitions"], Record<string, Json>>();
-function definitionsOf(input: PrepareInput): Record<string, Json> {
-  let defs = byKey.get(input.definitions);
-  if (!defs) {
-    defs = Object.fromEntries(input.definitions.map((d) => [d.key, d.schema]));
-    byKey.set(input.definitions, defs);
-  }
-  return defs;
 }

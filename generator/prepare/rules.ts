@@ -8,7 +8,7 @@ import {
 } from "../schema/keywords.js";
 import { discriminatorOf, typesOf } from "../schema/node.js";
 import { onlyRef, refTarget, refTo } from "../schema/refs.js";
-import { reachingClosedUnions, taggedUnion } from "../schema/unions.js";
+import { taggedUnion } from "../schema/unions.js";
 import { forEachSchema, mapSchema } from "../schema/walk.js";
 
 /**
@@ -27,6 +27,10 @@ export interface RuleContext {
   /** The surface's definitions as loaded (not prepared), by key. */
   defs: Readonly<Record<string, Json>>;
   defsKeyword: "$defs" | "definitions";
+  /** Definitions a value of which can hold a closed tagged union (schema/unions.ts). */
+  reachesClosed: ReadonlySet<string>;
+  /** The `unevaluated*` keywords some definition gives a schema or `false` (`unevaluatedReaders`). */
+  readsUnevaluated: ReadonlySet<string>;
   /** The schema file and the JSON pointer of what is being prepared, for warnings. */
   file: string;
   at: string;
@@ -150,21 +154,11 @@ export const refsToPlainTypes: Rule = {
   apply(node, context) {
     const ref = onlyRef(node);
     const key = ref === undefined ? undefined : refTarget(ref, context.defsKeyword);
-    if (key === undefined || !Object.hasOwn(context.defs, key) || reachOf(context).has(key))
+    if (key === undefined || !Object.hasOwn(context.defs, key) || context.reachesClosed.has(key))
       return node;
     return { tsType: key };
   },
 };
-
-const reaches = new WeakMap<object, Set<string>>();
-function reachOf({ defs, defsKeyword }: RuleContext): Set<string> {
-  let reach = reaches.get(defs);
-  if (!reach) {
-    reach = reachingClosedUnions(defs, defsKeyword);
-    reaches.set(defs, reach);
-  }
-  return reach;
-}
 
 export const escapeCommentTerminators: Rule = {
   name: "escape-comment-terminators",
@@ -278,20 +272,14 @@ export const enumsAsEnum: Rule = {
  * `true` elsewhere marks everything it sees as evaluated for those, through `$ref` and the
  * in-place applicators, so there it is not a no-op.
  */
-const readingUnevaluated = new WeakMap<RuleContext["defs"], ReadonlySet<string>>();
-function unevaluatedReaders(defs: RuleContext["defs"]): ReadonlySet<string> {
-  let found = readingUnevaluated.get(defs);
-  if (!found) {
-    const keywords = new Set<string>();
-    for (const def of Object.values(defs))
-      forEachSchema(def, (node) => {
-        for (const keyword of UNEVALUATED_KEYWORDS)
-          if (node[keyword] !== undefined && node[keyword] !== true) keywords.add(keyword);
-      });
-    found = keywords;
-    readingUnevaluated.set(defs, found);
-  }
-  return found;
+export function unevaluatedReaders(defs: Readonly<Record<string, Json>>): ReadonlySet<string> {
+  const keywords = new Set<string>();
+  for (const def of Object.values(defs))
+    forEachSchema(def, (node) => {
+      for (const keyword of UNEVALUATED_KEYWORDS)
+        if (node[keyword] !== undefined && node[keyword] !== true) keywords.add(keyword);
+    });
+  return keywords;
 }
 
 export const dropNoopUnevaluated: Rule = {
@@ -300,7 +288,7 @@ export const dropNoopUnevaluated: Rule = {
     "`unevaluatedProperties: true` / `unevaluatedItems: true` can never fail, yet their presence makes ajv track evaluated properties in every validator. Kept where a definition of the surface has the same keyword with a schema or `false`, which reads what the `true` marks evaluated.",
   apply(node, context) {
     const drop = UNEVALUATED_KEYWORDS.filter(
-      (k) => node[k] === true && !unevaluatedReaders(context.defs).has(k),
+      (k) => node[k] === true && !context.readsUnevaluated.has(k),
     );
     if (drop.length === 0) return node;
     const rest = { ...node };

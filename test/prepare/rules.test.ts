@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics, formatWarning } from "../../generator/diagnostics.js";
-import { BACKENDS, prepareDefinitions } from "../../generator/prepare/backends.js";
+import {
+  BACKENDS,
+  contextOf,
+  prepareDefinitions,
+  prepareInput,
+} from "../../generator/prepare/backends.js";
 import { PlaceholderKeys } from "../../generator/prepare/placeholder-keys.js";
 import { applyRules, type Rule } from "../../generator/prepare/rules.js";
 import type { Json } from "../../generator/schema/json.js";
@@ -42,13 +47,15 @@ describe("prepare rules", () => {
           if (!rule) throw new Error(`no backend sees a rule named ${name}`);
           const diagnostics = new Diagnostics();
           const before = JSON.stringify(c.input);
-          const output = applyRules(c.input, [rule], {
-            defs: fixture.defs ?? {},
-            defsKeyword: "$defs",
-            file: "schema.json",
-            at: "/$defs/Case",
+          const definitions = Object.entries(fixture.defs ?? {}).map(([key, schema]) => ({
+            key,
+            schema,
+          }));
+          const input = prepareInput(
+            { defsKeyword: "$defs", definitions, file: "schema.json" },
             diagnostics,
-          });
+          );
+          const output = applyRules(c.input, [rule], contextOf(input, "/$defs/Case"));
           expect(output).toStrictEqual(c.output);
           expect(diagnostics.warnings.map(formatWarning)).toEqual(
             (c.warnings ?? []).map((w) => `warning: ${w}`),
@@ -86,12 +93,10 @@ describe("backend table", () => {
         schema: { type: "object", properties: { kind: { const: "a" } }, required: ["kind"] },
       },
     ];
-    const prepared = prepareDefinitions("validators", {
-      defsKeyword: "$defs",
-      definitions,
-      file: "schema.json",
-      diagnostics: new Diagnostics(),
-    });
+    const prepared = prepareDefinitions(
+      "validators",
+      prepareInput({ defsKeyword: "$defs", definitions, file: "schema.json" }, new Diagnostics()),
+    );
     expect(prepared.U).toStrictEqual({
       type: "object",
       discriminator: { propertyName: "kind" },

@@ -5,7 +5,6 @@ import { surfaceContexts } from "../../generator/emit/contexts.js";
 import { interpretable } from "../../generator/emit/schema-checks.js";
 import { loadSchemaDir } from "../../generator/load/index.js";
 import { buildModel } from "../../generator/model/build.js";
-import { contextOf, prepareSchema } from "../../generator/prepare/backends.js";
 import type { Json, JsonObject } from "../../generator/schema/json.js";
 import { buildSymbols } from "../../generator/symbols/table.js";
 import { type CheckSchema, schemaCheck } from "../../templates/runtime/schema-check.js";
@@ -85,19 +84,9 @@ describe("subschema checks read as data decide as the compiled validators", () =
     const symbols = buildSymbols(model);
     let compared = 0;
     for (const context of await surfaceContexts(model, symbols, new Diagnostics())) {
-      const { surface } = context;
-      const { layout } = context.facts;
-      const input = {
-        defsKeyword: surface.defsKeyword,
-        definitions: surface.definitions,
-        file: surface.schemaFile.display,
-        diagnostics: new Diagnostics(),
-      };
-      const defs = Object.fromEntries(surface.definitions.map((d) => [d.key, d.schema]));
-      const instances = new InstanceGenerator(defs as never, rng(7));
-      for (const spec of [...layout.base.checks, ...layout.own.checks]) {
-        if (spec.kind !== "local") continue;
-        const schema = prepareSchema("parse-checks", spec.schema, contextOf(input, ""));
+      const instances = new InstanceGenerator(context.facts.schemas as never, rng(7));
+      // The checks each surface's files write (the base's on the stable side only).
+      for (const schema of context.facts.parseChecks.checks.values()) {
         if (!interpretable(schema)) continue;
         const expected = ajvCheck(schema);
         const actual = schemaCheck(schema as CheckSchema);
