@@ -24,6 +24,8 @@ export const TEMPLATES_DIR = join(ROOT, "templates");
 export const RUNTIME_DIR = join(ROOT, "dist", "runtime");
 /** The runtime's JavaScript as the package ships it, one module each for web and Node (tools/build/runtime-bundle.mjs). */
 export const RUNTIME_BUNDLE_DIR = join(ROOT, "dist", "runtime-bundle");
+/** Which runtime module's declarations import which (tools/build/runtime-graph.mjs). */
+export const RUNTIME_GRAPH = join(ROOT, "dist", "runtime-graph.json");
 
 export const GENERATOR_VERSION: string = JSON.parse(
   readFileSync(join(ROOT, "package.json"), "utf8"),

@@ -3,7 +3,7 @@ import type {
   CapabilityGate as RuntimeGate,
 } from "../../templates/runtime/negotiation.js";
 import type { CapabilityGate, Negotiation, SurfaceModel } from "../model/protocol.js";
-import { type Role, runtimeSpecifier } from "../symbols/exports.js";
+import { importLine, type Role, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { jsLiteral, literal, propertyKey } from "./js.js";
@@ -66,7 +66,7 @@ export function emitCapabilities({ surface, names, runtime }: EmitContext): Outp
   ];
   const dts = [
     head,
-    `import type { CapabilityGate } from "${runtime}/negotiation.js";`,
+    importLine(names.imports.capabilities.gate, runtime),
     ...(negotiation && helpers
       ? [
           'import type * as T from "./types.js";',

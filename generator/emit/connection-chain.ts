@@ -1,5 +1,5 @@
 import type { Method } from "../model/protocol.js";
-import { runtimeSpecifier } from "../symbols/exports.js";
+import { importLine, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { handlerResult, resultType } from "./connection-calls.js";
 import { literal } from "./js.js";
@@ -97,6 +97,8 @@ export function chainDeclarations(
 ): ChainLines {
   const chain = names.chain;
   if (!chain) return { imports: [], body: [] };
+  const proxy = names.imports.connection.proxy;
+  if (!proxy) throw new Error("internal error: a proxy chain without its runtime import");
   const { model, roles } = chain;
   const type = (key: string) => `T.${names.definition(key).type}`;
   const agent = names.roles.agent;
@@ -198,7 +200,7 @@ export function chainDeclarations(
   );
   return {
     imports: [
-      `import { ProxyConnection } from "${runtime}/proxy-connection.js";`,
+      importLine(proxy, runtime),
       `import type { ${names.methodMap("proxy", "request")}, ${names.methodMap("proxy", "notification")} } from "./methods.js";`,
     ],
     body: lines,

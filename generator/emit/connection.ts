@@ -1,7 +1,7 @@
 import { methodsOf } from "../model/methods.js";
 import type { Method, RoleCalls, SurfaceModel } from "../model/protocol.js";
 import type { HandlerSide } from "../model/sides.js";
-import { type Role, reexportLines, runtimeSpecifier } from "../symbols/exports.js";
+import { importLine, type Role, reexportLines, runtimeSpecifier } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import { NEGOTIATION_TABLE, negotiationLines } from "./capabilities.js";
 import {
@@ -190,6 +190,7 @@ function declarations(
     names.methodMap(side, "request"),
     names.methodMap(side, "notification"),
   ];
+  const imports = names.imports.connection;
   const chain = chainDeclarations(
     names,
     runtime,
@@ -204,14 +205,12 @@ function declarations(
       ? ['import type * as R from "./received.js";']
       : []),
     `import type { ${[...maps("agent"), ...maps("client")].join(", ")} } from "./methods.js";`,
-    `import type { CallOptions, ConnectionOptions, ExtensionHandlers, NotificationContext, RequestContext } from "${runtime}/connection-types.js";`,
-    `import type { MessageStream } from "${runtime}/message-stream.js";`,
-    ...(surface.negotiation
-      ? [`import type { Negotiated } from "${runtime}/negotiation.js";`]
-      : []),
+    importLine(imports.options, runtime),
+    importLine(imports.stream, runtime),
+    ...(imports.negotiated ? [importLine(imports.negotiated, runtime)] : []),
     ...(names.session ? [`import type { ${names.session.session} } from "./session.js";`] : []),
-    `import { SideConnection } from "${runtime}/side-connection.js";`,
-    `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
+    importLine(imports.base, runtime),
+    importLine(imports.disposable, runtime),
     ...chain.imports,
     "",
     ...reexportLines(names.reexports.connection, runtime, true),

@@ -19,8 +19,8 @@ export function emitErrors({ surface, names, runtime }: EmitContext): OutputFile
   const data = {
     banner: banner(surface.schemaFile.name).trimEnd(),
     requestError: {
-      js: runtimeSpecifier(runtime, "request-error.js", false),
-      dts: runtimeSpecifier(runtime, "request-error.js", true),
+      js: runtimeSpecifier(runtime, names.imports.errors.base.from, false),
+      dts: runtimeSpecifier(runtime, names.imports.errors.base.from, true),
     },
     definition: ERROR_CODE_DEFINITION,
     errorClass,

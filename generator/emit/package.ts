@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
-import { GENERATOR_VERSION, RUNTIME_BUNDLE_DIR, RUNTIME_DIR, TEMPLATES_DIR } from "../paths.js";
+import {
+  GENERATOR_VERSION,
+  RUNTIME_BUNDLE_DIR,
+  RUNTIME_DIR,
+  RUNTIME_GRAPH,
+  TEMPLATES_DIR,
+} from "../paths.js";
 import {
   RUNTIME_MODULE,
   RUNTIME_NODE_MODULE,
@@ -10,7 +16,7 @@ import {
   reexportLines,
   runtimeBundle,
 } from "../symbols/exports.js";
-import type { Symbols } from "../symbols/table.js";
+import { runtimeImportsOf, type Symbols } from "../symbols/table.js";
 import { capabilityRows, readmeShowsCapabilities } from "./capabilities.js";
 import { CHANGELOG_FILE } from "./changelog.js";
 import type { EmitContext } from "./context.js";
@@ -87,32 +93,50 @@ export function emitRuntime(): OutputFile[] {
  * `runtime/index.js`, which the `exports` map lets no one import, so their declarations would
  * describe nothing anyone can reach. Only `runtime/` is pruned: a surface's own declaration
  * file that nothing reached would be a bug to see, not to hide.
+ *
+ * Computed from data, not by reading the declarations back: each entry point reaches every
+ * declaration file of its surface (`index.d.ts` re-exports them all), and the symbol table
+ * says which runtime modules each of those imports or re-exports (`runtimeImportsOf`, a
+ * shared entry point's `reexports` and `imports`); from there the build's graph of the
+ * runtime's own declarations (tools/build/runtime-graph.mjs) says what they import in turn.
  */
 export function withReachableRuntime(
   files: readonly OutputFile[],
   model: ProtocolModel,
   symbols: Symbols,
 ): OutputFile[] {
-  const declarations = new Map(
-    files.filter((f) => f.path.endsWith(".d.ts")).map((f) => [f.path, f.content]),
-  );
+  const graph = runtimeGraph();
   const reached = new Set<string>();
-  const work = entryPoints(model, symbols).map(({ folder }) => `${folder}/index.d.ts`);
+  const work = [
+    ...model.surfaces.flatMap((s) => runtimeImportsOf(symbols.of(s))),
+    ...sharedEntries(model, symbols).flatMap((e) => [...e.reexports, ...e.imports]),
+  ].map((r) => r.from);
   while (work.length > 0) {
-    const path = work.pop() as string;
-    const content = declarations.get(path);
-    if (reached.has(path) || content === undefined) continue;
-    reached.add(path);
-    for (const [, specifier] of content.matchAll(RELATIVE_SPECIFIER))
-      work.push(posix.join(posix.dirname(path), specifier as string).replace(/\.js$/, ".d.ts"));
+    const module = work.pop() as string;
+    if (reached.has(module)) continue;
+    const imports = graph[module];
+    if (imports === undefined)
+      throw new Error(`internal error: runtime module ${module} is not in ${RUNTIME_GRAPH}`);
+    reached.add(module);
+    work.push(...imports);
   }
-  return files.filter(
-    (f) => !(f.path.startsWith("runtime/") && f.path.endsWith(".d.ts") && !reached.has(f.path)),
-  );
+  const declarationOf = (path: string) =>
+    path.startsWith("runtime/") && path.endsWith(".d.ts")
+      ? path.slice("runtime/".length, -".d.ts".length)
+      : undefined;
+  return files.filter((f) => {
+    const module = declarationOf(f.path);
+    return module === undefined || reached.has(`${module}.js`);
+  });
 }
 
-/** A relative module specifier in declarations: `from "./x.js"`, `import("../x.js")`. */
-const RELATIVE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)"(\.\.?\/[^"]*)"/g;
+/**
+ * Runtime module (`parse.js`) → the runtime modules its declarations import: written by the
+ * build beside the compiled runtime, with TypeScript's own scanner over its declarations.
+ */
+function runtimeGraph(): Readonly<Record<string, readonly string[]>> {
+  return JSON.parse(readFileSync(RUNTIME_GRAPH, "utf8"));
+}
 
 /** Surfaces in the order package.json lists them: by protocol version, stable first. */
 function orderedSurfaces(model: ProtocolModel): SurfaceModel[] {

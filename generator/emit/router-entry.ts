@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { ProtocolModel, SurfaceModel } from "../model/protocol.js";
-import { ROUTER_MODULE, reexportLines } from "../symbols/exports.js";
+import { importLine, ROUTER_MODULE, reexportLines } from "../symbols/exports.js";
 import type { Symbols } from "../symbols/table.js";
 import { runtimeFrom } from "./context.js";
 import { jsLiteral, literal } from "./js.js";
@@ -64,7 +64,7 @@ export function emitRouterEntry(model: ProtocolModel, symbols: Symbols): OutputF
   const typeParameter = (version: number) => `V${version}`;
   const declarations = [
     head,
-    `import type { AgentFactory, ${names.agentClass}, ClientOffer, ${names.clientClass}, InitializingConnection, RouterOptions } from "${runtime}/router.js";`,
+    ...entry.imports.map((i) => importLine(i, runtime)),
     ...params.flatMap((p) => p.imports.map((i) => i.line)),
     "",
     ...reexportLines(entry.reexports, runtime, true),

@@ -5,6 +5,7 @@ import type {
   SlotValue,
   SurfaceModel,
 } from "../model/protocol.js";
+import { importLine } from "../symbols/exports.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { jsLiteral, literal, propertyKey } from "./js.js";
@@ -73,7 +74,8 @@ export function clientSessionMembers(surface: SurfaceModel, names: SurfaceSymbol
 export function emitSession({ surface, names, runtime, facts }: EmitContext): OutputFile[] {
   const session = surface.session;
   const symbols = names.session;
-  if (!session || !symbols) return [];
+  const imports = names.imports.session;
+  if (!session || !symbols || !imports) return [];
   const reach = facts.reachesClosed;
   // What the connection hands on is read openly: a received type where one exists.
   const received = (key: string) =>
@@ -158,8 +160,8 @@ export function emitSession({ surface, names, runtime, facts }: EmitContext): Ou
     head,
     'import type * as T from "./types.js";',
     ...(usesReceived ? ['import type * as R from "./received.js";'] : []),
-    `import type { CallOptions, SessionOf, Settled, TurnOf, Without } from "${runtime}/connection-types.js";`,
-    `import type { AsyncDisposableIfAvailable } from "${runtime}/handle.js";`,
+    importLine(imports.members, runtime),
+    importLine(imports.disposable, runtime),
     "",
     "/**",
     ` * What a ${symbols.session} knows, kept by the protocol's rules from every \`${methods.update.method}\` of the`,

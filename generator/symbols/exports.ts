@@ -185,6 +185,56 @@ export const CONNECTION_REEXPORTS: readonly RuntimeReexport[] = [
 ];
 
 /**
+ * One `import { … } from` line of a generated declaration file: runtime names its own
+ * declarations use. With the re-exports, these are every edge from the generated
+ * declarations into the runtime's: the package ships the runtime declarations they reach
+ * (emit/package.ts `withReachableRuntime`), so a line written without its entry here would
+ * point at a file the package may not have.
+ */
+export type RuntimeImport = RuntimeReexport;
+
+/**
+ * What `connection.d.ts` imports from the runtime for its own declarations. `negotiated` is
+ * for surfaces with a handshake, `proxy` for those with a proxy chain (the symbol table
+ * keeps only the entries a surface has).
+ */
+export const CONNECTION_IMPORTS = {
+  options: {
+    from: "connection-types.js",
+    names: [
+      ...["CallOptions", "ConnectionOptions", "ExtensionHandlers", "NotificationContext"],
+      "RequestContext",
+    ],
+    typeOnly: true,
+  },
+  stream: { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
+  negotiated: { from: "negotiation.js", names: ["Negotiated"], typeOnly: true },
+  base: { from: "side-connection.js", names: ["SideConnection"] },
+  disposable: { from: "handle.js", names: ["AsyncDisposableIfAvailable"], typeOnly: true },
+  proxy: { from: "proxy-connection.js", names: ["ProxyConnection"] },
+} as const satisfies Record<string, RuntimeImport>;
+
+/** What `session.d.ts` imports from the runtime: the members every session and turn have. */
+export const SESSION_IMPORTS = {
+  members: {
+    from: "connection-types.js",
+    names: ["CallOptions", "SessionOf", "Settled", "TurnOf", "Without"],
+    typeOnly: true,
+  },
+  disposable: { from: "handle.js", names: ["AsyncDisposableIfAvailable"], typeOnly: true },
+} as const satisfies Record<string, RuntimeImport>;
+
+/** What `capabilities.d.ts` imports from the runtime: the gate's type. */
+export const CAPABILITIES_IMPORTS = {
+  gate: { from: "negotiation.js", names: ["CapabilityGate"], typeOnly: true },
+} as const satisfies Record<string, RuntimeImport>;
+
+/** What `errors.d.ts` imports from the runtime: the class its `RequestError` extends. */
+export const ERRORS_IMPORTS = {
+  base: { from: "request-error.js", names: ["RequestError"] },
+} as const satisfies Record<string, RuntimeImport>;
+
+/**
  * The call signatures (`runtime/signatures.js`) that declare each definition's functions:
  * `is<Name>` is a `Guard<Name>`, and so on. Exported by every entry point, so a consumer's
  * declarations can name the type of anything they take from a guard or parser.
@@ -201,6 +251,14 @@ export const SIGNATURES = {
   untaggedGuard: "UntaggedGuard",
 } as const;
 
+/**
+ * What `types.d.ts` may import from the runtime: the signatures its function declarations
+ * are written with (emit/types.ts imports those it uses).
+ */
+export const TYPES_IMPORTS = {
+  signatures: { from: "signatures.js", names: Object.values(SIGNATURES), typeOnly: true },
+} as const satisfies Record<string, RuntimeImport>;
+
 /** What the entry point (`index.js` / `index.d.ts`) re-exports from the runtime itself. */
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
@@ -216,6 +274,8 @@ export interface PackageEntry {
   /** Its folder in the package, holding `index.js` and `index.d.ts`. */
   readonly folder: string;
   readonly reexports: readonly RuntimeReexport[];
+  /** What its declarations import from the runtime for their own use. */
+  readonly imports: readonly RuntimeImport[];
 }
 
 /**
@@ -259,6 +319,7 @@ export const NODE_ENTRY: PackageEntry = {
   subpath: "./node",
   folder: "node",
   reexports: NODE_REEXPORTS,
+  imports: [],
 };
 
 /**
@@ -306,6 +367,7 @@ export const REMOTE_ENTRY: PackageEntry = {
   subpath: "./remote",
   folder: "remote",
   reexports: REMOTE_REEXPORTS,
+  imports: [],
 };
 
 /**
@@ -326,12 +388,6 @@ export const ROUTER_REEXPORTS: readonly RuntimeReexport[] = [
   },
   { from: "message-stream.js", names: ["MessageStream"], typeOnly: true },
 ];
-export const ROUTER_ENTRY: PackageEntry = {
-  subpath: "./router",
-  folder: "router",
-  reexports: ROUTER_REEXPORTS,
-};
-
 /** The names `PKG/router` declares itself (emit/router-entry.ts writes them). */
 export const ROUTER_MODULE = {
   /** The agent's router: `agentRouter({ 1: (stream) => …, 2: (stream) => … })`. */
@@ -346,6 +402,25 @@ export const ROUTER_MODULE = {
   agentClass: "AgentRouter",
   clientClass: "ClientRouter",
 } as const;
+
+/** What `PKG/router`'s declarations import from the runtime: the classes and their arguments. */
+export const ROUTER_IMPORTS: readonly RuntimeImport[] = [
+  {
+    from: "router.js",
+    names: [
+      ...["AgentFactory", ROUTER_MODULE.agentClass, "ClientOffer", ROUTER_MODULE.clientClass],
+      ...["InitializingConnection", "RouterOptions"],
+    ],
+    typeOnly: true,
+  },
+];
+
+export const ROUTER_ENTRY: PackageEntry = {
+  subpath: "./router",
+  folder: "router",
+  reexports: ROUTER_REEXPORTS,
+  imports: ROUTER_IMPORTS,
+};
 
 /** The entry points shared by every surface, in the order `exports` lists them. */
 export const PACKAGE_ENTRIES: readonly PackageEntry[] = [NODE_ENTRY, REMOTE_ENTRY, ROUTER_ENTRY];
@@ -421,4 +496,9 @@ export function reexportLines(
       (r) =>
         `export ${r.typeOnly ? "type " : ""}{ ${r.names.join(", ")} } from "${runtimeSpecifier(runtimePath, r.from, declarations)}";`,
     );
+}
+
+/** `import { a, b } from "<runtime>/<module>";` (or `import type`) in a declaration file. */
+export function importLine(i: RuntimeImport, runtimePath: string): string {
+  return `import ${i.typeOnly ? "type " : ""}{ ${i.names.join(", ")} } from "${runtimeSpecifier(runtimePath, i.from, true)}";`;
 }

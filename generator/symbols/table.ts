@@ -6,10 +6,13 @@ import { HANDLER_SIDES, type HandlerSide } from "../model/sides.js";
 import { pointer } from "../schema/pointer.js";
 import { hasCatchAll } from "../schema/unions.js";
 import {
+  CAPABILITIES_IMPORTS,
   CAPABILITIES_MODULE,
   CHAIN_ROLES,
+  CONNECTION_IMPORTS,
   CONNECTION_REEXPORTS,
   definitionNames,
+  ERRORS_IMPORTS,
   ERRORS_MODULE,
   errorHelper,
   handleType,
@@ -25,9 +28,12 @@ import {
   ROLES,
   ROUTER_ENTRY,
   type Role,
+  type RuntimeImport,
   type RuntimeReexport,
+  SESSION_IMPORTS,
   SESSION_MODULE,
   SIGNATURES,
+  TYPES_IMPORTS,
 } from "./exports.js";
 import { isFreeStaticName, typeNameProblem } from "./identifiers.js";
 
@@ -73,6 +79,8 @@ export interface SurfaceSymbols {
   locals: Record<keyof typeof LOCAL_NAMES, string>;
   /** Runtime names `connection.js` and the entry point pass on, line by line. */
   reexports: { connection: readonly RuntimeReexport[]; index: readonly RuntimeReexport[] };
+  /** What each declaration file imports from the runtime for its own declarations. */
+  imports: DeclarationImports;
   /** The namespace of received types (`received.d.ts`): what the open reading returns. */
   received: string;
   /** The type each handle of the model's call rules is declared as (`TerminalHandle`). */
@@ -83,6 +91,36 @@ export interface SurfaceSymbols {
   capabilities: CapabilitySymbols;
   /** `session.d.ts`'s names, where the surface has the session layer. */
   session?: typeof SESSION_MODULE;
+}
+
+/**
+ * The runtime imports of a surface's declaration files, file by file, holding only the
+ * entries the surface has: `connection.d.ts` names `Negotiated` where there is a handshake and
+ * `ProxyConnection` where there is a proxy chain; `session.d.ts` exists with the session layer.
+ * (`methods.d.ts` and `received.d.ts` import nothing from the runtime.)
+ */
+export interface DeclarationImports {
+  connection: Omit<typeof CONNECTION_IMPORTS, "negotiated" | "proxy"> &
+    Partial<Pick<typeof CONNECTION_IMPORTS, "negotiated" | "proxy">>;
+  session?: typeof SESSION_IMPORTS;
+  capabilities: typeof CAPABILITIES_IMPORTS;
+  errors: typeof ERRORS_IMPORTS;
+  types: typeof TYPES_IMPORTS;
+}
+
+/**
+ * Every line by which the surface's declaration files name a runtime module: what they
+ * import, and what `connection.d.ts` and `index.d.ts` re-export.
+ */
+export function runtimeImportsOf(names: SurfaceSymbols): RuntimeImport[] {
+  const { connection, session, capabilities, errors, types } = names.imports;
+  return [
+    ...[connection, session ?? {}, capabilities, errors, types].flatMap((file): RuntimeImport[] =>
+      Object.values(file),
+    ),
+    ...names.reexports.connection,
+    ...names.reexports.index,
+  ];
 }
 
 /** `capabilities.js`: the gates, and the helpers where the surface has a handshake. */
@@ -175,6 +213,7 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
     signatures: SIGNATURES,
     locals: localNames(definitions),
     reexports: { connection: CONNECTION_REEXPORTS, index: INDEX_REEXPORTS },
+    imports: declarationImports(surface, chain !== undefined),
     received: RECEIVED_NAMESPACE,
     handleType: (rule) => handleType(rule.namespace),
     handleTypes,
@@ -191,6 +230,21 @@ export function surfaceSymbols(surface: SurfaceModel): SurfaceSymbols {
           }
         : {}),
     },
+  };
+}
+
+function declarationImports(surface: SurfaceModel, chained: boolean): DeclarationImports {
+  const { negotiated, proxy, ...connection } = CONNECTION_IMPORTS;
+  return {
+    connection: {
+      ...connection,
+      ...(surface.negotiation ? { negotiated } : {}),
+      ...(chained ? { proxy } : {}),
+    },
+    ...(surface.session ? { session: SESSION_IMPORTS } : {}),
+    capabilities: CAPABILITIES_IMPORTS,
+    errors: ERRORS_IMPORTS,
+    types: TYPES_IMPORTS,
   };
 }
 

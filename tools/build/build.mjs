@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: compile the generator (tsconfig.build.json) and the runtime the generated
-// package ships (tsconfig.runtime.json, tsconfig.runtime-node.json), and bundle the runtime's
-// JavaScript (runtime-bundle.mjs), into a staging folder, then swap it in for dist/.
+// package ships (tsconfig.runtime.json, tsconfig.runtime-node.json), bundle the runtime's
+// JavaScript (runtime-bundle.mjs) and record which of its declarations import which
+// (runtime-graph.mjs), into a staging folder, then swap it in for dist/.
 //
 // Why a staging folder: `npm test` rebuilds first, and a build that deleted dist/ and wrote it
 // anew left `npx acp-codegen` broken for as long as the compilers ran (10 s and more), in every
@@ -59,6 +60,7 @@ node([tsc, "-p", "tsconfig.build.json", "--outDir", next]);
 node([tsc, "-p", "tsconfig.runtime.json", "--outDir", join(next, "runtime")]);
 node([tsc, "-p", "tsconfig.runtime-node.json", "--outDir", join(next, "runtime")]);
 node([join(ROOT, "tools", "build", "runtime-bundle.mjs"), next]);
+node([join(ROOT, "tools", "build", "runtime-graph.mjs"), next]);
 
 // The swap: the old dist/ moves into the staging folder (removed with it), the new one takes
 // its place. Should the second rename fail, the old one goes back.
