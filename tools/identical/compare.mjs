@@ -25,33 +25,16 @@ import {
   symlinkSync,
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import { flagValue, ROOT, run } from "../common/process.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
-const baseRef = flagValue("--base") ?? "main";
-const times = Number(flagValue("--times") ?? 0);
+const baseRef = flagValue(args, "--base") ?? "main";
+const times = Number(flagValue(args, "--times") ?? 0);
 const keep = args.includes("--keep");
 const dirs = args.filter(
   (a, i) => !a.startsWith("--") && !/^--(base|times)$/.test(args[i - 1] ?? ""),
 );
-
-/** @param {string} flag */
-function flagValue(flag) {
-  const i = args.indexOf(flag);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-/**
- * @param {string} command
- * @param {string[]} argv
- * @param {string} [cwd]
- */
-function run(command, argv, cwd = ROOT) {
-  const r = spawnSync(command, argv, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-  return { code: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
-}
 
 /** @param {string} dir a folder that holds schema files, directly or in v1/, v2/… */
 function isSchemaFolder(dir) {

@@ -9,38 +9,21 @@
  * The registry is the user's (this machine's npm configuration). Prints one line per release
  * and exits 1 when any release fails a step; warnings are counted, not failures.
  */
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { flagValue, ROOT, run } from "../common/process.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CLI = join(ROOT, "bin", "acp-codegen.js");
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 /** Every package name the protocol's schema has been published under. */
 const PACKAGES = ["@zed-industries/agent-client-protocol", "@agentclientprotocol/sdk"];
 
 const args = process.argv.slice(2);
-const jsonOut = flagValue("--json");
+const jsonOut = flagValue(args, "--json");
 const only = args.flatMap((a, i) => (args[i - 1] === "--only" ? [a] : []));
-
-/** @param {string} flag */
-function flagValue(flag) {
-  const i = args.indexOf(flag);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
-/**
- * @param {string} command
- * @param {string[]} argv
- * @param {string} [cwd]
- */
-function run(command, argv, cwd = ROOT) {
-  const r = spawnSync(command, argv, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status ?? 1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
-}
 
 /** @param {string} name */
 function versionsOf(name) {
