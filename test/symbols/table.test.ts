@@ -11,12 +11,20 @@ import { ROOT } from "../../generator/paths.js";
 import { emitSurface } from "../../generator/pipeline.js";
 import type { Json, JsonObject } from "../../generator/schema/json.js";
 import {
+  CAPABILITIES_IMPORTS,
+  CONNECTION_IMPORTS,
   CONNECTION_REEXPORTS,
+  ERRORS_IMPORTS,
   INDEX_REEXPORTS,
   NODE_REEXPORTS,
   REMOTE_REEXPORTS,
+  ROUTER_IMPORTS,
+  ROUTER_REEXPORTS,
   RUNTIME_NODE_MODULE,
+  type RuntimeImport,
   runtimeBundle,
+  SESSION_IMPORTS,
+  TYPES_IMPORTS,
 } from "../../generator/symbols/exports.js";
 import { buildSymbols, type SurfaceSymbols } from "../../generator/symbols/table.js";
 import { exportedDeclarations, parse, starExports } from "../support/declarations.js";
@@ -258,12 +266,23 @@ describe("symbol table against a generated package", () => {
     );
   });
 
-  it("re-exports only what the runtime's modules export, values as values", () => {
+  // The declarations' imports too: the package ships the runtime declarations they name.
+  it("re-exports and imports only what the runtime's modules export, values as values", () => {
+    const imports = [
+      CONNECTION_IMPORTS,
+      SESSION_IMPORTS,
+      CAPABILITIES_IMPORTS,
+      ERRORS_IMPORTS,
+      TYPES_IMPORTS,
+    ].flatMap((file): RuntimeImport[] => Object.values(file));
     for (const r of [
       ...CONNECTION_REEXPORTS,
       ...INDEX_REEXPORTS,
       ...NODE_REEXPORTS,
       ...REMOTE_REEXPORTS,
+      ...ROUTER_REEXPORTS,
+      ...ROUTER_IMPORTS,
+      ...imports,
     ]) {
       const source = readFileSync(
         join(ROOT, "templates", "runtime", r.from.replace(/\.js$/, ".ts")),
