@@ -5,6 +5,7 @@ import { PlaceholderKeys } from "../prepare/placeholder-keys.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { pointer } from "../schema/pointer.js";
 import { refTo } from "../schema/refs.js";
+import { importLine } from "../symbols/exports.js";
 import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import type { DeclarationInput, EmitContext } from "./context.js";
 import { type FunctionDeclarations, guardDeclarations } from "./guards.js";
@@ -84,14 +85,15 @@ function functionImports(
 ): DeclarationSource["imports"] {
   const signatures = [...new Set(functions.flatMap((f) => f.signatures))].sort();
   const R = names.locals.received;
+  // The symbol table's entry, with only the signatures used.
+  const from = names.imports.types.signatures;
   return [
     ...(signatures.length > 0
       ? [
           {
             names: signatures,
-            module: "runtime/signatures.js",
-            line: (used: readonly string[]) =>
-              `import type { ${used.join(", ")} } from "${runtime}/signatures.js";`,
+            module: `runtime/${from.from}`,
+            line: (used: readonly string[]) => importLine({ ...from, names: used }, runtime),
           },
         ]
       : []),
