@@ -6,6 +6,17 @@ function fail(validator, instancePath, keyword, params) {
   validator.errors = [issue(instancePath, keyword, params)];
   return false;
 }
+function failType(validator, instancePath, type) {
+  validator.errors = [issue(instancePath, "type", { type })];
+  return false;
+}
+var ownProperty = Object.prototype.hasOwnProperty;
+function hasOwnDefined(data, key) {
+  return data[key] !== void 0 && ownProperty.call(data, key);
+}
+function isObject(data) {
+  return typeof data === "object" && data !== null && !Array.isArray(data);
+}
 function pushIssue(list, error) {
   if (list === null)
     return [error];
@@ -4208,6 +4219,7 @@ export {
   equal,
   extensionResult,
   fail,
+  failType,
   fillEmpty,
   formats,
   free,
@@ -4216,12 +4228,14 @@ export {
   handlePrototype,
   handlerOf,
   hasOwn,
+  hasOwnDefined,
   incomingOptions,
   invalidParams,
   isDict,
   isInputEnded,
   isJsonRpcId,
   isMalformedFrame,
+  isObject,
   isRefusedMessage,
   issue,
   issuesOf,

@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -290,7 +290,6 @@ export const vAgentRequest = validate25;
 const __schemaValue0 = ["object","null"];
 const __schemaValue1 = ["string","null"];
 const __schemaValue2 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
-const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -387,13 +386,13 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -404,10 +403,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -415,7 +414,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -537,7 +536,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -553,30 +552,30 @@ const formats26 = __formats.uint16;
 
 function validate132(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined && func0.call(data, "http")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "http")){
 if(typeof data.http !== "boolean"){
-return __fail(validate132, instancePath+"/http","type",{type: "boolean"});
+return __failType(validate132, instancePath+"/http", "boolean");
 }
 }
 {
-if(data.sse !== undefined && func0.call(data, "sse")){
+if(__hasOwnDefined(data, "sse")){
 if(typeof data.sse !== "boolean"){
-return __fail(validate132, instancePath+"/sse","type",{type: "boolean"});
+return __failType(validate132, instancePath+"/sse", "boolean");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate132, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate132, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate132, instancePath,"type",{type: "object"});
+return __failType(validate132, instancePath, "object");
 }
 }
 validate132.errors = null;
@@ -598,8 +597,8 @@ function validate134(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined && func0.call(data, "list")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -635,7 +634,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined && func0.call(data, "delete")){
+if(__hasOwnDefined(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -671,7 +670,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -707,7 +706,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined && func0.call(data, "resume")){
+if(__hasOwnDefined(data, "resume")){
 let data3 = data.resume;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -743,7 +742,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined && func0.call(data, "close")){
+if(__hasOwnDefined(data, "close")){
 let data4 = data.close;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -779,11 +778,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate134, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs26 === errors;
 }
@@ -797,7 +796,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate134, instancePath,"type",{type: "object"});
+return __failType(validate134, instancePath, "object");
 }
 }
 validate134.errors = vErrors;
@@ -811,8 +810,8 @@ function validate146(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.logout !== undefined && func0.call(data, "logout")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -848,11 +847,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate146, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -862,7 +861,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate146, instancePath,"type",{type: "object"});
+return __failType(validate146, instancePath, "object");
 }
 }
 validate146.errors = vErrors;
@@ -874,11 +873,11 @@ function validate129(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined && func0.call(data, "loadSession")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-return __fail(validate129, instancePath+"/loadSession","type",{type: "boolean"});
+return __failType(validate129, instancePath+"/loadSession", "boolean");
 }
 var valid0 = _errs1 === errors;
 }
@@ -886,7 +885,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
+if(__hasOwnDefined(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate130(data.promptCapabilities, instancePath+"/promptCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate130.errors)).length;
@@ -897,7 +896,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
+if(__hasOwnDefined(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate132(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate132.errors)).length;
@@ -908,7 +907,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
+if(__hasOwnDefined(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate134(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
@@ -919,7 +918,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 const _errs9 = errors;
 if(!(validate146(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate146.errors)).length;
@@ -930,11 +929,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate129, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate129, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -948,7 +947,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate129, instancePath,"type",{type: "object"});
+return __failType(validate129, instancePath, "object");
 }
 }
 validate129.errors = vErrors;
@@ -968,13 +967,13 @@ function validate126(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
 return __fail(validate126, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate127(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate127.errors)).length;
@@ -985,7 +984,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
+if(__hasOwnDefined(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate129(data.agentCapabilities, instancePath+"/agentCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate129.errors)).length;
@@ -996,7 +995,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined && func0.call(data, "authMethods")){
+if(__hasOwnDefined(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1015,7 +1014,7 @@ break;
 }
 }
 else {
-return __fail(validate126, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate126, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1024,7 +1023,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
+if(__hasOwnDefined(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -1060,11 +1059,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate126, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -1078,7 +1077,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate126, instancePath,"type",{type: "object"});
+return __failType(validate126, instancePath, "object");
 }
 }
 validate126.errors = vErrors;
@@ -1112,25 +1111,25 @@ return errors === 0;
 
 function validate188(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate188, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate188, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate188, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate188, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate188, instancePath+"/cwd", "string");
 }
 }
 {
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -1138,7 +1137,7 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate188, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate188, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = true;
 if(!valid3){
@@ -1147,29 +1146,29 @@ break;
 }
 }
 else {
-return __fail(validate188, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate188, instancePath+"/additionalDirectories", "array");
 }
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate188, instancePath+"/title","type",{type: __schemaValue1});
+return __failType(validate188, instancePath+"/title", __schemaValue1);
 }
 }
 {
-if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+if(__hasOwnDefined(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate188, instancePath+"/updatedAt","type",{type: __schemaValue1});
+return __failType(validate188, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate188, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1180,7 +1179,7 @@ return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate188, instancePath,"type",{type: "object"});
+return __failType(validate188, instancePath, "object");
 }
 }
 validate188.errors = null;
@@ -1192,13 +1191,13 @@ function validate187(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
 return __fail(validate187, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessions !== undefined && func0.call(data, "sessions")){
+if(__hasOwnDefined(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1217,7 +1216,7 @@ break;
 }
 }
 else {
-return __fail(validate187, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate187, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1226,11 +1225,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(__hasOwnDefined(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate187, instancePath+"/nextCursor","type",{type: __schemaValue1});
+return __failType(validate187, instancePath+"/nextCursor", __schemaValue1);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1238,11 +1237,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate187, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate187, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -1254,7 +1253,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate187, instancePath,"type",{type: "object"});
+return __failType(validate187, instancePath, "object");
 }
 }
 validate187.errors = vErrors;
@@ -1274,30 +1273,30 @@ return errors === 0;
 
 function validate204(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
 return __fail(validate204, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data0 = data.stopReason;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
 return __fail(validate204, instancePath+"/stopReason","enum",{allowedValues: __schemaValue2});
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate204, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate204, instancePath,"type",{type: "object"});
+return __failType(validate204, instancePath, "object");
 }
 }
 validate204.errors = null;
@@ -1317,14 +1316,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1335,7 +1334,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1465,14 +1464,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs33 = errors;
 if(errors === _errs33){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs35 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1483,7 +1482,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs37 = errors;
 if(!(validate207(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
@@ -1573,7 +1572,7 @@ function validate213(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
@@ -1582,16 +1581,16 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("user_message_chunk" !== data0){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
@@ -1600,7 +1599,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1610,16 +1609,16 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("agent_message_chunk" !== data1){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
@@ -1628,7 +1627,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1638,16 +1637,16 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("agent_thought_chunk" !== data2){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
@@ -1656,7 +1655,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1666,16 +1665,16 @@ if(!(validate219(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate219.errors)).length;
 }
 if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing3});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call" !== data3){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
@@ -1684,7 +1683,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1694,16 +1693,16 @@ if(!(validate33(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing4});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call_update" !== data4){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
@@ -1712,7 +1711,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1722,16 +1721,16 @@ if(!(validate224(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate224.errors)).length;
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing5});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("plan" !== data5){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
@@ -1740,7 +1739,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1750,16 +1749,16 @@ if(!(validate228(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate228.errors)).length;
 }
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing6});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("available_commands_update" !== data6){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
@@ -1768,7 +1767,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1778,16 +1777,16 @@ if(!(validate236(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate236.errors)).length;
 }
 if(errors === _errs37){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing7});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("current_mode_update" !== data7){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
@@ -1796,7 +1795,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1806,16 +1805,16 @@ if(!(validate238(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate238.errors)).length;
 }
 if(errors === _errs42){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing8});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("config_option_update" !== data8){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
@@ -1824,7 +1823,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1834,16 +1833,16 @@ if(!(validate241(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 }
 if(errors === _errs47){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing9});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("session_info_update" !== data9){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
@@ -1852,7 +1851,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1862,16 +1861,16 @@ if(!(validate243(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate243.errors)).length;
 }
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing10});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("usage_update" !== data10){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
@@ -1880,7 +1879,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1890,16 +1889,16 @@ if(!(validate247(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 }
 if(errors === _errs57){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing11});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("notice" !== data11){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
@@ -1908,7 +1907,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1918,16 +1917,16 @@ if(!(validate249(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 }
 if(errors === _errs62){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing12});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_update" !== data12){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
@@ -1936,7 +1935,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1946,16 +1945,16 @@ if(!(validate252(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate252.errors)).length;
 }
 if(errors === _errs67){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing13});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_summary_chunk" !== data13){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
@@ -1964,7 +1963,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1977,7 +1976,7 @@ return __fail(validate213, instancePath,"discriminator",{error: "tag", tag: "ses
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 validate213.errors = vErrors;
@@ -1989,16 +1988,16 @@ function validate212(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate212, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate212, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2006,7 +2005,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined && func0.call(data, "update")){
+if(__hasOwnDefined(data, "update")){
 const _errs5 = errors;
 if(!(validate213(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate213.errors)).length;
@@ -2017,11 +2016,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate212, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -2033,7 +2032,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate212, instancePath,"type",{type: "object"});
+return __failType(validate212, instancePath, "object");
 }
 }
 validate212.errors = vErrors;
@@ -2047,16 +2046,16 @@ function validate211(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate211, instancePath+"/method","type",{type: "string"});
+return __failType(validate211, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2064,7 +2063,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2129,7 +2128,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate211, instancePath,"type",{type: "object"});
+return __failType(validate211, instancePath, "object");
 }
 }
 validate211.errors = vErrors;
@@ -2162,8 +2161,8 @@ function validate263(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined && func0.call(data, "fs")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "fs")){
 const _errs1 = errors;
 if(!(validate264(data.fs, instancePath+"/fs"))){
 errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
@@ -2174,10 +2173,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined && func0.call(data, "terminal")){
+if(__hasOwnDefined(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate263, instancePath+"/terminal","type",{type: "boolean"});
+return __failType(validate263, instancePath+"/terminal", "boolean");
 }
 var valid0 = _errs3 === errors;
 }
@@ -2185,7 +2184,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined && func0.call(data, "session")){
+if(__hasOwnDefined(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2221,7 +2220,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 const _errs10 = errors;
 if(!(validate272(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate272.errors)).length;
@@ -2232,7 +2231,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(__hasOwnDefined(data, "elicitation")){
 let data4 = data.elicitation;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -2268,11 +2267,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate263, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate263, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -2286,7 +2285,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate263, instancePath,"type",{type: "object"});
+return __failType(validate263, instancePath, "object");
 }
 }
 validate263.errors = vErrors;
@@ -2298,13 +2297,13 @@ function validate261(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
 return __fail(validate261, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate127(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate127.errors)).length;
@@ -2315,7 +2314,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
+if(__hasOwnDefined(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate263(data.clientCapabilities, instancePath+"/clientCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
@@ -2326,7 +2325,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
+if(__hasOwnDefined(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2362,11 +2361,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate261, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -2379,7 +2378,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate261, instancePath,"type",{type: "object"});
+return __failType(validate261, instancePath, "object");
 }
 }
 validate261.errors = vErrors;
@@ -2409,14 +2408,14 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2442,14 +2441,14 @@ if(!(validate293(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2497,16 +2496,16 @@ function validate287(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
+if((!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")) || (!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate287, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate287, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2514,7 +2513,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -2524,7 +2523,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate287, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate287, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -2533,7 +2532,7 @@ break;
 }
 }
 else {
-return __fail(validate287, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate287, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs3 === errors;
@@ -2542,7 +2541,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -2561,7 +2560,7 @@ break;
 }
 }
 else {
-return __fail(validate287, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate287, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -2570,11 +2569,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate287, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -2587,7 +2586,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate287, instancePath,"type",{type: "object"});
+return __failType(validate287, instancePath, "object");
 }
 }
 validate287.errors = vErrors;
@@ -2599,13 +2598,13 @@ function validate301(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
+if(((!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))) || (!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId"))){
 return __fail(validate301, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2624,7 +2623,7 @@ break;
 }
 }
 else {
-return __fail(validate301, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate301, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2633,10 +2632,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate301, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate301, instancePath+"/cwd", "string");
 }
 var valid0 = _errs4 === errors;
 }
@@ -2644,7 +2643,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -2654,7 +2653,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate301, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __failType(validate301, instancePath+"/additionalDirectories/" + i1, "string");
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -2663,7 +2662,7 @@ break;
 }
 }
 else {
-return __fail(validate301, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate301, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs6 === errors;
@@ -2672,10 +2671,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate301, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate301, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs10 === errors;
 }
@@ -2683,11 +2682,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate301, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate301, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs14 === errors;
 }
@@ -2701,7 +2700,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate301, instancePath,"type",{type: "object"});
+return __failType(validate301, instancePath, "object");
 }
 }
 validate301.errors = vErrors;
@@ -2711,32 +2710,32 @@ return errors === 0;
 
 function validate304(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cwd")){
 let data0 = data.cwd;
 if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate304, instancePath+"/cwd","type",{type: __schemaValue1});
+return __failType(validate304, instancePath+"/cwd", __schemaValue1);
 }
 }
 {
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(__hasOwnDefined(data, "cursor")){
 let data1 = data.cursor;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate304, instancePath+"/cursor","type",{type: __schemaValue1});
+return __failType(validate304, instancePath+"/cursor", __schemaValue1);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate304, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate304, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate304, instancePath,"type",{type: "object"});
+return __failType(validate304, instancePath, "object");
 }
 }
 validate304.errors = null;
@@ -2750,16 +2749,16 @@ function validate308(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate308, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate308, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2767,10 +2766,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate308, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate308, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -2778,7 +2777,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -2788,7 +2787,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate308, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate308, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -2797,7 +2796,7 @@ break;
 }
 }
 else {
-return __fail(validate308, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate308, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -2806,7 +2805,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -2825,7 +2824,7 @@ break;
 }
 }
 else {
-return __fail(validate308, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate308, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs11 === errors;
@@ -2834,11 +2833,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate308, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate308, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs14 === errors;
 }
@@ -2852,7 +2851,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate308, instancePath,"type",{type: "object"});
+return __failType(validate308, instancePath, "object");
 }
 }
 validate308.errors = vErrors;
@@ -2872,13 +2871,13 @@ function validate259(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate259, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2889,10 +2888,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate259, instancePath+"/method","type",{type: "string"});
+return __failType(validate259, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -2900,7 +2899,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -3046,7 +3045,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate259, instancePath,"type",{type: "object"});
+return __failType(validate259, instancePath, "object");
 }
 }
 validate259.errors = vErrors;
@@ -3104,14 +3103,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -3122,7 +3121,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -3228,14 +3227,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs27 = errors;
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs29 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -3246,7 +3245,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs31 = errors;
 if(!(validate207(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
@@ -3289,16 +3288,16 @@ function validate352(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate352, instancePath+"/method","type",{type: "string"});
+return __failType(validate352, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -3306,7 +3305,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -3363,7 +3362,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate352, instancePath,"type",{type: "object"});
+return __failType(validate352, instancePath, "object");
 }
 }
 validate352.errors = vErrors;

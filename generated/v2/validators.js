@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -318,7 +318,6 @@ export const vAgentRequest = validate25;
 const __schemaValue0 = ["object","null"];
 const __schemaValue1 = ["string","null"];
 const __schemaValue2 = ["array","null"];
-const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -421,13 +420,13 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -438,10 +437,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -449,7 +448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -515,7 +514,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -545,8 +544,8 @@ function validate150(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined && func0.call(data, "stdio")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -582,7 +581,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined && func0.call(data, "http")){
+if(__hasOwnDefined(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -618,11 +617,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate150, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate150, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -633,7 +632,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate150, instancePath,"type",{type: "object"});
+return __failType(validate150, instancePath, "object");
 }
 }
 validate150.errors = vErrors;
@@ -649,8 +648,8 @@ function validate141(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined && func0.call(data, "prompt")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -686,7 +685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined && func0.call(data, "mcp")){
+if(__hasOwnDefined(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -722,7 +721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined && func0.call(data, "delete")){
+if(__hasOwnDefined(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -758,7 +757,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -794,11 +793,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
 const _errs21 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate141, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate141, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs21 === errors;
 }
@@ -811,7 +810,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate141, instancePath,"type",{type: "object"});
+return __failType(validate141, instancePath, "object");
 }
 }
 validate141.errors = vErrors;
@@ -821,16 +820,16 @@ return errors === 0;
 
 function validate161(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate161, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate161, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate161, instancePath,"type",{type: "object"});
+return __failType(validate161, instancePath, "object");
 }
 }
 validate161.errors = null;
@@ -842,8 +841,8 @@ function validate140(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined && func0.call(data, "session")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -879,7 +878,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -915,11 +914,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate140, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -930,7 +929,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate140, instancePath,"type",{type: "object"});
+return __failType(validate140, instancePath, "object");
 }
 }
 validate140.errors = vErrors;
@@ -950,13 +949,13 @@ function validate135(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
+if((!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")) || (!__hasOwnDefined(data, "info") && (missing0 = "info"))){
 return __fail(validate135, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate136(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate136.errors)).length;
@@ -967,7 +966,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined && func0.call(data, "info")){
+if(__hasOwnDefined(data, "info")){
 const _errs3 = errors;
 if(!(validate138(data.info, instancePath+"/info"))){
 errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
@@ -978,7 +977,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(__hasOwnDefined(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate140(data.capabilities, instancePath+"/capabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
@@ -989,7 +988,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined && func0.call(data, "authMethods")){
+if(__hasOwnDefined(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -1008,7 +1007,7 @@ break;
 }
 }
 else {
-return __fail(validate135, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate135, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -1017,11 +1016,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate135, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate135, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -1035,7 +1034,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate135, instancePath,"type",{type: "object"});
+return __failType(validate135, instancePath, "object");
 }
 }
 validate135.errors = vErrors;
@@ -1071,25 +1070,25 @@ return errors === 0;
 
 function validate201(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate201, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate201, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate201, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate201, instancePath+"/cwd", "string");
 }
 }
 {
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -1097,7 +1096,7 @@ var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate201, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate201, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -1106,29 +1105,29 @@ break;
 }
 }
 else {
-return __fail(validate201, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate201, instancePath+"/additionalDirectories", "array");
 }
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate201, instancePath+"/title","type",{type: __schemaValue1});
+return __failType(validate201, instancePath+"/title", __schemaValue1);
 }
 }
 {
-if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+if(__hasOwnDefined(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate201, instancePath+"/updatedAt","type",{type: __schemaValue1});
+return __failType(validate201, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate201, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1139,7 +1138,7 @@ return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate201, instancePath,"type",{type: "object"});
+return __failType(validate201, instancePath, "object");
 }
 }
 validate201.errors = null;
@@ -1151,13 +1150,13 @@ function validate200(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessions !== undefined && func0.call(data, "sessions")){
+if(__hasOwnDefined(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1176,7 +1175,7 @@ break;
 }
 }
 else {
-return __fail(validate200, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate200, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1185,7 +1184,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(__hasOwnDefined(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -1222,11 +1221,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate200, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate200, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1238,7 +1237,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate200, instancePath,"type",{type: "object"});
+return __failType(validate200, instancePath, "object");
 }
 }
 validate200.errors = vErrors;
@@ -1274,14 +1273,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1292,7 +1291,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1422,14 +1421,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs33 = errors;
 if(errors === _errs33){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 let data2 = data.id;
 const _errs35 = errors;
 const _errs36 = errors;
@@ -1481,7 +1480,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs43 = errors;
 if(!(validate221(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
@@ -1554,14 +1553,14 @@ if(!(validate247(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -1587,14 +1586,14 @@ if(!(validate249(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -1622,14 +1621,14 @@ const _errs15 = errors;
 let valid6 = false;
 const _errs16 = errors;
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -1652,14 +1651,14 @@ valid6 = valid6 || _valid1;
 if(!valid6){
 const _errs20 = errors;
 if(errors === _errs20){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -1698,14 +1697,14 @@ errors = _errs13;
 vErrors = __truncateIssues(vErrors, _errs13);
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -1741,12 +1740,12 @@ function validate245(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate245, instancePath+"/background","type",{type: __schemaValue2});
+return __failType(validate245, instancePath+"/background", __schemaValue2);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -1770,11 +1769,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate245, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate245, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1784,7 +1783,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate245, instancePath,"type",{type: "object"});
+return __failType(validate245, instancePath, "object");
 }
 }
 validate245.errors = vErrors;
@@ -1801,14 +1800,14 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1831,14 +1830,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1861,14 +1860,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1891,14 +1890,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1921,14 +1920,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1954,14 +1953,14 @@ if(!(validate254(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1989,14 +1988,14 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2019,14 +2018,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2049,14 +2048,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2079,14 +2078,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2109,14 +2108,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2139,14 +2138,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2189,14 +2188,14 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -2214,8 +2213,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -2247,12 +2246,12 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data14 = data.background;
 const _errs63 = errors;
 if((!(Array.isArray(data14))) && (data14 !== null)){
-return __fail(validate253, instancePath+"/background","type",{type: __schemaValue2});
+return __failType(validate253, instancePath+"/background", __schemaValue2);
 }
 if(errors === _errs63){
 if(Array.isArray(data14)){
@@ -2276,11 +2275,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data16 = data._meta;
 const _errs66 = errors;
-if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)){
-return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data16))) && (data16 !== null)){
+return __failType(validate253, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs66 === errors;
 }
@@ -2288,11 +2287,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data17 = data.stopReason;
 const _errs69 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-return __fail(validate253, instancePath+"/stopReason","type",{type: __schemaValue1});
+return __failType(validate253, instancePath+"/stopReason", __schemaValue1);
 }
 var valid18 = _errs69 === errors;
 }
@@ -2303,7 +2302,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate253, instancePath,"type",{type: "object"});
+return __failType(validate253, instancePath, "object");
 }
 }
 validate253.errors = vErrors;
@@ -2315,12 +2314,12 @@ function validate259(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate259, instancePath+"/background","type",{type: __schemaValue2});
+return __failType(validate259, instancePath+"/background", __schemaValue2);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -2344,11 +2343,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate259, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate259, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -2358,7 +2357,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate259, instancePath,"type",{type: "object"});
+return __failType(validate259, instancePath, "object");
 }
 }
 validate259.errors = vErrors;
@@ -2376,14 +2375,14 @@ if(!(validate245(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2409,14 +2408,14 @@ if(!(validate253(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2442,14 +2441,14 @@ if(!(validate259(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate259.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2477,14 +2476,14 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2507,14 +2506,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2537,14 +2536,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2584,14 +2583,14 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -2654,14 +2653,14 @@ if(!(validate283(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2689,14 +2688,14 @@ const _errs10 = errors;
 let valid4 = false;
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2734,14 +2733,14 @@ errors = _errs8;
 vErrors = __truncateIssues(vErrors, _errs8);
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing2 = "planId"))){
+if((!__hasOwnDefined(data, "type") && (missing2 = "type")) || (!__hasOwnDefined(data, "planId") && (missing2 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2753,7 +2752,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 const _errs18 = errors;
 if(typeof data.planId !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/planId","type",{type: "string"}));
@@ -2794,13 +2793,13 @@ function validate281(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
+if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
 return __fail(validate281, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.plan !== undefined && func0.call(data, "plan")){
+if(__hasOwnDefined(data, "plan")){
 const _errs1 = errors;
 if(!(validate282(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
@@ -2811,11 +2810,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate281, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate281, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -2826,7 +2825,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate281, instancePath,"type",{type: "object"});
+return __failType(validate281, instancePath, "object");
 }
 }
 validate281.errors = vErrors;
@@ -2861,14 +2860,14 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2894,14 +2893,14 @@ if(!(validate233(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2927,14 +2926,14 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2960,14 +2959,14 @@ if(!(validate237(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate237.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2993,14 +2992,14 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3026,14 +3025,14 @@ if(!(validate241(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 }
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3059,14 +3058,14 @@ if(!(validate244(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate244.errors)).length;
 }
 if(errors === _errs31){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3092,14 +3091,14 @@ if(!(validate263(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
 }
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3125,14 +3124,14 @@ if(!(validate31(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 }
 if(errors === _errs41){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3158,14 +3157,14 @@ if(!(validate267(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
 }
 if(errors === _errs46){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3191,14 +3190,14 @@ if(!(validate279(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate279.errors)).length;
 }
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3224,14 +3223,14 @@ if(!(validate281(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
 }
 if(errors === _errs56){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3257,14 +3256,14 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs61){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3290,14 +3289,14 @@ if(!(validate292(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate292.errors)).length;
 }
 if(errors === _errs66){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3323,14 +3322,14 @@ if(!(validate295(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 }
 if(errors === _errs71){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3356,14 +3355,14 @@ if(!(validate297(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate297.errors)).length;
 }
 if(errors === _errs76){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3389,14 +3388,14 @@ if(!(validate301(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate301.errors)).length;
 }
 if(errors === _errs81){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3422,14 +3421,14 @@ if(!(validate303(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 if(errors === _errs86){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3455,14 +3454,14 @@ if(!(validate306(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate306.errors)).length;
 }
 if(errors === _errs91){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3490,14 +3489,14 @@ const _errs100 = errors;
 let valid40 = false;
 const _errs101 = errors;
 if(errors === _errs101){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing19;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3520,14 +3519,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs105 = errors;
 if(errors === _errs105){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing20;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3550,14 +3549,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs109 = errors;
 if(errors === _errs109){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing21;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3580,14 +3579,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs113 = errors;
 if(errors === _errs113){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing22;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3610,14 +3609,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs117 = errors;
 if(errors === _errs117){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing23;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3640,14 +3639,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs121 = errors;
 if(errors === _errs121){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing24;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3670,14 +3669,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs125 = errors;
 if(errors === _errs125){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing25;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3700,14 +3699,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs129 = errors;
 if(errors === _errs129){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing26;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3730,14 +3729,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs133 = errors;
 if(errors === _errs133){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing27;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3760,14 +3759,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs137 = errors;
 if(errors === _errs137){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing28;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3790,14 +3789,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs141 = errors;
 if(errors === _errs141){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing29;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3820,14 +3819,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs145 = errors;
 if(errors === _errs145){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing30;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3850,14 +3849,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs149 = errors;
 if(errors === _errs149){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing31;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3880,14 +3879,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs153 = errors;
 if(errors === _errs153){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing32;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3910,14 +3909,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs157 = errors;
 if(errors === _errs157){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing33;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3940,14 +3939,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs161 = errors;
 if(errors === _errs161){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing34;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3970,14 +3969,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs165 = errors;
 if(errors === _errs165){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing35;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4000,14 +3999,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs169 = errors;
 if(errors === _errs169){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing36;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4030,14 +4029,14 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs173 = errors;
 if(errors === _errs173){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing37;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4093,14 +4092,14 @@ errors = _errs98;
 vErrors = __truncateIssues(vErrors, _errs98);
 }
 if(errors === _errs96){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing38;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing38}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
 errors++;
@@ -4153,16 +4152,16 @@ function validate228(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
 return __fail(validate228, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate228, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate228, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4170,7 +4169,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined && func0.call(data, "update")){
+if(__hasOwnDefined(data, "update")){
 const _errs5 = errors;
 if(!(validate229(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate229.errors)).length;
@@ -4181,11 +4180,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate228, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate228, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4197,7 +4196,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate228, instancePath,"type",{type: "object"});
+return __failType(validate228, instancePath, "object");
 }
 }
 validate228.errors = vErrors;
@@ -4211,16 +4210,16 @@ function validate227(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate227, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate227, instancePath+"/method","type",{type: "string"});
+return __failType(validate227, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4228,7 +4227,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -4293,7 +4292,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate227, instancePath,"type",{type: "object"});
+return __failType(validate227, instancePath, "object");
 }
 }
 validate227.errors = vErrors;
@@ -4354,14 +4353,14 @@ if(!(validate337(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate337.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4387,14 +4386,14 @@ if(!(validate341(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4422,14 +4421,14 @@ const _errs15 = errors;
 let valid6 = false;
 const _errs16 = errors;
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4452,14 +4451,14 @@ valid6 = valid6 || _valid1;
 if(!valid6){
 const _errs20 = errors;
 if(errors === _errs20){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4498,14 +4497,14 @@ errors = _errs13;
 vErrors = __truncateIssues(vErrors, _errs13);
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -4541,16 +4540,16 @@ function validate335(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
+if(!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")){
 return __fail(validate335, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate335, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate335, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4558,7 +4557,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -4568,7 +4567,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate335, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate335, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -4577,7 +4576,7 @@ break;
 }
 }
 else {
-return __fail(validate335, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate335, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -4586,7 +4585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs10 = errors;
 if(errors === _errs10){
@@ -4605,7 +4604,7 @@ break;
 }
 }
 else {
-return __fail(validate335, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate335, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs10 === errors;
@@ -4614,11 +4613,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate335, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate335, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -4631,7 +4630,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate335, instancePath,"type",{type: "object"});
+return __failType(validate335, instancePath, "object");
 }
 }
 validate335.errors = vErrors;
@@ -4643,8 +4642,8 @@ function validate346(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -4681,7 +4680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(__hasOwnDefined(data, "cursor")){
 let data1 = data.cursor;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -4718,11 +4717,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs15 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate346, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate346, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs15 === errors;
 }
@@ -4733,7 +4732,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate346, instancePath,"type",{type: "object"});
+return __failType(validate346, instancePath, "object");
 }
 }
 validate346.errors = vErrors;
@@ -4751,16 +4750,16 @@ function validate350(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate350, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate350, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate350, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4768,10 +4767,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate350, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate350, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -4779,7 +4778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -4789,7 +4788,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate350, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate350, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -4798,7 +4797,7 @@ break;
 }
 }
 else {
-return __fail(validate350, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate350, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -4807,7 +4806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -4826,7 +4825,7 @@ break;
 }
 }
 else {
-return __fail(validate350, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate350, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -4835,7 +4834,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
+if(__hasOwnDefined(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -4871,11 +4870,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate350, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -4890,7 +4889,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate350, instancePath,"type",{type: "object"});
+return __failType(validate350, instancePath, "object");
 }
 }
 validate350.errors = vErrors;
@@ -4912,13 +4911,13 @@ function validate313(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate313, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -4929,10 +4928,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate313, instancePath+"/method","type",{type: "string"});
+return __failType(validate313, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -4940,7 +4939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5086,7 +5085,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate313, instancePath,"type",{type: "object"});
+return __failType(validate313, instancePath, "object");
 }
 }
 validate313.errors = vErrors;
@@ -5124,14 +5123,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -5142,7 +5141,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5192,14 +5191,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs13 = errors;
 if(errors === _errs13){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 let data2 = data.id;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -5251,7 +5250,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs23 = errors;
 if(!(validate221(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
@@ -5294,16 +5293,16 @@ function validate385(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate385, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate385, instancePath+"/method","type",{type: "string"});
+return __failType(validate385, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5311,7 +5310,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -5368,7 +5367,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate385, instancePath,"type",{type: "object"});
+return __failType(validate385, instancePath, "object");
 }
 }
 validate385.errors = vErrors;

@@ -99,6 +99,9 @@ const AJV_RUNTIME = [
   "concatIssues",
   "truncateIssues",
   "fail",
+  "failType",
+  "hasOwnDefined",
+  "isObject",
 ];
 
 /**

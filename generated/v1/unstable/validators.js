@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -293,7 +293,6 @@ const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
 const __schemaValue4 = ["integer","null"];
 const __schemaValue5 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
-const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -388,41 +387,41 @@ const formats10 = __formats.uint64;
 
 function validate124(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate124, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate124, instancePath+"/serverId", "string");
 }
 }
 {
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(__hasOwnDefined(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate124, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate124, instancePath+"/requestId", "string");
 }
 }
 {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate124, instancePath+"/method","type",{type: "string"});
+return __failType(validate124, instancePath+"/method", "string");
 }
 }
 {
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate124, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate124, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate124, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -432,7 +431,7 @@ return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate124, instancePath,"type",{type: "object"});
+return __failType(validate124, instancePath, "object");
 }
 }
 validate124.errors = null;
@@ -444,13 +443,13 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -461,10 +460,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -472,7 +471,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -602,7 +601,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -615,7 +614,7 @@ export const vMcpServerAcpId = validate126;
 
 function validate126(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate126, instancePath,"type",{type: "string"});
+return __failType(validate126, instancePath, "string");
 }
 validate126.errors = null;
 return true;
@@ -625,7 +624,7 @@ export const vMcpRequestId = validate127;
 
 function validate127(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate127, instancePath,"type",{type: "string"});
+return __failType(validate127, instancePath, "string");
 }
 validate127.errors = null;
 return true;
@@ -640,29 +639,29 @@ const formats26 = __formats.uint16;
 
 function validate136(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.http !== undefined && func0.call(data, "http")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "http")){
 if(typeof data.http !== "boolean"){
-return __fail(validate136, instancePath+"/http","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/http", "boolean");
 }
 }
 {
-if(data.sse !== undefined && func0.call(data, "sse")){
+if(__hasOwnDefined(data, "sse")){
 if(typeof data.sse !== "boolean"){
-return __fail(validate136, instancePath+"/sse","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/sse", "boolean");
 }
 }
 {
-if(data.acp !== undefined && func0.call(data, "acp")){
+if(__hasOwnDefined(data, "acp")){
 if(typeof data.acp !== "boolean"){
-return __fail(validate136, instancePath+"/acp","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/acp", "boolean");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate136, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate136, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -670,7 +669,7 @@ return __fail(validate136, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate136, instancePath,"type",{type: "object"});
+return __failType(validate136, instancePath, "object");
 }
 }
 validate136.errors = null;
@@ -686,16 +685,16 @@ return true;
 
 function validate147(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate147, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate147, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate147, instancePath,"type",{type: "object"});
+return __failType(validate147, instancePath, "object");
 }
 }
 validate147.errors = null;
@@ -707,8 +706,8 @@ function validate146(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.override !== undefined && func0.call(data, "override")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -744,11 +743,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate146, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -758,7 +757,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate146, instancePath,"type",{type: "object"});
+return __failType(validate146, instancePath, "object");
 }
 }
 validate146.errors = vErrors;
@@ -770,8 +769,8 @@ function validate145(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -807,11 +806,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate145, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate145, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -821,7 +820,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate145, instancePath,"type",{type: "object"});
+return __failType(validate145, instancePath, "object");
 }
 }
 validate145.errors = vErrors;
@@ -831,16 +830,16 @@ return errors === 0;
 
 function validate151(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate151, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate151, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate151, instancePath,"type",{type: "object"});
+return __failType(validate151, instancePath, "object");
 }
 }
 validate151.errors = null;
@@ -850,16 +849,16 @@ return true;
 
 function validate153(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate153, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate153, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate153, instancePath,"type",{type: "object"});
+return __failType(validate153, instancePath, "object");
 }
 }
 validate153.errors = null;
@@ -869,16 +868,16 @@ return true;
 
 function validate155(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate155, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate155, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate155, instancePath,"type",{type: "object"});
+return __failType(validate155, instancePath, "object");
 }
 }
 validate155.errors = null;
@@ -888,16 +887,16 @@ return true;
 
 function validate157(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate157, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate157, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate157, instancePath,"type",{type: "object"});
+return __failType(validate157, instancePath, "object");
 }
 }
 validate157.errors = null;
@@ -913,8 +912,8 @@ function validate138(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.list !== undefined && func0.call(data, "list")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -950,7 +949,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined && func0.call(data, "delete")){
+if(__hasOwnDefined(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -986,7 +985,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1022,7 +1021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data3 = data.systemPrompt;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -1058,7 +1057,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined && func0.call(data, "fork")){
+if(__hasOwnDefined(data, "fork")){
 let data4 = data.fork;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -1094,7 +1093,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.archive !== undefined && func0.call(data, "archive")){
+if(__hasOwnDefined(data, "archive")){
 let data5 = data.archive;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -1130,7 +1129,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(__hasOwnDefined(data, "status")){
 let data6 = data.status;
 const _errs31 = errors;
 const _errs32 = errors;
@@ -1166,7 +1165,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data7 = data.title;
 const _errs36 = errors;
 const _errs37 = errors;
@@ -1202,7 +1201,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.resume !== undefined && func0.call(data, "resume")){
+if(__hasOwnDefined(data, "resume")){
 let data8 = data.resume;
 const _errs41 = errors;
 const _errs42 = errors;
@@ -1238,7 +1237,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.close !== undefined && func0.call(data, "close")){
+if(__hasOwnDefined(data, "close")){
 let data9 = data.close;
 const _errs46 = errors;
 const _errs47 = errors;
@@ -1274,11 +1273,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data10 = data._meta;
 const _errs51 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-return __fail(validate138, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data10))) && (data10 !== null)){
+return __failType(validate138, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs51 === errors;
 }
@@ -1297,7 +1296,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate138, instancePath,"type",{type: "object"});
+return __failType(validate138, instancePath, "object");
 }
 }
 validate138.errors = vErrors;
@@ -1307,16 +1306,16 @@ return errors === 0;
 
 function validate165(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate165, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate165, instancePath,"type",{type: "object"});
+return __failType(validate165, instancePath, "object");
 }
 }
 validate165.errors = null;
@@ -1330,8 +1329,8 @@ function validate164(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.status !== undefined && func0.call(data, "status")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1367,7 +1366,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.logout !== undefined && func0.call(data, "logout")){
+if(__hasOwnDefined(data, "logout")){
 let data1 = data.logout;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -1403,11 +1402,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate164, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate164, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1418,7 +1417,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate164, instancePath,"type",{type: "object"});
+return __failType(validate164, instancePath, "object");
 }
 }
 validate164.errors = vErrors;
@@ -1428,16 +1427,16 @@ return errors === 0;
 
 function validate170(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate170, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate170, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate170, instancePath,"type",{type: "object"});
+return __failType(validate170, instancePath, "object");
 }
 }
 validate170.errors = null;
@@ -1449,11 +1448,11 @@ function validate133(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.loadSession !== undefined && func0.call(data, "loadSession")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-return __fail(validate133, instancePath+"/loadSession","type",{type: "boolean"});
+return __failType(validate133, instancePath+"/loadSession", "boolean");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1461,7 +1460,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
+if(__hasOwnDefined(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate134(data.promptCapabilities, instancePath+"/promptCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
@@ -1472,7 +1471,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
+if(__hasOwnDefined(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate136(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate136.errors)).length;
@@ -1483,7 +1482,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
+if(__hasOwnDefined(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate138(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
@@ -1494,7 +1493,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 const _errs9 = errors;
 if(!(validate164(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate164.errors)).length;
@@ -1505,7 +1504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined && func0.call(data, "providers")){
+if(__hasOwnDefined(data, "providers")){
 let data5 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1541,11 +1540,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
 const _errs16 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate133, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -1560,7 +1559,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate133, instancePath,"type",{type: "object"});
+return __failType(validate133, instancePath, "object");
 }
 }
 validate133.errors = vErrors;
@@ -1580,13 +1579,13 @@ function validate130(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
 return __fail(validate130, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
@@ -1597,7 +1596,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
+if(__hasOwnDefined(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate133(data.agentCapabilities, instancePath+"/agentCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate133.errors)).length;
@@ -1608,7 +1607,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined && func0.call(data, "authMethods")){
+if(__hasOwnDefined(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1627,7 +1626,7 @@ break;
 }
 }
 else {
-return __fail(validate130, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate130, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1636,7 +1635,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
+if(__hasOwnDefined(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -1672,11 +1671,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate130, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate130, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -1690,7 +1689,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate130, instancePath,"type",{type: "object"});
+return __failType(validate130, instancePath, "object");
 }
 }
 validate130.errors = vErrors;
@@ -1702,28 +1701,28 @@ return errors === 0;
 
 function validate186(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
+if((!__hasOwnDefined(data, "apiType") && (missing0 = "apiType")) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
 return __fail(validate186, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.apiType !== undefined && func0.call(data, "apiType")){
+if(__hasOwnDefined(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate186, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate186, instancePath+"/apiType", "string");
 }
 }
 {
-if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
+if(__hasOwnDefined(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate186, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate186, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate186, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1731,7 +1730,7 @@ return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate186, instancePath,"type",{type: "object"});
+return __failType(validate186, instancePath, "object");
 }
 }
 validate186.errors = null;
@@ -1743,16 +1742,16 @@ function validate185(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
+if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "supported") && (missing0 = "supported"))) || (!__hasOwnDefined(data, "required") && (missing0 = "required"))){
 return __fail(validate185, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-return __fail(validate185, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate185, instancePath+"/providerId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1760,7 +1759,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined && func0.call(data, "supported")){
+if(__hasOwnDefined(data, "supported")){
 let data1 = data.supported;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1770,7 +1769,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate185, instancePath+"/supported/" + i0,"type",{type: "string"});
+return __failType(validate185, instancePath+"/supported/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -1779,7 +1778,7 @@ break;
 }
 }
 else {
-return __fail(validate185, instancePath+"/supported","type",{type: "array"});
+return __failType(validate185, instancePath+"/supported", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1788,10 +1787,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(__hasOwnDefined(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-return __fail(validate185, instancePath+"/required","type",{type: "boolean"});
+return __failType(validate185, instancePath+"/required", "boolean");
 }
 var valid0 = _errs10 === errors;
 }
@@ -1799,7 +1798,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined && func0.call(data, "current")){
+if(__hasOwnDefined(data, "current")){
 let data4 = data.current;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1835,11 +1834,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate185, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate185, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -1853,7 +1852,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate185, instancePath,"type",{type: "object"});
+return __failType(validate185, instancePath, "object");
 }
 }
 validate185.errors = vErrors;
@@ -1865,13 +1864,13 @@ function validate184(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
+if(!__hasOwnDefined(data, "providers") && (missing0 = "providers")){
 return __fail(validate184, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providers !== undefined && func0.call(data, "providers")){
+if(__hasOwnDefined(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1890,7 +1889,7 @@ break;
 }
 }
 else {
-return __fail(validate184, instancePath+"/providers","type",{type: "array"});
+return __failType(validate184, instancePath+"/providers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1899,11 +1898,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate184, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1914,7 +1913,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate184, instancePath,"type",{type: "object"});
+return __failType(validate184, instancePath, "object");
 }
 }
 validate184.errors = vErrors;
@@ -1924,16 +1923,16 @@ return errors === 0;
 
 function validate190(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate190, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate190, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate190, instancePath,"type",{type: "object"});
+return __failType(validate190, instancePath, "object");
 }
 }
 validate190.errors = null;
@@ -1943,16 +1942,16 @@ return true;
 
 function validate192(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate192, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate192, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate192, instancePath,"type",{type: "object"});
+return __failType(validate192, instancePath, "object");
 }
 }
 validate192.errors = null;
@@ -1964,50 +1963,50 @@ return true;
 
 function validate197(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
+if(!__hasOwnDefined(data, "label") && (missing0 = "label")){
 return __fail(validate197, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.label !== undefined && func0.call(data, "label")){
+if(__hasOwnDefined(data, "label")){
 if(typeof data.label !== "string"){
-return __fail(validate197, instancePath+"/label","type",{type: "string"});
+return __failType(validate197, instancePath+"/label", "string");
 }
 }
 {
-if(data.active !== undefined && func0.call(data, "active")){
+if(__hasOwnDefined(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-return __fail(validate197, instancePath+"/active","type",{type: __schemaValue1});
+return __failType(validate197, instancePath+"/active", __schemaValue1);
 }
 }
 {
-if(data.name !== undefined && func0.call(data, "name")){
+if(__hasOwnDefined(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate197, instancePath+"/name","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/name", __schemaValue2);
 }
 }
 {
-if(data.email !== undefined && func0.call(data, "email")){
+if(__hasOwnDefined(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate197, instancePath+"/email","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/email", __schemaValue2);
 }
 }
 {
-if(data.organization !== undefined && func0.call(data, "organization")){
+if(__hasOwnDefined(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate197, instancePath+"/organization","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/organization", __schemaValue2);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate197, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2018,7 +2017,7 @@ return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate197, instancePath,"type",{type: "object"});
+return __failType(validate197, instancePath, "object");
 }
 }
 validate197.errors = null;
@@ -2030,16 +2029,16 @@ function validate196(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 return __fail(validate196, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate196, instancePath+"/state","type",{type: "string"});
+return __failType(validate196, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2047,7 +2046,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
+if(__hasOwnDefined(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -2066,7 +2065,7 @@ break;
 }
 }
 else {
-return __fail(validate196, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate196, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2075,11 +2074,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate196, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate196, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -2091,7 +2090,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate196, instancePath,"type",{type: "object"});
+return __failType(validate196, instancePath, "object");
 }
 }
 validate196.errors = vErrors;
@@ -2121,25 +2120,25 @@ return errors === 0;
 
 function validate224(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate224, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate224, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate224, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate224, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate224, instancePath+"/cwd", "string");
 }
 }
 {
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -2147,7 +2146,7 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate224, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate224, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = true;
 if(!valid3){
@@ -2156,36 +2155,36 @@ break;
 }
 }
 else {
-return __fail(validate224, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate224, instancePath+"/additionalDirectories", "array");
 }
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate224, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate224, instancePath+"/title", __schemaValue2);
 }
 }
 {
-if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+if(__hasOwnDefined(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate224, instancePath+"/updatedAt","type",{type: __schemaValue2});
+return __failType(validate224, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
-if(data.archived !== undefined && func0.call(data, "archived")){
+if(__hasOwnDefined(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-return __fail(validate224, instancePath+"/archived","type",{type: __schemaValue1});
+return __failType(validate224, instancePath+"/archived", __schemaValue1);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate224, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate224, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2197,7 +2196,7 @@ return __fail(validate224, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate224, instancePath,"type",{type: "object"});
+return __failType(validate224, instancePath, "object");
 }
 }
 validate224.errors = null;
@@ -2209,13 +2208,13 @@ function validate223(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
 return __fail(validate223, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessions !== undefined && func0.call(data, "sessions")){
+if(__hasOwnDefined(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2234,7 +2233,7 @@ break;
 }
 }
 else {
-return __fail(validate223, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate223, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2243,11 +2242,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(__hasOwnDefined(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate223, instancePath+"/nextCursor","type",{type: __schemaValue2});
+return __failType(validate223, instancePath+"/nextCursor", __schemaValue2);
 }
 var valid0 = _errs4 === errors;
 }
@@ -2255,11 +2254,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate223, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate223, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -2271,7 +2270,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate223, instancePath,"type",{type: "object"});
+return __failType(validate223, instancePath, "object");
 }
 }
 validate223.errors = vErrors;
@@ -2285,16 +2284,16 @@ function validate229(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate229, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate229, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate229, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2302,7 +2301,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.modes !== undefined && func0.call(data, "modes")){
+if(__hasOwnDefined(data, "modes")){
 let data1 = data.modes;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2338,11 +2337,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined && func0.call(data, "configOptions")){
+if(__hasOwnDefined(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs10 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate229, instancePath+"/configOptions","type",{type: __schemaValue3});
+return __failType(validate229, instancePath+"/configOptions", __schemaValue3);
 }
 if(errors === _errs10){
 if(Array.isArray(data2)){
@@ -2366,11 +2365,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate229, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate229, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -2383,7 +2382,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate229, instancePath,"type",{type: "object"});
+return __failType(validate229, instancePath, "object");
 }
 }
 validate229.errors = vErrors;
@@ -2393,16 +2392,16 @@ return errors === 0;
 
 function validate233(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate233, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate233, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate233, instancePath,"type",{type: "object"});
+return __failType(validate233, instancePath, "object");
 }
 }
 validate233.errors = null;
@@ -2412,16 +2411,16 @@ return true;
 
 function validate235(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate235, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate235, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate235, instancePath,"type",{type: "object"});
+return __failType(validate235, instancePath, "object");
 }
 }
 validate235.errors = null;
@@ -2431,29 +2430,29 @@ return true;
 
 function validate237(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+if(!__hasOwnDefined(data, "status") && (missing0 = "status")){
 return __fail(validate237, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.status !== undefined && func0.call(data, "status")){
+if(__hasOwnDefined(data, "status")){
 if(typeof data.status !== "string"){
-return __fail(validate237, instancePath+"/status","type",{type: "string"});
+return __failType(validate237, instancePath+"/status", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate237, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate237, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate237, instancePath,"type",{type: "object"});
+return __failType(validate237, instancePath, "object");
 }
 }
 validate237.errors = null;
@@ -2463,29 +2462,29 @@ return true;
 
 function validate239(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
+if(!__hasOwnDefined(data, "title") && (missing0 = "title")){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate239, instancePath+"/title","type",{type: "string"});
+return __failType(validate239, instancePath+"/title", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate239, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate239, instancePath,"type",{type: "object"});
+return __failType(validate239, instancePath, "object");
 }
 }
 validate239.errors = null;
@@ -2503,16 +2502,16 @@ return true;
 
 function validate253(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
+if(((!__hasOwnDefined(data, "totalTokens") && (missing0 = "totalTokens")) || (!__hasOwnDefined(data, "inputTokens") && (missing0 = "inputTokens"))) || (!__hasOwnDefined(data, "outputTokens") && (missing0 = "outputTokens"))){
 return __fail(validate253, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
+if(__hasOwnDefined(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate253, instancePath+"/totalTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/totalTokens", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -2528,10 +2527,10 @@ return __fail(validate253, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 {
-if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
+if(__hasOwnDefined(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate253, instancePath+"/inputTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/inputTokens", "integer");
 }
 {
 if((typeof data1 == "number") && (isFinite(data1))){
@@ -2547,10 +2546,10 @@ return __fail(validate253, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 {
-if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
+if(__hasOwnDefined(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate253, instancePath+"/outputTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/outputTokens", "integer");
 }
 {
 if((typeof data2 == "number") && (isFinite(data2))){
@@ -2566,10 +2565,10 @@ return __fail(validate253, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 {
-if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
+if(__hasOwnDefined(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate253, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/thoughtTokens", __schemaValue4);
 }
 {
 if((typeof data3 == "number") && (isFinite(data3))){
@@ -2585,10 +2584,10 @@ return __fail(validate253, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 {
-if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
+if(__hasOwnDefined(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-return __fail(validate253, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/cachedReadTokens", __schemaValue4);
 }
 {
 if((typeof data4 == "number") && (isFinite(data4))){
@@ -2604,10 +2603,10 @@ return __fail(validate253, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 {
-if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
+if(__hasOwnDefined(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-return __fail(validate253, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/cachedWriteTokens", __schemaValue4);
 }
 {
 if((typeof data5 == "number") && (isFinite(data5))){
@@ -2623,10 +2622,10 @@ return __fail(validate253, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate253, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2638,7 +2637,7 @@ return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate253, instancePath,"type",{type: "object"});
+return __failType(validate253, instancePath, "object");
 }
 }
 validate253.errors = null;
@@ -2650,13 +2649,13 @@ function validate252(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
@@ -2668,7 +2667,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.usage !== undefined && func0.call(data, "usage")){
+if(__hasOwnDefined(data, "usage")){
 let data1 = data.usage;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -2704,11 +2703,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs9 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate252, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate252, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs9 === errors;
 }
@@ -2720,7 +2719,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate252, instancePath,"type",{type: "object"});
+return __failType(validate252, instancePath, "object");
 }
 }
 validate252.errors = vErrors;
@@ -2740,14 +2739,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2758,7 +2757,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2960,14 +2959,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs51 = errors;
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs53 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2978,7 +2977,7 @@ else {
 var valid27 = true;
 }
 if(valid27){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs55 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -3049,7 +3048,7 @@ export const vProviderId = validate261;
 
 function validate261(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate261, instancePath,"type",{type: "string"});
+return __failType(validate261, instancePath, "string");
 }
 validate261.errors = null;
 return true;
@@ -3059,7 +3058,7 @@ export const vLlmProtocol = validate262;
 
 function validate262(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate262, instancePath,"type",{type: "string"});
+return __failType(validate262, instancePath, "string");
 }
 validate262.errors = null;
 return true;
@@ -3077,7 +3076,7 @@ export const vAuthState = validate263;
 
 function validate263(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate263, instancePath,"type",{type: "string"});
+return __failType(validate263, instancePath, "string");
 }
 validate263.errors = null;
 return true;
@@ -3101,7 +3100,7 @@ export const vSessionStatus = validate264;
 
 function validate264(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate264, instancePath,"type",{type: "string"});
+return __failType(validate264, instancePath, "string");
 }
 validate264.errors = null;
 return true;
@@ -3127,16 +3126,16 @@ function validate284(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
+if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "entries") && (missing0 = "entries"))){
 return __fail(validate284, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-return __fail(validate284, instancePath+"/planId","type",{type: "string"});
+return __failType(validate284, instancePath+"/planId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -3144,7 +3143,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.entries !== undefined && func0.call(data, "entries")){
+if(__hasOwnDefined(data, "entries")){
 let data1 = data.entries;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -3163,7 +3162,7 @@ break;
 }
 }
 else {
-return __fail(validate284, instancePath+"/entries","type",{type: "array"});
+return __failType(validate284, instancePath+"/entries", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -3172,11 +3171,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate284, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -3188,7 +3187,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate284, instancePath,"type",{type: "object"});
+return __failType(validate284, instancePath, "object");
 }
 }
 validate284.errors = vErrors;
@@ -3198,28 +3197,28 @@ return errors === 0;
 
 function validate287(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "uri") && (missing0 = "uri"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate287, instancePath+"/planId","type",{type: "string"});
+return __failType(validate287, instancePath+"/planId", "string");
 }
 }
 {
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(__hasOwnDefined(data, "uri")){
 if(typeof data.uri !== "string"){
-return __fail(validate287, instancePath+"/uri","type",{type: "string"});
+return __failType(validate287, instancePath+"/uri", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate287, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -3227,7 +3226,7 @@ return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate287, instancePath,"type",{type: "object"});
+return __failType(validate287, instancePath, "object");
 }
 }
 validate287.errors = null;
@@ -3237,28 +3236,28 @@ return true;
 
 function validate289(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate289, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate289, instancePath+"/planId","type",{type: "string"});
+return __failType(validate289, instancePath+"/planId", "string");
 }
 }
 {
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 if(typeof data.content !== "string"){
-return __fail(validate289, instancePath+"/content","type",{type: "string"});
+return __failType(validate289, instancePath+"/content", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate289, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate289, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -3266,7 +3265,7 @@ return __fail(validate289, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate289, instancePath,"type",{type: "object"});
+return __failType(validate289, instancePath, "object");
 }
 }
 validate289.errors = null;
@@ -3278,7 +3277,7 @@ function validate283(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
@@ -3287,16 +3286,16 @@ if(!(validate284(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("items" !== data0){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "items"});
@@ -3305,7 +3304,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "items"})
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3315,16 +3314,16 @@ if(!(validate287(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate287.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("file" !== data1){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "file"});
@@ -3333,7 +3332,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "file"});
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3343,16 +3342,16 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("markdown" !== data2){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "markdown"});
@@ -3361,7 +3360,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "markdown
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3374,7 +3373,7 @@ return __fail(validate283, instancePath,"discriminator",{error: "tag", tag: "typ
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 validate283.errors = vErrors;
@@ -3386,13 +3385,13 @@ function validate282(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
+if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
 return __fail(validate282, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.plan !== undefined && func0.call(data, "plan")){
+if(__hasOwnDefined(data, "plan")){
 const _errs1 = errors;
 if(!(validate283(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
@@ -3403,11 +3402,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate282, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate282, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -3418,7 +3417,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate282, instancePath,"type",{type: "object"});
+return __failType(validate282, instancePath, "object");
 }
 }
 validate282.errors = vErrors;
@@ -3428,29 +3427,29 @@ return errors === 0;
 
 function validate293(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
+if(!__hasOwnDefined(data, "planId") && (missing0 = "planId")){
 return __fail(validate293, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate293, instancePath+"/planId","type",{type: "string"});
+return __failType(validate293, instancePath+"/planId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate293, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate293, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate293, instancePath,"type",{type: "object"});
+return __failType(validate293, instancePath, "object");
 }
 }
 validate293.errors = null;
@@ -3485,16 +3484,16 @@ const func662 = __ucs2length;
 
 function validate324(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate324, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate324, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate324, instancePath,"type",{type: "object"});
+return __failType(validate324, instancePath, "object");
 }
 }
 validate324.errors = null;
@@ -3506,8 +3505,8 @@ function validate323(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel !== undefined && func0.call(data, "cancel")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -3543,11 +3542,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate323, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -3557,7 +3556,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate323, instancePath,"type",{type: "object"});
+return __failType(validate323, instancePath, "object");
 }
 }
 validate323.errors = vErrors;
@@ -3567,16 +3566,16 @@ return errors === 0;
 
 function validate328(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate328, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate328, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate328, instancePath,"type",{type: "object"});
+return __failType(validate328, instancePath, "object");
 }
 }
 validate328.errors = null;
@@ -3588,8 +3587,8 @@ function validate331(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "error")){
 let data0 = data.error;
 const _errs2 = errors;
 let valid1 = false;
@@ -3621,7 +3620,7 @@ vErrors = __truncateIssues(vErrors, _errs2);
 }
 }
 else {
-return __fail(validate331, instancePath,"type",{type: "object"});
+return __failType(validate331, instancePath, "object");
 }
 }
 validate331.errors = vErrors;
@@ -3636,14 +3635,14 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3666,14 +3665,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3696,14 +3695,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3726,14 +3725,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3756,14 +3755,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3789,14 +3788,14 @@ if(!(validate331(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3824,14 +3823,14 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3854,14 +3853,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3884,14 +3883,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3914,14 +3913,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3944,14 +3943,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3974,14 +3973,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4024,14 +4023,14 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -4049,8 +4048,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -4082,8 +4081,8 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.usage !== undefined && func0.call(data, "usage")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
 const _errs64 = errors;
@@ -4119,11 +4118,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data15 = data._meta;
 const _errs68 = errors;
-if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-return __fail(validate330, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data15))) && (data15 !== null)){
+return __failType(validate330, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs68 === errors;
 }
@@ -4131,11 +4130,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data16 = data.stopReason;
 const _errs71 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-return __fail(validate330, instancePath+"/stopReason","type",{type: __schemaValue2});
+return __failType(validate330, instancePath+"/stopReason", __schemaValue2);
 }
 var valid18 = _errs71 === errors;
 }
@@ -4146,7 +4145,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate330, instancePath,"type",{type: "object"});
+return __failType(validate330, instancePath, "object");
 }
 }
 validate330.errors = vErrors;
@@ -4156,16 +4155,16 @@ return errors === 0;
 
 function validate336(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate336, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate336, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate336, instancePath,"type",{type: "object"});
+return __failType(validate336, instancePath, "object");
 }
 }
 validate336.errors = null;
@@ -4175,16 +4174,16 @@ return true;
 
 function validate338(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate338, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate338, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate338, instancePath,"type",{type: "object"});
+return __failType(validate338, instancePath, "object");
 }
 }
 validate338.errors = null;
@@ -4202,14 +4201,14 @@ if(!(validate328(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate328.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4235,14 +4234,14 @@ if(!(validate330(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate330.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4268,14 +4267,14 @@ if(!(validate336(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate336.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4301,14 +4300,14 @@ if(!(validate338(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate338.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4336,14 +4335,14 @@ const _errs25 = errors;
 let valid10 = false;
 const _errs26 = errors;
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4366,14 +4365,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs30 = errors;
 if(errors === _errs30){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4396,14 +4395,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs34 = errors;
 if(errors === _errs34){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data6 = data.state;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4426,14 +4425,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs38 = errors;
 if(errors === _errs38){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data7 = data.state;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4474,14 +4473,14 @@ errors = _errs23;
 vErrors = __truncateIssues(vErrors, _errs23);
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -4519,16 +4518,16 @@ function validate322(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate322, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate322, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate322, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4536,11 +4535,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate322, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/title", __schemaValue2);
 }
 var valid0 = _errs5 === errors;
 }
@@ -4548,11 +4547,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(__hasOwnDefined(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate322, instancePath+"/description","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/description", __schemaValue2);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4560,7 +4559,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(__hasOwnDefined(data, "capabilities")){
 let data3 = data.capabilities;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -4596,7 +4595,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data4 = data.state;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -4632,11 +4631,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 let data5 = data.cwd;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate322, instancePath+"/cwd","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/cwd", __schemaValue2);
 }
 var valid0 = _errs19 === errors;
 }
@@ -4644,11 +4643,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data6 = data.additionalDirectories;
 const _errs21 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate322, instancePath+"/additionalDirectories","type",{type: __schemaValue3});
+return __failType(validate322, instancePath+"/additionalDirectories", __schemaValue3);
 }
 if(errors === _errs21){
 if(Array.isArray(data6)){
@@ -4657,7 +4656,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs23 = errors;
 if(typeof data6[i0] !== "string"){
-return __fail(validate322, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate322, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs23 === errors;
 if(!valid5){
@@ -4672,11 +4671,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data8 = data._meta;
 const _errs25 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate322, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate322, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs25 === errors;
 }
@@ -4693,7 +4692,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate322, instancePath,"type",{type: "object"});
+return __failType(validate322, instancePath, "object");
 }
 }
 validate322.errors = vErrors;
@@ -4705,16 +4704,16 @@ function validate342(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
+if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
 return __fail(validate342, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.messageId !== undefined && func0.call(data, "messageId")){
+if(__hasOwnDefined(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate342, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate342, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4722,7 +4721,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.senderSessionId !== undefined && func0.call(data, "senderSessionId")){
+if(__hasOwnDefined(data, "senderSessionId")){
 let data1 = data.senderSessionId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -4759,7 +4758,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipientSessionId !== undefined && func0.call(data, "recipientSessionId")){
+if(__hasOwnDefined(data, "recipientSessionId")){
 let data2 = data.recipientSessionId;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -4796,7 +4795,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.senderMessageId !== undefined && func0.call(data, "senderMessageId")){
+if(__hasOwnDefined(data, "senderMessageId")){
 let data3 = data.senderMessageId;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -4833,7 +4832,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipientMessageId !== undefined && func0.call(data, "recipientMessageId")){
+if(__hasOwnDefined(data, "recipientMessageId")){
 let data4 = data.recipientMessageId;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -4870,11 +4869,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate342, instancePath+"/content","type",{type: __schemaValue3});
+return __failType(validate342, instancePath+"/content", __schemaValue3);
 }
 if(errors === _errs33){
 if(Array.isArray(data5)){
@@ -4898,11 +4897,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate342, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate342, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs36 === errors;
 }
@@ -4918,7 +4917,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate342, instancePath,"type",{type: "object"});
+return __failType(validate342, instancePath, "object");
 }
 }
 validate342.errors = vErrors;
@@ -4930,16 +4929,16 @@ function validate345(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate345, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.messageId !== undefined && func0.call(data, "messageId")){
+if(__hasOwnDefined(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate345, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate345, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4947,7 +4946,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 const _errs5 = errors;
 if(!(validate36(data.content, instancePath+"/content"))){
 errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
@@ -4958,11 +4957,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate345, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate345, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4974,7 +4973,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate345, instancePath,"type",{type: "object"});
+return __failType(validate345, instancePath, "object");
 }
 }
 validate345.errors = vErrors;
@@ -4986,7 +4985,7 @@ function validate267(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
@@ -4995,16 +4994,16 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("user_message_chunk" !== data0){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
@@ -5013,7 +5012,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5023,16 +5022,16 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("agent_message_chunk" !== data1){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
@@ -5041,7 +5040,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5051,16 +5050,16 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("agent_thought_chunk" !== data2){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
@@ -5069,7 +5068,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5079,16 +5078,16 @@ if(!(validate273(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate273.errors)).length;
 }
 if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing3});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call" !== data3){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
@@ -5097,7 +5096,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5107,16 +5106,16 @@ if(!(validate33(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing4});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call_update" !== data4){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
@@ -5125,7 +5124,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5135,16 +5134,16 @@ if(!(validate278(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing5});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan" !== data5){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
@@ -5153,7 +5152,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5163,16 +5162,16 @@ if(!(validate282(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
 }
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing6});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan_update" !== data6){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
@@ -5181,7 +5180,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5191,16 +5190,16 @@ if(!(validate293(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs37){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing7});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan_removed" !== data7){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
@@ -5209,7 +5208,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5219,16 +5218,16 @@ if(!(validate295(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 }
 if(errors === _errs42){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing8});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("available_commands_update" !== data8){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
@@ -5237,7 +5236,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5247,16 +5246,16 @@ if(!(validate303(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 if(errors === _errs47){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing9});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("current_mode_update" !== data9){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
@@ -5265,7 +5264,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5275,16 +5274,16 @@ if(!(validate305(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate305.errors)).length;
 }
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing10});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("config_option_update" !== data10){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
@@ -5293,7 +5292,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5303,16 +5302,16 @@ if(!(validate308(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate308.errors)).length;
 }
 if(errors === _errs57){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing11});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_info_update" !== data11){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
@@ -5321,7 +5320,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5331,16 +5330,16 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs62){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing12});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("usage_update" !== data12){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
@@ -5349,7 +5348,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5359,16 +5358,16 @@ if(!(validate314(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
 }
 if(errors === _errs67){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing13});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("notice" !== data13){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
@@ -5377,7 +5376,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5387,16 +5386,16 @@ if(!(validate316(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate316.errors)).length;
 }
 if(errors === _errs72){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing14});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_update" !== data14){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
@@ -5405,7 +5404,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5415,16 +5414,16 @@ if(!(validate319(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
 }
 if(errors === _errs77){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing15});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_summary_chunk" !== data15){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
@@ -5433,7 +5432,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5443,16 +5442,16 @@ if(!(validate322(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate322.errors)).length;
 }
 if(errors === _errs82){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing16});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("subagent_update" !== data16){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "subagent_update"});
@@ -5461,7 +5460,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5471,16 +5470,16 @@ if(!(validate342(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate342.errors)).length;
 }
 if(errors === _errs87){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing17});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_message" !== data17){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message"});
@@ -5489,7 +5488,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5499,16 +5498,16 @@ if(!(validate345(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 }
 if(errors === _errs92){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing18});
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_message_chunk" !== data18){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message_chunk"});
@@ -5517,7 +5516,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5530,7 +5529,7 @@ return __fail(validate267, instancePath,"discriminator",{error: "tag", tag: "ses
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 validate267.errors = vErrors;
@@ -5542,16 +5541,16 @@ function validate266(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
 return __fail(validate266, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate266, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate266, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5559,7 +5558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined && func0.call(data, "update")){
+if(__hasOwnDefined(data, "update")){
 const _errs5 = errors;
 if(!(validate267(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
@@ -5570,11 +5569,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate266, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5586,7 +5585,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate266, instancePath,"type",{type: "object"});
+return __failType(validate266, instancePath, "object");
 }
 }
 validate266.errors = vErrors;
@@ -5600,16 +5599,16 @@ function validate352(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate352, instancePath+"/state","type",{type: "string"});
+return __failType(validate352, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5617,7 +5616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
+if(__hasOwnDefined(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -5636,7 +5635,7 @@ break;
 }
 }
 else {
-return __fail(validate352, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate352, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -5645,11 +5644,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate352, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate352, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -5661,7 +5660,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate352, instancePath,"type",{type: "object"});
+return __failType(validate352, instancePath, "object");
 }
 }
 validate352.errors = vErrors;
@@ -5673,16 +5672,16 @@ function validate265(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate265, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate265, instancePath+"/method","type",{type: "string"});
+return __failType(validate265, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5690,7 +5689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -5763,7 +5762,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate265, instancePath,"type",{type: "object"});
+return __failType(validate265, instancePath, "object");
 }
 }
 validate265.errors = vErrors;
@@ -5780,7 +5779,7 @@ export const vPlanId = validate355;
 
 function validate355(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate355, instancePath,"type",{type: "string"});
+return __failType(validate355, instancePath, "string");
 }
 validate355.errors = null;
 return true;
@@ -5832,16 +5831,16 @@ export const vClientRequest = validate356;
 
 function validate369(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate369, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate369, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate369, instancePath,"type",{type: "object"});
+return __failType(validate369, instancePath, "object");
 }
 }
 validate369.errors = null;
@@ -5851,16 +5850,16 @@ return true;
 
 function validate371(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate371, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate371, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate371, instancePath,"type",{type: "object"});
+return __failType(validate371, instancePath, "object");
 }
 }
 validate371.errors = null;
@@ -5880,8 +5879,8 @@ function validate360(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.fs !== undefined && func0.call(data, "fs")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "fs")){
 const _errs1 = errors;
 if(!(validate361(data.fs, instancePath+"/fs"))){
 errors = (vErrors = __concatIssues(vErrors, validate361.errors)).length;
@@ -5892,10 +5891,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.terminal !== undefined && func0.call(data, "terminal")){
+if(__hasOwnDefined(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate360, instancePath+"/terminal","type",{type: "boolean"});
+return __failType(validate360, instancePath+"/terminal", "boolean");
 }
 var valid0 = _errs3 === errors;
 }
@@ -5903,7 +5902,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.session !== undefined && func0.call(data, "session")){
+if(__hasOwnDefined(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5939,7 +5938,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.subagents !== undefined && func0.call(data, "subagents")){
+if(__hasOwnDefined(data, "subagents")){
 let data3 = data.subagents;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -5975,7 +5974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.plan !== undefined && func0.call(data, "plan")){
+if(__hasOwnDefined(data, "plan")){
 let data4 = data.plan;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -6011,7 +6010,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 const _errs20 = errors;
 if(!(validate373(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate373.errors)).length;
@@ -6022,7 +6021,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.elicitation !== undefined && func0.call(data, "elicitation")){
+if(__hasOwnDefined(data, "elicitation")){
 let data6 = data.elicitation;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -6058,11 +6057,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs27 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate360, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate360, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs27 === errors;
 }
@@ -6078,7 +6077,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate360, instancePath,"type",{type: "object"});
+return __failType(validate360, instancePath, "object");
 }
 }
 validate360.errors = vErrors;
@@ -6090,13 +6089,13 @@ function validate358(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
+if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
 return __fail(validate358, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
@@ -6107,7 +6106,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
+if(__hasOwnDefined(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate360(data.clientCapabilities, instancePath+"/clientCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
@@ -6118,7 +6117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
+if(__hasOwnDefined(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -6154,11 +6153,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate358, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate358, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -6171,7 +6170,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate358, instancePath,"type",{type: "object"});
+return __failType(validate358, instancePath, "object");
 }
 }
 validate358.errors = vErrors;
@@ -6183,16 +6182,16 @@ return errors === 0;
 
 function validate386(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate386, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate386, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate386, instancePath,"type",{type: "object"});
+return __failType(validate386, instancePath, "object");
 }
 }
 validate386.errors = null;
@@ -6202,37 +6201,37 @@ return true;
 
 function validate388(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
+if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "apiType") && (missing0 = "apiType"))) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
 return __fail(validate388, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate388, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate388, instancePath+"/providerId", "string");
 }
 }
 {
-if(data.apiType !== undefined && func0.call(data, "apiType")){
+if(__hasOwnDefined(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate388, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate388, instancePath+"/apiType", "string");
 }
 }
 {
-if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
+if(__hasOwnDefined(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate388, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate388, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(data.headers !== undefined && func0.call(data, "headers")){
+if(__hasOwnDefined(data, "headers")){
 let data3 = data.headers;
 {
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(__isObject(data3)){
 for(const key0 of Object.keys(data3)){
 if(typeof data3[key0] !== "string"){
-return __fail(validate388, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+return __failType(validate388, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -6241,15 +6240,15 @@ break;
 }
 }
 else {
-return __fail(validate388, instancePath+"/headers","type",{type: "object"});
+return __failType(validate388, instancePath+"/headers", "object");
 }
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate388, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate388, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -6259,7 +6258,7 @@ return __fail(validate388, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate388, instancePath,"type",{type: "object"});
+return __failType(validate388, instancePath, "object");
 }
 }
 validate388.errors = null;
@@ -6269,29 +6268,29 @@ return true;
 
 function validate390(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
+if(!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")){
 return __fail(validate390, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate390, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate390, instancePath+"/providerId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate390, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate390, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate390, instancePath,"type",{type: "object"});
+return __failType(validate390, instancePath, "object");
 }
 }
 validate390.errors = null;
@@ -6303,16 +6302,16 @@ return true;
 
 function validate394(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate394, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate394, instancePath,"type",{type: "object"});
+return __failType(validate394, instancePath, "object");
 }
 }
 validate394.errors = null;
@@ -6328,28 +6327,28 @@ return true;
 
 function validate405(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
+if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "serverId") && (missing0 = "serverId"))){
 return __fail(validate405, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(__hasOwnDefined(data, "name")){
 if(typeof data.name !== "string"){
-return __fail(validate405, instancePath+"/name","type",{type: "string"});
+return __failType(validate405, instancePath+"/name", "string");
 }
 }
 {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate405, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate405, instancePath+"/serverId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate405, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate405, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -6357,7 +6356,7 @@ return __fail(validate405, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate405, instancePath,"type",{type: "object"});
+return __failType(validate405, instancePath, "object");
 }
 }
 validate405.errors = null;
@@ -6377,14 +6376,14 @@ if(!(validate398(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate398.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -6410,14 +6409,14 @@ if(!(validate402(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -6443,14 +6442,14 @@ if(!(validate405(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate405.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -6499,16 +6498,16 @@ function validate411(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "mode") && (missing0 = "mode")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate411, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(__hasOwnDefined(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
-return __fail(validate411, instancePath+"/mode","type",{type: "string"});
+return __failType(validate411, instancePath+"/mode", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6516,7 +6515,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 let data1 = data.content;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -6535,7 +6534,7 @@ break;
 }
 }
 else {
-return __fail(validate411, instancePath+"/content","type",{type: "array"});
+return __failType(validate411, instancePath+"/content", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -6544,11 +6543,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate411, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate411, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -6560,7 +6559,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate411, instancePath,"type",{type: "object"});
+return __failType(validate411, instancePath, "object");
 }
 }
 validate411.errors = vErrors;
@@ -6572,16 +6571,16 @@ function validate396(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
+if((!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")) || (!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers"))){
 return __fail(validate396, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate396, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate396, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6589,7 +6588,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -6599,7 +6598,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate396, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate396, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -6608,7 +6607,7 @@ break;
 }
 }
 else {
-return __fail(validate396, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate396, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs3 === errors;
@@ -6617,7 +6616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -6636,7 +6635,7 @@ break;
 }
 }
 else {
-return __fail(validate396, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate396, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -6645,7 +6644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data5 = data.systemPrompt;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -6681,11 +6680,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate396, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate396, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs15 === errors;
 }
@@ -6699,7 +6698,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate396, instancePath,"type",{type: "object"});
+return __failType(validate396, instancePath, "object");
 }
 }
 validate396.errors = vErrors;
@@ -6711,13 +6710,13 @@ function validate415(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
+if(((!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))) || (!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId"))){
 return __fail(validate415, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -6736,7 +6735,7 @@ break;
 }
 }
 else {
-return __fail(validate415, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate415, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -6745,10 +6744,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate415, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate415, instancePath+"/cwd", "string");
 }
 var valid0 = _errs4 === errors;
 }
@@ -6756,7 +6755,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -6766,7 +6765,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate415, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __failType(validate415, instancePath+"/additionalDirectories/" + i1, "string");
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -6775,7 +6774,7 @@ break;
 }
 }
 else {
-return __fail(validate415, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate415, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs6 === errors;
@@ -6784,10 +6783,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate415, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate415, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs10 === errors;
 }
@@ -6795,7 +6794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -6831,11 +6830,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate415, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate415, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs19 === errors;
 }
@@ -6850,7 +6849,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate415, instancePath,"type",{type: "object"});
+return __failType(validate415, instancePath, "object");
 }
 }
 validate415.errors = vErrors;
@@ -6862,12 +6861,12 @@ function validate419(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate419, instancePath+"/cwd","type",{type: __schemaValue2});
+return __failType(validate419, instancePath+"/cwd", __schemaValue2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -6875,11 +6874,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(__hasOwnDefined(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate419, instancePath+"/cursor","type",{type: __schemaValue2});
+return __failType(validate419, instancePath+"/cursor", __schemaValue2);
 }
 var valid0 = _errs3 === errors;
 }
@@ -6887,7 +6886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.archived !== undefined && func0.call(data, "archived")){
+if(__hasOwnDefined(data, "archived")){
 let data2 = data.archived;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -6924,11 +6923,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs12 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate419, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs12 === errors;
 }
@@ -6940,7 +6939,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate419, instancePath,"type",{type: "object"});
+return __failType(validate419, instancePath, "object");
 }
 }
 validate419.errors = vErrors;
@@ -6954,16 +6953,16 @@ function validate423(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate423, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate423, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate423, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6971,10 +6970,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate423, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate423, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -6982,7 +6981,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -6992,7 +6991,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate423, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate423, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -7001,7 +7000,7 @@ break;
 }
 }
 else {
-return __fail(validate423, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate423, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -7010,7 +7009,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -7029,7 +7028,7 @@ break;
 }
 }
 else {
-return __fail(validate423, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate423, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs11 === errors;
@@ -7038,7 +7037,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -7074,11 +7073,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate423, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate423, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs19 === errors;
 }
@@ -7093,7 +7092,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate423, instancePath,"type",{type: "object"});
+return __failType(validate423, instancePath, "object");
 }
 }
 validate423.errors = vErrors;
@@ -7103,29 +7102,29 @@ return errors === 0;
 
 function validate427(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate427, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate427, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate427, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate427, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate427, instancePath,"type",{type: "object"});
+return __failType(validate427, instancePath, "object");
 }
 }
 validate427.errors = null;
@@ -7135,29 +7134,29 @@ return true;
 
 function validate429(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate429, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate429, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate429, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate429, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate429, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate429, instancePath,"type",{type: "object"});
+return __failType(validate429, instancePath, "object");
 }
 }
 validate429.errors = null;
@@ -7167,29 +7166,29 @@ return true;
 
 function validate431(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate431, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate431, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate431, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate431, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate431, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate431, instancePath,"type",{type: "object"});
+return __failType(validate431, instancePath, "object");
 }
 }
 validate431.errors = null;
@@ -7199,28 +7198,28 @@ return true;
 
 function validate433(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "title") && (missing0 = "title"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate433, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate433, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate433, instancePath+"/title","type",{type: "string"});
+return __failType(validate433, instancePath+"/title", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate433, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7228,7 +7227,7 @@ return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate433, instancePath,"type",{type: "object"});
+return __failType(validate433, instancePath, "object");
 }
 }
 validate433.errors = null;
@@ -7240,16 +7239,16 @@ function validate435(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate435, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate435, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate435, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7257,10 +7256,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate435, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate435, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -7268,7 +7267,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -7278,7 +7277,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate435, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate435, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -7287,7 +7286,7 @@ break;
 }
 }
 else {
-return __fail(validate435, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate435, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -7296,7 +7295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -7315,7 +7314,7 @@ break;
 }
 }
 else {
-return __fail(validate435, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate435, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs11 === errors;
@@ -7324,7 +7323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -7360,11 +7359,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate435, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate435, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs19 === errors;
 }
@@ -7379,7 +7378,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate435, instancePath,"type",{type: "object"});
+return __failType(validate435, instancePath, "object");
 }
 }
 validate435.errors = vErrors;
@@ -7399,13 +7398,13 @@ function validate356(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate356, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7416,10 +7415,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate356, instancePath+"/method","type",{type: "string"});
+return __failType(validate356, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -7427,7 +7426,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7645,7 +7644,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate356, instancePath,"type",{type: "object"});
+return __failType(validate356, instancePath, "object");
 }
 }
 validate356.errors = vErrors;
@@ -7680,7 +7679,7 @@ export const vSystemPromptMode = validate448;
 
 function validate448(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate448, instancePath,"type",{type: "string"});
+return __failType(validate448, instancePath, "string");
 }
 validate448.errors = null;
 return true;
@@ -7694,7 +7693,7 @@ export const vSessionArchiveFilter = validate449;
 
 function validate449(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate449, instancePath,"type",{type: "string"});
+return __failType(validate449, instancePath, "string");
 }
 validate449.errors = null;
 return true;
@@ -7744,16 +7743,16 @@ export const vClientResponse = validate450;
 
 function validate481(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if((!__hasOwnDefined(data, "code") && (missing0 = "code")) || (!__hasOwnDefined(data, "message") && (missing0 = "message"))){
 return __fail(validate481, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(__hasOwnDefined(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate481, instancePath+"/code","type",{type: "integer"});
+return __failType(validate481, instancePath+"/code", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -7764,16 +7763,16 @@ return __fail(validate481, instancePath+"/code","format",{format: "int32"});
 }
 }
 {
-if(data.message !== undefined && func0.call(data, "message")){
+if(__hasOwnDefined(data, "message")){
 if(typeof data.message !== "string"){
-return __fail(validate481, instancePath+"/message","type",{type: "string"});
+return __failType(validate481, instancePath+"/message", "string");
 }
 }
 }
 }
 }
 else {
-return __fail(validate481, instancePath,"type",{type: "object"});
+return __failType(validate481, instancePath, "object");
 }
 }
 validate481.errors = null;
@@ -7788,16 +7787,16 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
+if(!__hasOwnDefined(data, "result") && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -7814,14 +7813,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
+if(!__hasOwnDefined(data, "error") && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs8 = errors;
 if(!(validate481(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate481.errors)).length;
@@ -7832,10 +7831,10 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+if((!(__isObject(data2))) && (data2 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -7877,14 +7876,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7895,7 +7894,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -8009,14 +8008,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs31 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8027,7 +8026,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs33 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -8072,41 +8071,41 @@ export const vClientNotification = validate486;
 
 function validate489(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate489, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate489, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate489, instancePath+"/serverId", "string");
 }
 }
 {
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(__hasOwnDefined(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate489, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate489, instancePath+"/requestId", "string");
 }
 }
 {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate489, instancePath+"/method","type",{type: "string"});
+return __failType(validate489, instancePath+"/method", "string");
 }
 }
 {
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate489, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate489, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate489, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate489, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -8116,7 +8115,7 @@ return __fail(validate489, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate489, instancePath,"type",{type: "object"});
+return __failType(validate489, instancePath, "object");
 }
 }
 validate489.errors = null;
@@ -8128,16 +8127,16 @@ function validate486(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate486, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate486, instancePath+"/method","type",{type: "string"});
+return __failType(validate486, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8145,7 +8144,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -8210,7 +8209,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate486, instancePath,"type",{type: "object"});
+return __failType(validate486, instancePath, "object");
 }
 }
 validate486.errors = vErrors;
@@ -8234,29 +8233,29 @@ return errors === 0;
 
 function validate496(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate496, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate496, instancePath+"/method","type",{type: "string"});
+return __failType(validate496, instancePath+"/method", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate496, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate496, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate496, instancePath,"type",{type: "object"});
+return __failType(validate496, instancePath, "object");
 }
 }
 validate496.errors = null;
@@ -8268,13 +8267,13 @@ function validate491(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate491, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8285,10 +8284,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate491, instancePath+"/method","type",{type: "string"});
+return __failType(validate491, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -8296,7 +8295,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -8357,7 +8356,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate491, instancePath,"type",{type: "object"});
+return __failType(validate491, instancePath, "object");
 }
 }
 validate491.errors = vErrors;
@@ -8388,14 +8387,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8406,7 +8405,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
@@ -8447,14 +8446,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs13 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8465,7 +8464,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs15 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -8513,29 +8512,29 @@ export const vProxyNotification = validate506;
 
 function validate507(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate507, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate507, instancePath+"/method","type",{type: "string"});
+return __failType(validate507, instancePath+"/method", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate507, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate507, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate507, instancePath,"type",{type: "object"});
+return __failType(validate507, instancePath, "object");
 }
 }
 validate507.errors = null;
@@ -8547,16 +8546,16 @@ function validate506(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate506, instancePath+"/method","type",{type: "string"});
+return __failType(validate506, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8564,7 +8563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -8616,7 +8615,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate506, instancePath,"type",{type: "object"});
+return __failType(validate506, instancePath, "object");
 }
 }
 validate506.errors = vErrors;

@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -320,7 +320,6 @@ const __schemaValue1 = ["boolean","null"];
 const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
 const __schemaValue4 = ["integer","null"];
-const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -421,41 +420,41 @@ const formats4 = __formats.uint32;
 
 function validate133(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate133, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate133, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate133, instancePath+"/serverId", "string");
 }
 }
 {
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(__hasOwnDefined(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate133, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate133, instancePath+"/requestId", "string");
 }
 }
 {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate133, instancePath+"/method","type",{type: "string"});
+return __failType(validate133, instancePath+"/method", "string");
 }
 }
 {
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate133, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate133, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate133, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -465,7 +464,7 @@ return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate133, instancePath,"type",{type: "object"});
+return __failType(validate133, instancePath, "object");
 }
 }
 validate133.errors = null;
@@ -477,13 +476,13 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -494,10 +493,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -505,7 +504,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -579,7 +578,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -592,7 +591,7 @@ export const vMcpServerAcpId = validate135;
 
 function validate135(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate135, instancePath,"type",{type: "string"});
+return __failType(validate135, instancePath, "string");
 }
 validate135.errors = null;
 return true;
@@ -602,7 +601,7 @@ export const vMcpRequestId = validate136;
 
 function validate136(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate136, instancePath,"type",{type: "string"});
+return __failType(validate136, instancePath, "string");
 }
 validate136.errors = null;
 return true;
@@ -629,16 +628,16 @@ const formats20 = __formats.uint16;
 
 function validate159(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate159, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate159, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate159, instancePath,"type",{type: "object"});
+return __failType(validate159, instancePath, "object");
 }
 }
 validate159.errors = null;
@@ -650,8 +649,8 @@ function validate154(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stdio !== undefined && func0.call(data, "stdio")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -687,7 +686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.http !== undefined && func0.call(data, "http")){
+if(__hasOwnDefined(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -723,7 +722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.acp !== undefined && func0.call(data, "acp")){
+if(__hasOwnDefined(data, "acp")){
 let data2 = data.acp;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -759,11 +758,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate154, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate154, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -775,7 +774,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate154, instancePath,"type",{type: "object"});
+return __failType(validate154, instancePath, "object");
 }
 }
 validate154.errors = vErrors;
@@ -789,16 +788,16 @@ return errors === 0;
 
 function validate168(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate168, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate168, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate168, instancePath,"type",{type: "object"});
+return __failType(validate168, instancePath, "object");
 }
 }
 validate168.errors = null;
@@ -810,8 +809,8 @@ function validate167(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.override !== undefined && func0.call(data, "override")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -847,11 +846,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate167, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate167, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -861,7 +860,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate167, instancePath,"type",{type: "object"});
+return __failType(validate167, instancePath, "object");
 }
 }
 validate167.errors = vErrors;
@@ -873,8 +872,8 @@ function validate166(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -910,11 +909,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate166, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate166, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -924,7 +923,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate166, instancePath,"type",{type: "object"});
+return __failType(validate166, instancePath, "object");
 }
 }
 validate166.errors = vErrors;
@@ -934,16 +933,16 @@ return errors === 0;
 
 function validate172(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate172, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate172, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate172, instancePath,"type",{type: "object"});
+return __failType(validate172, instancePath, "object");
 }
 }
 validate172.errors = null;
@@ -953,16 +952,16 @@ return true;
 
 function validate174(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate174, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate174, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate174, instancePath,"type",{type: "object"});
+return __failType(validate174, instancePath, "object");
 }
 }
 validate174.errors = null;
@@ -972,16 +971,16 @@ return true;
 
 function validate176(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate176, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate176, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate176, instancePath,"type",{type: "object"});
+return __failType(validate176, instancePath, "object");
 }
 }
 validate176.errors = null;
@@ -991,16 +990,16 @@ return true;
 
 function validate178(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate178, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate178, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate178, instancePath,"type",{type: "object"});
+return __failType(validate178, instancePath, "object");
 }
 }
 validate178.errors = null;
@@ -1012,8 +1011,8 @@ function validate145(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.prompt !== undefined && func0.call(data, "prompt")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1049,7 +1048,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcp !== undefined && func0.call(data, "mcp")){
+if(__hasOwnDefined(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -1085,7 +1084,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.delete !== undefined && func0.call(data, "delete")){
+if(__hasOwnDefined(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1121,7 +1120,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -1157,7 +1156,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data4 = data.systemPrompt;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -1193,7 +1192,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.fork !== undefined && func0.call(data, "fork")){
+if(__hasOwnDefined(data, "fork")){
 let data5 = data.fork;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -1229,7 +1228,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.archive !== undefined && func0.call(data, "archive")){
+if(__hasOwnDefined(data, "archive")){
 let data6 = data.archive;
 const _errs31 = errors;
 const _errs32 = errors;
@@ -1265,7 +1264,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined && func0.call(data, "status")){
+if(__hasOwnDefined(data, "status")){
 let data7 = data.status;
 const _errs36 = errors;
 const _errs37 = errors;
@@ -1301,7 +1300,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data8 = data.title;
 const _errs41 = errors;
 const _errs42 = errors;
@@ -1337,11 +1336,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data9 = data._meta;
 const _errs46 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-return __fail(validate145, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data9))) && (data9 !== null)){
+return __failType(validate145, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs46 === errors;
 }
@@ -1359,7 +1358,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate145, instancePath,"type",{type: "object"});
+return __failType(validate145, instancePath, "object");
 }
 }
 validate145.errors = vErrors;
@@ -1369,16 +1368,16 @@ return errors === 0;
 
 function validate182(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate182, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate182, instancePath,"type",{type: "object"});
+return __failType(validate182, instancePath, "object");
 }
 }
 validate182.errors = null;
@@ -1390,8 +1389,8 @@ function validate181(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.status !== undefined && func0.call(data, "status")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1427,11 +1426,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate181, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate181, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -1441,7 +1440,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate181, instancePath,"type",{type: "object"});
+return __failType(validate181, instancePath, "object");
 }
 }
 validate181.errors = vErrors;
@@ -1451,16 +1450,16 @@ return errors === 0;
 
 function validate185(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate185, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate185, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate185, instancePath,"type",{type: "object"});
+return __failType(validate185, instancePath, "object");
 }
 }
 validate185.errors = null;
@@ -1472,8 +1471,8 @@ function validate144(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.session !== undefined && func0.call(data, "session")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1509,7 +1508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.auth !== undefined && func0.call(data, "auth")){
+if(__hasOwnDefined(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -1545,7 +1544,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.providers !== undefined && func0.call(data, "providers")){
+if(__hasOwnDefined(data, "providers")){
 let data2 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1581,11 +1580,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate144, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate144, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -1597,7 +1596,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate144, instancePath,"type",{type: "object"});
+return __failType(validate144, instancePath, "object");
 }
 }
 validate144.errors = vErrors;
@@ -1617,13 +1616,13 @@ function validate139(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
+if((!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")) || (!__hasOwnDefined(data, "info") && (missing0 = "info"))){
 return __fail(validate139, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
+if(__hasOwnDefined(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate140(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
@@ -1634,7 +1633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.info !== undefined && func0.call(data, "info")){
+if(__hasOwnDefined(data, "info")){
 const _errs3 = errors;
 if(!(validate142(data.info, instancePath+"/info"))){
 errors = (vErrors = __concatIssues(vErrors, validate142.errors)).length;
@@ -1645,7 +1644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(__hasOwnDefined(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate144(data.capabilities, instancePath+"/capabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate144.errors)).length;
@@ -1656,7 +1655,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.authMethods !== undefined && func0.call(data, "authMethods")){
+if(__hasOwnDefined(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -1675,7 +1674,7 @@ break;
 }
 }
 else {
-return __fail(validate139, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate139, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -1684,11 +1683,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate139, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate139, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -1702,7 +1701,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate139, instancePath,"type",{type: "object"});
+return __failType(validate139, instancePath, "object");
 }
 }
 validate139.errors = vErrors;
@@ -1714,32 +1713,32 @@ return errors === 0;
 
 function validate201(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
+if((!__hasOwnDefined(data, "apiType") && (missing0 = "apiType")) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.apiType !== undefined && func0.call(data, "apiType")){
+if(__hasOwnDefined(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate201, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate201, instancePath+"/apiType", "string");
 }
 }
 {
-if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
+if(__hasOwnDefined(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
-return __fail(validate201, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate201, instancePath+"/baseUrl", "string");
 }
 }
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate201, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1747,7 +1746,7 @@ return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate201, instancePath,"type",{type: "object"});
+return __failType(validate201, instancePath, "object");
 }
 }
 validate201.errors = null;
@@ -1759,16 +1758,16 @@ function validate200(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
+if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "supported") && (missing0 = "supported"))) || (!__hasOwnDefined(data, "required") && (missing0 = "required"))){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-return __fail(validate200, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate200, instancePath+"/providerId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1776,7 +1775,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.supported !== undefined && func0.call(data, "supported")){
+if(__hasOwnDefined(data, "supported")){
 let data1 = data.supported;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1786,7 +1785,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate200, instancePath+"/supported/" + i0,"type",{type: "string"});
+return __failType(validate200, instancePath+"/supported/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -1795,7 +1794,7 @@ break;
 }
 }
 else {
-return __fail(validate200, instancePath+"/supported","type",{type: "array"});
+return __failType(validate200, instancePath+"/supported", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1804,10 +1803,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.required !== undefined && func0.call(data, "required")){
+if(__hasOwnDefined(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-return __fail(validate200, instancePath+"/required","type",{type: "boolean"});
+return __failType(validate200, instancePath+"/required", "boolean");
 }
 var valid0 = _errs10 === errors;
 }
@@ -1815,7 +1814,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.current !== undefined && func0.call(data, "current")){
+if(__hasOwnDefined(data, "current")){
 let data4 = data.current;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1851,11 +1850,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate200, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate200, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -1869,7 +1868,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate200, instancePath,"type",{type: "object"});
+return __failType(validate200, instancePath, "object");
 }
 }
 validate200.errors = vErrors;
@@ -1881,13 +1880,13 @@ function validate199(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
+if(!__hasOwnDefined(data, "providers") && (missing0 = "providers")){
 return __fail(validate199, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providers !== undefined && func0.call(data, "providers")){
+if(__hasOwnDefined(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1906,7 +1905,7 @@ break;
 }
 }
 else {
-return __fail(validate199, instancePath+"/providers","type",{type: "array"});
+return __failType(validate199, instancePath+"/providers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1915,11 +1914,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate199, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate199, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1930,7 +1929,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate199, instancePath,"type",{type: "object"});
+return __failType(validate199, instancePath, "object");
 }
 }
 validate199.errors = vErrors;
@@ -1940,16 +1939,16 @@ return errors === 0;
 
 function validate205(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate205, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate205, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate205, instancePath,"type",{type: "object"});
+return __failType(validate205, instancePath, "object");
 }
 }
 validate205.errors = null;
@@ -1959,16 +1958,16 @@ return true;
 
 function validate207(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate207, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate207, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate207, instancePath,"type",{type: "object"});
+return __failType(validate207, instancePath, "object");
 }
 }
 validate207.errors = null;
@@ -1980,50 +1979,50 @@ return true;
 
 function validate212(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
+if(!__hasOwnDefined(data, "label") && (missing0 = "label")){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.label !== undefined && func0.call(data, "label")){
+if(__hasOwnDefined(data, "label")){
 if(typeof data.label !== "string"){
-return __fail(validate212, instancePath+"/label","type",{type: "string"});
+return __failType(validate212, instancePath+"/label", "string");
 }
 }
 {
-if(data.active !== undefined && func0.call(data, "active")){
+if(__hasOwnDefined(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-return __fail(validate212, instancePath+"/active","type",{type: __schemaValue1});
+return __failType(validate212, instancePath+"/active", __schemaValue1);
 }
 }
 {
-if(data.name !== undefined && func0.call(data, "name")){
+if(__hasOwnDefined(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate212, instancePath+"/name","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/name", __schemaValue2);
 }
 }
 {
-if(data.email !== undefined && func0.call(data, "email")){
+if(__hasOwnDefined(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate212, instancePath+"/email","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/email", __schemaValue2);
 }
 }
 {
-if(data.organization !== undefined && func0.call(data, "organization")){
+if(__hasOwnDefined(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate212, instancePath+"/organization","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/organization", __schemaValue2);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate212, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2034,7 +2033,7 @@ return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate212, instancePath,"type",{type: "object"});
+return __failType(validate212, instancePath, "object");
 }
 }
 validate212.errors = null;
@@ -2046,16 +2045,16 @@ function validate211(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate211, instancePath+"/state","type",{type: "string"});
+return __failType(validate211, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2063,7 +2062,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
+if(__hasOwnDefined(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -2082,7 +2081,7 @@ break;
 }
 }
 else {
-return __fail(validate211, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate211, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2091,11 +2090,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate211, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate211, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -2107,7 +2106,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate211, instancePath,"type",{type: "object"});
+return __failType(validate211, instancePath, "object");
 }
 }
 validate211.errors = vErrors;
@@ -2139,25 +2138,25 @@ return errors === 0;
 
 function validate239(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate239, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate239, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate239, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate239, instancePath+"/cwd", "string");
 }
 }
 {
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -2165,7 +2164,7 @@ var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate239, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate239, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -2174,36 +2173,36 @@ break;
 }
 }
 else {
-return __fail(validate239, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate239, instancePath+"/additionalDirectories", "array");
 }
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate239, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate239, instancePath+"/title", __schemaValue2);
 }
 }
 {
-if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
+if(__hasOwnDefined(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate239, instancePath+"/updatedAt","type",{type: __schemaValue2});
+return __failType(validate239, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
-if(data.archived !== undefined && func0.call(data, "archived")){
+if(__hasOwnDefined(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-return __fail(validate239, instancePath+"/archived","type",{type: __schemaValue1});
+return __failType(validate239, instancePath+"/archived", __schemaValue1);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate239, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2215,7 +2214,7 @@ return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate239, instancePath,"type",{type: "object"});
+return __failType(validate239, instancePath, "object");
 }
 }
 validate239.errors = null;
@@ -2227,13 +2226,13 @@ function validate238(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
+if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
 return __fail(validate238, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessions !== undefined && func0.call(data, "sessions")){
+if(__hasOwnDefined(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2252,7 +2251,7 @@ break;
 }
 }
 else {
-return __fail(validate238, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate238, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2261,7 +2260,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
+if(__hasOwnDefined(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -2298,11 +2297,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate238, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate238, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -2314,7 +2313,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate238, instancePath,"type",{type: "object"});
+return __failType(validate238, instancePath, "object");
 }
 }
 validate238.errors = vErrors;
@@ -2328,16 +2327,16 @@ function validate244(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate244, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate244, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate244, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2345,7 +2344,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.configOptions !== undefined && func0.call(data, "configOptions")){
+if(__hasOwnDefined(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -2364,7 +2363,7 @@ break;
 }
 }
 else {
-return __fail(validate244, instancePath+"/configOptions","type",{type: "array"});
+return __failType(validate244, instancePath+"/configOptions", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2373,7 +2372,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
+if(__hasOwnDefined(data, "availableCommands")){
 let data3 = data.availableCommands;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -2392,7 +2391,7 @@ break;
 }
 }
 else {
-return __fail(validate244, instancePath+"/availableCommands","type",{type: "array"});
+return __failType(validate244, instancePath+"/availableCommands", "array");
 }
 }
 var valid0 = _errs8 === errors;
@@ -2401,11 +2400,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate244, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate244, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -2418,7 +2417,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate244, instancePath,"type",{type: "object"});
+return __failType(validate244, instancePath, "object");
 }
 }
 validate244.errors = vErrors;
@@ -2428,16 +2427,16 @@ return errors === 0;
 
 function validate248(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate248, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate248, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate248, instancePath,"type",{type: "object"});
+return __failType(validate248, instancePath, "object");
 }
 }
 validate248.errors = null;
@@ -2447,16 +2446,16 @@ return true;
 
 function validate250(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate250, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate250, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate250, instancePath,"type",{type: "object"});
+return __failType(validate250, instancePath, "object");
 }
 }
 validate250.errors = null;
@@ -2470,29 +2469,29 @@ return true;
 
 function validate260(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate260, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate260, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate260, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate260, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate260, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate260, instancePath,"type",{type: "object"});
+return __failType(validate260, instancePath, "object");
 }
 }
 validate260.errors = null;
@@ -2510,14 +2509,14 @@ if(!(validate256(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate256.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2543,14 +2542,14 @@ if(!(validate258(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate258.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2576,14 +2575,14 @@ if(!(validate260(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2611,14 +2610,14 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2641,14 +2640,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2671,14 +2670,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2718,14 +2717,14 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -2762,12 +2761,12 @@ function validate254(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate254, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate254, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -2791,11 +2790,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate254, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate254, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -2805,7 +2804,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate254, instancePath,"type",{type: "object"});
+return __failType(validate254, instancePath, "object");
 }
 }
 validate254.errors = vErrors;
@@ -2824,16 +2823,16 @@ const formats22 = __formats.int32;
 
 function validate273(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
+if(((!__hasOwnDefined(data, "totalTokens") && (missing0 = "totalTokens")) || (!__hasOwnDefined(data, "inputTokens") && (missing0 = "inputTokens"))) || (!__hasOwnDefined(data, "outputTokens") && (missing0 = "outputTokens"))){
 return __fail(validate273, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
+if(__hasOwnDefined(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate273, instancePath+"/totalTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/totalTokens", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -2849,10 +2848,10 @@ return __fail(validate273, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 {
-if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
+if(__hasOwnDefined(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate273, instancePath+"/inputTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/inputTokens", "integer");
 }
 {
 if((typeof data1 == "number") && (isFinite(data1))){
@@ -2868,10 +2867,10 @@ return __fail(validate273, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 {
-if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
+if(__hasOwnDefined(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate273, instancePath+"/outputTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/outputTokens", "integer");
 }
 {
 if((typeof data2 == "number") && (isFinite(data2))){
@@ -2887,10 +2886,10 @@ return __fail(validate273, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 {
-if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
+if(__hasOwnDefined(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate273, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/thoughtTokens", __schemaValue4);
 }
 {
 if((typeof data3 == "number") && (isFinite(data3))){
@@ -2906,10 +2905,10 @@ return __fail(validate273, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 {
-if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
+if(__hasOwnDefined(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-return __fail(validate273, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/cachedReadTokens", __schemaValue4);
 }
 {
 if((typeof data4 == "number") && (isFinite(data4))){
@@ -2925,10 +2924,10 @@ return __fail(validate273, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 {
-if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
+if(__hasOwnDefined(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-return __fail(validate273, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/cachedWriteTokens", __schemaValue4);
 }
 {
 if((typeof data5 == "number") && (isFinite(data5))){
@@ -2944,10 +2943,10 @@ return __fail(validate273, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate273, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate273, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2959,7 +2958,7 @@ return __fail(validate273, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate273, instancePath,"type",{type: "object"});
+return __failType(validate273, instancePath, "object");
 }
 }
 validate273.errors = null;
@@ -2974,14 +2973,14 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3004,14 +3003,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3034,14 +3033,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3064,14 +3063,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3094,14 +3093,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3127,14 +3126,14 @@ if(!(validate265(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate265.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3162,14 +3161,14 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3192,14 +3191,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3222,14 +3221,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3252,14 +3251,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3282,14 +3281,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3312,14 +3311,14 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3362,14 +3361,14 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
+if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -3387,8 +3386,8 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -3420,8 +3419,8 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.usage !== undefined && func0.call(data, "usage")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
 const _errs64 = errors;
@@ -3457,11 +3456,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__hasOwnDefined(data, "background")){
 let data15 = data.background;
 const _errs68 = errors;
 if((!(Array.isArray(data15))) && (data15 !== null)){
-return __fail(validate264, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate264, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs68){
 if(Array.isArray(data15)){
@@ -3485,11 +3484,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data17 = data._meta;
 const _errs71 = errors;
-if((!(data17 && typeof data17 == "object" && !Array.isArray(data17))) && (data17 !== null)){
-return __fail(validate264, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data17))) && (data17 !== null)){
+return __failType(validate264, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs71 === errors;
 }
@@ -3497,11 +3496,11 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(data.stopReason !== undefined && func0.call(data, "stopReason")){
+if(__hasOwnDefined(data, "stopReason")){
 let data18 = data.stopReason;
 const _errs74 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-return __fail(validate264, instancePath+"/stopReason","type",{type: __schemaValue2});
+return __failType(validate264, instancePath+"/stopReason", __schemaValue2);
 }
 var valid18 = _errs74 === errors;
 }
@@ -3513,7 +3512,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate264, instancePath,"type",{type: "object"});
+return __failType(validate264, instancePath, "object");
 }
 }
 validate264.errors = vErrors;
@@ -3525,12 +3524,12 @@ function validate277(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate277, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate277, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -3554,11 +3553,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate277, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate277, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -3568,7 +3567,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate277, instancePath,"type",{type: "object"});
+return __failType(validate277, instancePath, "object");
 }
 }
 validate277.errors = vErrors;
@@ -3580,12 +3579,12 @@ function validate280(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate280, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate280, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -3609,11 +3608,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate280, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate280, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -3623,7 +3622,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate280, instancePath,"type",{type: "object"});
+return __failType(validate280, instancePath, "object");
 }
 }
 validate280.errors = vErrors;
@@ -3641,14 +3640,14 @@ if(!(validate254(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3674,14 +3673,14 @@ if(!(validate264(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3707,14 +3706,14 @@ if(!(validate277(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate277.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3740,14 +3739,14 @@ if(!(validate280(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3775,14 +3774,14 @@ const _errs25 = errors;
 let valid10 = false;
 const _errs26 = errors;
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3805,14 +3804,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs30 = errors;
 if(errors === _errs30){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3835,14 +3834,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs34 = errors;
 if(errors === _errs34){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data6 = data.state;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3865,14 +3864,14 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs38 = errors;
 if(errors === _errs38){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data7 = data.state;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3913,14 +3912,14 @@ errors = _errs23;
 vErrors = __truncateIssues(vErrors, _errs23);
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -3958,16 +3957,16 @@ function validate252(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
+if(!__hasOwnDefined(data, "status") && (missing0 = "status")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.status !== undefined && func0.call(data, "status")){
+if(__hasOwnDefined(data, "status")){
 const _errs1 = errors;
 if(typeof data.status !== "string"){
-return __fail(validate252, instancePath+"/status","type",{type: "string"});
+return __failType(validate252, instancePath+"/status", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -3975,7 +3974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data1 = data.state;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -4011,11 +4010,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate252, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate252, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -4027,7 +4026,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate252, instancePath,"type",{type: "object"});
+return __failType(validate252, instancePath, "object");
 }
 }
 validate252.errors = vErrors;
@@ -4037,29 +4036,29 @@ return errors === 0;
 
 function validate285(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
+if(!__hasOwnDefined(data, "title") && (missing0 = "title")){
 return __fail(validate285, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate285, instancePath+"/title","type",{type: "string"});
+return __failType(validate285, instancePath+"/title", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate285, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate285, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate285, instancePath,"type",{type: "object"});
+return __failType(validate285, instancePath, "object");
 }
 }
 validate285.errors = null;
@@ -4086,14 +4085,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -4104,7 +4103,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -4306,14 +4305,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs51 = errors;
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 let data2 = data.id;
 const _errs53 = errors;
 const _errs54 = errors;
@@ -4365,7 +4364,7 @@ else {
 var valid27 = true;
 }
 if(valid27){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs61 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -4438,7 +4437,7 @@ export const vProviderId = validate303;
 
 function validate303(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate303, instancePath,"type",{type: "string"});
+return __failType(validate303, instancePath, "string");
 }
 validate303.errors = null;
 return true;
@@ -4448,7 +4447,7 @@ export const vLlmProtocol = validate304;
 
 function validate304(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate304, instancePath,"type",{type: "string"});
+return __failType(validate304, instancePath, "string");
 }
 validate304.errors = null;
 return true;
@@ -4466,7 +4465,7 @@ export const vAuthState = validate305;
 
 function validate305(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate305, instancePath,"type",{type: "string"});
+return __failType(validate305, instancePath, "string");
 }
 validate305.errors = null;
 return true;
@@ -4490,7 +4489,7 @@ export const vSessionStatus = validate306;
 
 function validate306(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate306, instancePath,"type",{type: "string"});
+return __failType(validate306, instancePath, "string");
 }
 validate306.errors = null;
 return true;
@@ -4546,32 +4545,32 @@ export const vAgentNotification = validate307;
 
 function validate349(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
+if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "uri") && (missing0 = "uri"))){
 return __fail(validate349, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate349, instancePath+"/planId","type",{type: "string"});
+return __failType(validate349, instancePath+"/planId", "string");
 }
 }
 {
-if(data.uri !== undefined && func0.call(data, "uri")){
+if(__hasOwnDefined(data, "uri")){
 {
 {
 if(!(typeof data.uri === "string")){
-return __fail(validate349, instancePath+"/uri","type",{type: "string"});
+return __failType(validate349, instancePath+"/uri", "string");
 }
 }
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate349, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate349, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -4579,7 +4578,7 @@ return __fail(validate349, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate349, instancePath,"type",{type: "object"});
+return __failType(validate349, instancePath, "object");
 }
 }
 validate349.errors = null;
@@ -4589,28 +4588,28 @@ return true;
 
 function validate351(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate351, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate351, instancePath+"/planId","type",{type: "string"});
+return __failType(validate351, instancePath+"/planId", "string");
 }
 }
 {
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 if(typeof data.content !== "string"){
-return __fail(validate351, instancePath+"/content","type",{type: "string"});
+return __failType(validate351, instancePath+"/content", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate351, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate351, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -4618,7 +4617,7 @@ return __fail(validate351, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate351, instancePath,"type",{type: "object"});
+return __failType(validate351, instancePath, "object");
 }
 }
 validate351.errors = null;
@@ -4636,14 +4635,14 @@ if(!(validate345(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4669,14 +4668,14 @@ if(!(validate349(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate349.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4702,14 +4701,14 @@ if(!(validate351(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate351.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4737,14 +4736,14 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4767,14 +4766,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4797,14 +4796,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4844,14 +4843,14 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing6 = "planId"))){
+if((!__hasOwnDefined(data, "type") && (missing6 = "type")) || (!__hasOwnDefined(data, "planId") && (missing6 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 const _errs34 = errors;
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4863,7 +4862,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 const _errs36 = errors;
 if(typeof data.planId !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/planId","type",{type: "string"}));
@@ -4906,13 +4905,13 @@ function validate343(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
+if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
 return __fail(validate343, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.plan !== undefined && func0.call(data, "plan")){
+if(__hasOwnDefined(data, "plan")){
 const _errs1 = errors;
 if(!(validate344(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate344.errors)).length;
@@ -4923,11 +4922,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate343, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate343, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -4938,7 +4937,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate343, instancePath,"type",{type: "object"});
+return __failType(validate343, instancePath, "object");
 }
 }
 validate343.errors = vErrors;
@@ -4948,29 +4947,29 @@ return errors === 0;
 
 function validate355(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
+if(!__hasOwnDefined(data, "planId") && (missing0 = "planId")){
 return __fail(validate355, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.planId !== undefined && func0.call(data, "planId")){
+if(__hasOwnDefined(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate355, instancePath+"/planId","type",{type: "string"});
+return __failType(validate355, instancePath+"/planId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate355, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate355, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate355, instancePath,"type",{type: "object"});
+return __failType(validate355, instancePath, "object");
 }
 }
 validate355.errors = null;
@@ -4997,16 +4996,16 @@ const func855 = __ucs2length;
 
 function validate379(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate379, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate379, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate379, instancePath,"type",{type: "object"});
+return __failType(validate379, instancePath, "object");
 }
 }
 validate379.errors = null;
@@ -5018,8 +5017,8 @@ function validate378(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cancel !== undefined && func0.call(data, "cancel")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -5055,11 +5054,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate378, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate378, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -5069,7 +5068,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate378, instancePath,"type",{type: "object"});
+return __failType(validate378, instancePath, "object");
 }
 }
 validate378.errors = vErrors;
@@ -5081,16 +5080,16 @@ function validate377(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate377, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate377, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate377, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5098,11 +5097,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate377, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate377, instancePath+"/title", __schemaValue2);
 }
 var valid0 = _errs5 === errors;
 }
@@ -5110,11 +5109,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.description !== undefined && func0.call(data, "description")){
+if(__hasOwnDefined(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate377, instancePath+"/description","type",{type: __schemaValue2});
+return __failType(validate377, instancePath+"/description", __schemaValue2);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5122,7 +5121,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.capabilities !== undefined && func0.call(data, "capabilities")){
+if(__hasOwnDefined(data, "capabilities")){
 let data3 = data.capabilities;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -5158,7 +5157,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 let data4 = data.state;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -5194,7 +5193,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 let data5 = data.cwd;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -5231,11 +5230,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data6 = data.additionalDirectories;
 const _errs26 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate377, instancePath+"/additionalDirectories","type",{type: __schemaValue3});
+return __failType(validate377, instancePath+"/additionalDirectories", __schemaValue3);
 }
 if(errors === _errs26){
 if(Array.isArray(data6)){
@@ -5244,7 +5243,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs28 = errors;
 if(typeof data6[i0] !== "string"){
-return __fail(validate377, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate377, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid7 = _errs28 === errors;
 if(!valid7){
@@ -5259,11 +5258,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data8 = data._meta;
 const _errs31 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate377, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate377, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs31 === errors;
 }
@@ -5280,7 +5279,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate377, instancePath,"type",{type: "object"});
+return __failType(validate377, instancePath, "object");
 }
 }
 validate377.errors = vErrors;
@@ -5292,16 +5291,16 @@ function validate384(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
+if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
 return __fail(validate384, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.messageId !== undefined && func0.call(data, "messageId")){
+if(__hasOwnDefined(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate384, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate384, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5309,7 +5308,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.senderSessionId !== undefined && func0.call(data, "senderSessionId")){
+if(__hasOwnDefined(data, "senderSessionId")){
 let data1 = data.senderSessionId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5346,7 +5345,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipientSessionId !== undefined && func0.call(data, "recipientSessionId")){
+if(__hasOwnDefined(data, "recipientSessionId")){
 let data2 = data.recipientSessionId;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -5383,7 +5382,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.senderMessageId !== undefined && func0.call(data, "senderMessageId")){
+if(__hasOwnDefined(data, "senderMessageId")){
 let data3 = data.senderMessageId;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -5420,7 +5419,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.recipientMessageId !== undefined && func0.call(data, "recipientMessageId")){
+if(__hasOwnDefined(data, "recipientMessageId")){
 let data4 = data.recipientMessageId;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -5457,11 +5456,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate384, instancePath+"/content","type",{type: __schemaValue3});
+return __failType(validate384, instancePath+"/content", __schemaValue3);
 }
 if(errors === _errs33){
 if(Array.isArray(data5)){
@@ -5485,11 +5484,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate384, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate384, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs36 === errors;
 }
@@ -5505,7 +5504,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate384, instancePath,"type",{type: "object"});
+return __failType(validate384, instancePath, "object");
 }
 }
 validate384.errors = vErrors;
@@ -5517,16 +5516,16 @@ function validate387(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate387, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.messageId !== undefined && func0.call(data, "messageId")){
+if(__hasOwnDefined(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate387, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate387, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5534,7 +5533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 const _errs5 = errors;
 if(!(validate34(data.content, instancePath+"/content"))){
 errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
@@ -5545,11 +5544,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate387, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate387, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5561,7 +5560,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate387, instancePath,"type",{type: "object"});
+return __failType(validate387, instancePath, "object");
 }
 }
 validate387.errors = vErrors;
@@ -5579,14 +5578,14 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5612,14 +5611,14 @@ if(!(validate313(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate313.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5645,14 +5644,14 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5678,14 +5677,14 @@ if(!(validate317(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate317.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5711,14 +5710,14 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5744,14 +5743,14 @@ if(!(validate321(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate321.errors)).length;
 }
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5777,14 +5776,14 @@ if(!(validate253(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
 if(errors === _errs31){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5810,14 +5809,14 @@ if(!(validate325(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate325.errors)).length;
 }
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5843,14 +5842,14 @@ if(!(validate31(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 }
 if(errors === _errs41){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5876,14 +5875,14 @@ if(!(validate329(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate329.errors)).length;
 }
 if(errors === _errs46){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5909,14 +5908,14 @@ if(!(validate341(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 }
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5942,14 +5941,14 @@ if(!(validate343(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate343.errors)).length;
 }
 if(errors === _errs56){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5975,14 +5974,14 @@ if(!(validate355(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate355.errors)).length;
 }
 if(errors === _errs61){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6008,14 +6007,14 @@ if(!(validate357(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate357.errors)).length;
 }
 if(errors === _errs66){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6041,14 +6040,14 @@ if(!(validate360(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
 }
 if(errors === _errs71){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6074,14 +6073,14 @@ if(!(validate363(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate363.errors)).length;
 }
 if(errors === _errs76){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6107,14 +6106,14 @@ if(!(validate365(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate365.errors)).length;
 }
 if(errors === _errs81){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6140,14 +6139,14 @@ if(!(validate369(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
 }
 if(errors === _errs86){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6173,14 +6172,14 @@ if(!(validate371(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
 }
 if(errors === _errs91){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6206,14 +6205,14 @@ if(!(validate374(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate374.errors)).length;
 }
 if(errors === _errs96){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing19;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing19}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6239,14 +6238,14 @@ if(!(validate377(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate377.errors)).length;
 }
 if(errors === _errs101){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing20;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing20}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6272,14 +6271,14 @@ if(!(validate384(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate384.errors)).length;
 }
 if(errors === _errs106){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing21;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing21}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6305,14 +6304,14 @@ if(!(validate387(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate387.errors)).length;
 }
 if(errors === _errs111){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing22;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing22}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -6340,14 +6339,14 @@ const _errs120 = errors;
 let valid48 = false;
 const _errs121 = errors;
 if(errors === _errs121){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing23;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6370,14 +6369,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs125 = errors;
 if(errors === _errs125){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing24;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6400,14 +6399,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs129 = errors;
 if(errors === _errs129){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing25;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6430,14 +6429,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs133 = errors;
 if(errors === _errs133){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing26;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6460,14 +6459,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs137 = errors;
 if(errors === _errs137){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing27;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6490,14 +6489,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs141 = errors;
 if(errors === _errs141){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing28;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6520,14 +6519,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs145 = errors;
 if(errors === _errs145){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing29;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6550,14 +6549,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs149 = errors;
 if(errors === _errs149){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing30;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6580,14 +6579,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs153 = errors;
 if(errors === _errs153){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing31;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6610,14 +6609,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs157 = errors;
 if(errors === _errs157){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing32;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6640,14 +6639,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs161 = errors;
 if(errors === _errs161){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing33;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6670,14 +6669,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs165 = errors;
 if(errors === _errs165){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing34;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6700,14 +6699,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs169 = errors;
 if(errors === _errs169){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing35;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6730,14 +6729,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs173 = errors;
 if(errors === _errs173){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing36;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6760,14 +6759,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs177 = errors;
 if(errors === _errs177){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing37;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6790,14 +6789,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs181 = errors;
 if(errors === _errs181){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing38;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data38 = data.sessionUpdate;
 if(typeof data38 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6820,14 +6819,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs185 = errors;
 if(errors === _errs185){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing39;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing39 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing39 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data39 = data.sessionUpdate;
 if(typeof data39 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6850,14 +6849,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs189 = errors;
 if(errors === _errs189){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing40;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing40 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing40 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data40 = data.sessionUpdate;
 if(typeof data40 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6880,14 +6879,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs193 = errors;
 if(errors === _errs193){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing41;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing41 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing41 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data41 = data.sessionUpdate;
 if(typeof data41 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6910,14 +6909,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs197 = errors;
 if(errors === _errs197){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing42;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing42 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing42 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data42 = data.sessionUpdate;
 if(typeof data42 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6940,14 +6939,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs201 = errors;
 if(errors === _errs201){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing43;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing43 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing43 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data43 = data.sessionUpdate;
 if(typeof data43 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6970,14 +6969,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs205 = errors;
 if(errors === _errs205){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing44;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing44 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing44 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data44 = data.sessionUpdate;
 if(typeof data44 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7000,14 +6999,14 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs209 = errors;
 if(errors === _errs209){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing45;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing45 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing45 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 let data45 = data.sessionUpdate;
 if(typeof data45 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7067,14 +7066,14 @@ errors = _errs118;
 vErrors = __truncateIssues(vErrors, _errs118);
 }
 if(errors === _errs116){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing46;
-if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing46 = "sessionUpdate")){
+if(!__hasOwnDefined(data, "sessionUpdate") && (missing46 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing46}));
 errors++;
 }
 else {
-if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
+if(__hasOwnDefined(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
 errors++;
@@ -7131,16 +7130,16 @@ function validate308(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate308, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate308, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7148,7 +7147,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.update !== undefined && func0.call(data, "update")){
+if(__hasOwnDefined(data, "update")){
 const _errs5 = errors;
 if(!(validate309(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate309.errors)).length;
@@ -7159,11 +7158,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate308, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate308, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -7175,7 +7174,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate308, instancePath,"type",{type: "object"});
+return __failType(validate308, instancePath, "object");
 }
 }
 validate308.errors = vErrors;
@@ -7189,16 +7188,16 @@ function validate394(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
+if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
 return __fail(validate394, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.state !== undefined && func0.call(data, "state")){
+if(__hasOwnDefined(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate394, instancePath+"/state","type",{type: "string"});
+return __failType(validate394, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7206,7 +7205,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
+if(__hasOwnDefined(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7225,7 +7224,7 @@ break;
 }
 }
 else {
-return __fail(validate394, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate394, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -7234,11 +7233,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate394, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -7250,7 +7249,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate394, instancePath,"type",{type: "object"});
+return __failType(validate394, instancePath, "object");
 }
 }
 validate394.errors = vErrors;
@@ -7262,16 +7261,16 @@ function validate307(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate307, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate307, instancePath+"/method","type",{type: "string"});
+return __failType(validate307, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7279,7 +7278,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -7352,7 +7351,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate307, instancePath,"type",{type: "object"});
+return __failType(validate307, instancePath, "object");
 }
 }
 validate307.errors = vErrors;
@@ -7405,16 +7404,16 @@ export const vClientRequest = validate397;
 
 function validate417(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate417, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate417, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate417, instancePath,"type",{type: "object"});
+return __failType(validate417, instancePath, "object");
 }
 }
 validate417.errors = null;
@@ -7424,41 +7423,41 @@ return true;
 
 function validate419(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
+if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "apiType") && (missing0 = "apiType"))) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
 return __fail(validate419, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate419, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate419, instancePath+"/providerId", "string");
 }
 }
 {
-if(data.apiType !== undefined && func0.call(data, "apiType")){
+if(__hasOwnDefined(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate419, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate419, instancePath+"/apiType", "string");
 }
 }
 {
-if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
+if(__hasOwnDefined(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
-return __fail(validate419, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate419, instancePath+"/baseUrl", "string");
 }
 }
 }
 }
 {
-if(data.headers !== undefined && func0.call(data, "headers")){
+if(__hasOwnDefined(data, "headers")){
 let data3 = data.headers;
 {
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(__isObject(data3)){
 for(const key0 of Object.keys(data3)){
 if(typeof data3[key0] !== "string"){
-return __fail(validate419, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+return __failType(validate419, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -7467,15 +7466,15 @@ break;
 }
 }
 else {
-return __fail(validate419, instancePath+"/headers","type",{type: "object"});
+return __failType(validate419, instancePath+"/headers", "object");
 }
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate419, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7485,7 +7484,7 @@ return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate419, instancePath,"type",{type: "object"});
+return __failType(validate419, instancePath, "object");
 }
 }
 validate419.errors = null;
@@ -7495,29 +7494,29 @@ return true;
 
 function validate421(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
+if(!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")){
 return __fail(validate421, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.providerId !== undefined && func0.call(data, "providerId")){
+if(__hasOwnDefined(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate421, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate421, instancePath+"/providerId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate421, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate421, instancePath,"type",{type: "object"});
+return __failType(validate421, instancePath, "object");
 }
 }
 validate421.errors = null;
@@ -7529,16 +7528,16 @@ return true;
 
 function validate425(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate425, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate425, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate425, instancePath,"type",{type: "object"});
+return __failType(validate425, instancePath, "object");
 }
 }
 validate425.errors = null;
@@ -7552,28 +7551,28 @@ return true;
 
 function validate433(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
+if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "serverId") && (missing0 = "serverId"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.name !== undefined && func0.call(data, "name")){
+if(__hasOwnDefined(data, "name")){
 if(typeof data.name !== "string"){
-return __fail(validate433, instancePath+"/name","type",{type: "string"});
+return __failType(validate433, instancePath+"/name", "string");
 }
 }
 {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate433, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate433, instancePath+"/serverId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate433, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7581,7 +7580,7 @@ return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate433, instancePath,"type",{type: "object"});
+return __failType(validate433, instancePath, "object");
 }
 }
 validate433.errors = null;
@@ -7601,14 +7600,14 @@ if(!(validate429(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7634,14 +7633,14 @@ if(!(validate433(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7667,14 +7666,14 @@ if(!(validate435(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7702,14 +7701,14 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7732,14 +7731,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7762,14 +7761,14 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7809,14 +7808,14 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
-if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
+if(!__hasOwnDefined(data, "type") && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(data.type !== undefined && func0.call(data, "type")){
+if(__hasOwnDefined(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -7853,16 +7852,16 @@ function validate439(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
+if((!__hasOwnDefined(data, "mode") && (missing0 = "mode")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
 return __fail(validate439, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.mode !== undefined && func0.call(data, "mode")){
+if(__hasOwnDefined(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
-return __fail(validate439, instancePath+"/mode","type",{type: "string"});
+return __failType(validate439, instancePath+"/mode", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7870,7 +7869,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.content !== undefined && func0.call(data, "content")){
+if(__hasOwnDefined(data, "content")){
 let data1 = data.content;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7889,7 +7888,7 @@ break;
 }
 }
 else {
-return __fail(validate439, instancePath+"/content","type",{type: "array"});
+return __failType(validate439, instancePath+"/content", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -7898,11 +7897,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate439, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate439, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -7914,7 +7913,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate439, instancePath,"type",{type: "object"});
+return __failType(validate439, instancePath, "object");
 }
 }
 validate439.errors = vErrors;
@@ -7926,16 +7925,16 @@ function validate427(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
+if(!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate427, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate427, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7943,7 +7942,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7953,7 +7952,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate427, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate427, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -7962,7 +7961,7 @@ break;
 }
 }
 else {
-return __fail(validate427, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate427, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -7971,7 +7970,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs10 = errors;
 if(errors === _errs10){
@@ -7990,7 +7989,7 @@ break;
 }
 }
 else {
-return __fail(validate427, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate427, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs10 === errors;
@@ -7999,7 +7998,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data5 = data.systemPrompt;
 const _errs13 = errors;
 const _errs14 = errors;
@@ -8035,11 +8034,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data6 = data._meta;
 const _errs18 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate427, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate427, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs18 === errors;
 }
@@ -8053,7 +8052,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate427, instancePath,"type",{type: "object"});
+return __failType(validate427, instancePath, "object");
 }
 }
 validate427.errors = vErrors;
@@ -8065,8 +8064,8 @@ function validate443(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__isObject(data)){
+if(__hasOwnDefined(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -8103,7 +8102,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cursor !== undefined && func0.call(data, "cursor")){
+if(__hasOwnDefined(data, "cursor")){
 let data1 = data.cursor;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -8140,7 +8139,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.archived !== undefined && func0.call(data, "archived")){
+if(__hasOwnDefined(data, "archived")){
 let data2 = data.archived;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -8177,11 +8176,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data3 = data._meta;
 const _errs22 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate443, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate443, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -8193,7 +8192,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate443, instancePath,"type",{type: "object"});
+return __failType(validate443, instancePath, "object");
 }
 }
 validate443.errors = vErrors;
@@ -8207,16 +8206,16 @@ function validate447(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate447, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate447, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate447, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8224,10 +8223,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate447, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate447, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -8235,7 +8234,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -8245,7 +8244,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate447, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate447, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -8254,7 +8253,7 @@ break;
 }
 }
 else {
-return __fail(validate447, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate447, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -8263,7 +8262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -8282,7 +8281,7 @@ break;
 }
 }
 else {
-return __fail(validate447, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate447, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -8291,7 +8290,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -8327,11 +8326,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate447, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate447, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -8346,7 +8345,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate447, instancePath,"type",{type: "object"});
+return __failType(validate447, instancePath, "object");
 }
 }
 validate447.errors = vErrors;
@@ -8356,29 +8355,29 @@ return errors === 0;
 
 function validate451(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate451, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate451, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate451, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate451, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate451, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate451, instancePath,"type",{type: "object"});
+return __failType(validate451, instancePath, "object");
 }
 }
 validate451.errors = null;
@@ -8388,29 +8387,29 @@ return true;
 
 function validate453(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate453, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate453, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate453, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate453, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate453, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate453, instancePath,"type",{type: "object"});
+return __failType(validate453, instancePath, "object");
 }
 }
 validate453.errors = null;
@@ -8420,29 +8419,29 @@ return true;
 
 function validate455(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
+if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
 return __fail(validate455, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate455, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate455, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate455, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate455, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate455, instancePath,"type",{type: "object"});
+return __failType(validate455, instancePath, "object");
 }
 }
 validate455.errors = null;
@@ -8452,28 +8451,28 @@ return true;
 
 function validate457(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "title") && (missing0 = "title"))){
 return __fail(validate457, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate457, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate457, instancePath+"/sessionId", "string");
 }
 }
 {
-if(data.title !== undefined && func0.call(data, "title")){
+if(__hasOwnDefined(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate457, instancePath+"/title","type",{type: "string"});
+return __failType(validate457, instancePath+"/title", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate457, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate457, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -8481,7 +8480,7 @@ return __fail(validate457, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate457, instancePath,"type",{type: "object"});
+return __failType(validate457, instancePath, "object");
 }
 }
 validate457.errors = null;
@@ -8497,16 +8496,16 @@ function validate459(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
+if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
 return __fail(validate459, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
+if(__hasOwnDefined(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate459, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate459, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8514,10 +8513,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
+if(__hasOwnDefined(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate459, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate459, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -8525,7 +8524,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
+if(__hasOwnDefined(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -8535,7 +8534,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate459, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate459, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -8544,7 +8543,7 @@ break;
 }
 }
 else {
-return __fail(validate459, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate459, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -8553,7 +8552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
+if(__hasOwnDefined(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -8572,7 +8571,7 @@ break;
 }
 }
 else {
-return __fail(validate459, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate459, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -8581,7 +8580,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
+if(__hasOwnDefined(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -8617,7 +8616,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
+if(__hasOwnDefined(data, "systemPrompt")){
 let data7 = data.systemPrompt;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -8653,11 +8652,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data8 = data._meta;
 const _errs27 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate459, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate459, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs27 === errors;
 }
@@ -8673,7 +8672,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate459, instancePath,"type",{type: "object"});
+return __failType(validate459, instancePath, "object");
 }
 }
 validate459.errors = vErrors;
@@ -8695,13 +8694,13 @@ function validate397(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate397, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8712,10 +8711,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate397, instancePath+"/method","type",{type: "string"});
+return __failType(validate397, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -8723,7 +8722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -8941,7 +8940,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate397, instancePath,"type",{type: "object"});
+return __failType(validate397, instancePath, "object");
 }
 }
 validate397.errors = vErrors;
@@ -8968,7 +8967,7 @@ export const vSystemPromptMode = validate478;
 
 function validate478(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate478, instancePath,"type",{type: "string"});
+return __failType(validate478, instancePath, "string");
 }
 validate478.errors = null;
 return true;
@@ -8980,7 +8979,7 @@ export const vSessionArchiveFilter = validate479;
 
 function validate479(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate479, instancePath,"type",{type: "string"});
+return __failType(validate479, instancePath, "string");
 }
 validate479.errors = null;
 return true;
@@ -9016,16 +9015,16 @@ export const vClientResponse = validate480;
 
 function validate497(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
+if((!__hasOwnDefined(data, "code") && (missing0 = "code")) || (!__hasOwnDefined(data, "message") && (missing0 = "message"))){
 return __fail(validate497, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.code !== undefined && func0.call(data, "code")){
+if(__hasOwnDefined(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate497, instancePath+"/code","type",{type: "integer"});
+return __failType(validate497, instancePath+"/code", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -9036,16 +9035,16 @@ return __fail(validate497, instancePath+"/code","format",{format: "int32"});
 }
 }
 {
-if(data.message !== undefined && func0.call(data, "message")){
+if(__hasOwnDefined(data, "message")){
 if(typeof data.message !== "string"){
-return __fail(validate497, instancePath+"/message","type",{type: "string"});
+return __failType(validate497, instancePath+"/message", "string");
 }
 }
 }
 }
 }
 else {
-return __fail(validate497, instancePath,"type",{type: "object"});
+return __failType(validate497, instancePath, "object");
 }
 }
 validate497.errors = null;
@@ -9060,16 +9059,16 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
+if(!__hasOwnDefined(data, "result") && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -9086,14 +9085,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
+if(!__hasOwnDefined(data, "error") && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs8 = errors;
 if(!(validate497(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate497.errors)).length;
@@ -9104,10 +9103,10 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+if((!(__isObject(data2))) && (data2 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -9149,14 +9148,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -9167,7 +9166,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -9225,14 +9224,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs15 = errors;
 if(errors === _errs15){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 let data2 = data.id;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -9284,7 +9283,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs25 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -9329,41 +9328,41 @@ export const vClientNotification = validate501;
 
 function validate504(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate504, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
+if(__hasOwnDefined(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate504, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate504, instancePath+"/serverId", "string");
 }
 }
 {
-if(data.requestId !== undefined && func0.call(data, "requestId")){
+if(__hasOwnDefined(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate504, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate504, instancePath+"/requestId", "string");
 }
 }
 {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate504, instancePath+"/method","type",{type: "string"});
+return __failType(validate504, instancePath+"/method", "string");
 }
 }
 {
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate504, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate504, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate504, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate504, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -9373,7 +9372,7 @@ return __fail(validate504, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate504, instancePath,"type",{type: "object"});
+return __failType(validate504, instancePath, "object");
 }
 }
 validate504.errors = null;
@@ -9385,16 +9384,16 @@ function validate501(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate501, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate501, instancePath+"/method","type",{type: "string"});
+return __failType(validate501, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -9402,7 +9401,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -9467,7 +9466,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate501, instancePath,"type",{type: "object"});
+return __failType(validate501, instancePath, "object");
 }
 }
 validate501.errors = vErrors;
@@ -9491,29 +9490,29 @@ return errors === 0;
 
 function validate511(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate511, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate511, instancePath+"/method","type",{type: "string"});
+return __failType(validate511, instancePath+"/method", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate511, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate511, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate511, instancePath,"type",{type: "object"});
+return __failType(validate511, instancePath, "object");
 }
 }
 validate511.errors = null;
@@ -9525,13 +9524,13 @@ function validate506(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -9542,10 +9541,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate506, instancePath+"/method","type",{type: "string"});
+return __failType(validate506, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -9553,7 +9552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -9614,7 +9613,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate506, instancePath,"type",{type: "object"});
+return __failType(validate506, instancePath, "object");
 }
 }
 validate506.errors = vErrors;
@@ -9645,14 +9644,14 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
+if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -9663,7 +9662,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(data.result !== undefined && func0.call(data, "result")){
+if(__hasOwnDefined(data, "result")){
 const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
@@ -9704,14 +9703,14 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
-if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
+if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(data.id !== undefined && func0.call(data, "id")){
+if(__hasOwnDefined(data, "id")){
 let data2 = data.id;
 const _errs13 = errors;
 const _errs14 = errors;
@@ -9763,7 +9762,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data.error !== undefined && func0.call(data, "error")){
+if(__hasOwnDefined(data, "error")){
 const _errs21 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -9811,29 +9810,29 @@ export const vProxyNotification = validate520;
 
 function validate521(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate521, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate521, instancePath+"/method","type",{type: "string"});
+return __failType(validate521, instancePath+"/method", "string");
 }
 }
 {
-if(data._meta !== undefined && func0.call(data, "_meta")){
+if(__hasOwnDefined(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate521, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate521, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate521, instancePath,"type",{type: "object"});
+return __failType(validate521, instancePath, "object");
 }
 }
 validate521.errors = null;
@@ -9845,16 +9844,16 @@ function validate520(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
+if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
 return __fail(validate520, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(data.method !== undefined && func0.call(data, "method")){
+if(__hasOwnDefined(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate520, instancePath+"/method","type",{type: "string"});
+return __failType(validate520, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -9862,7 +9861,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.params !== undefined && func0.call(data, "params")){
+if(__hasOwnDefined(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -9914,7 +9913,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate520, instancePath,"type",{type: "object"});
+return __failType(validate520, instancePath, "object");
 }
 }
 validate520.errors = vErrors;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { COMPACTIONS } from "../../generator/emit/ajv-output.js";
+
+/**
+ * The rewrites that hand ajv's repeated tests to one helper each (generator/emit/ajv-output.ts),
+ * on code in ajv's layout. test/fuzz/compactions.test.ts checks that the real validators keep
+ * ajv's verdicts and errors; this checks the forms the real schema may not have, which must
+ * stay as ajv wrote them.
+ */
+function compaction(name: string) {
+  const found = COMPACTIONS.find((c) => c.name === name);
+  if (!found) throw new Error(`no compaction "${name}"`);
+  return found.apply;
+}
+const lines = (...l: string[]) => l.join("\n");
+
+describe("own-property tests by one helper", () => {
+  const apply = compaction("own-property tests by one helper");
+  const HAS_OWN = "const func0 = Object.prototype.hasOwnProperty;";
+
+  it("rewrites the present and the missing tests, and drops the constant nothing calls", () => {
+    const code = lines(
+      HAS_OWN,
+      'if(data.a !== undefined && func0.call(data, "a")){',
+      'if(data3["x-y"] !== undefined && func0.call(data3, "x-y")){',
+      'if(((data.a === undefined) || (!(func0.call(data, "a")))) && (missing0 = "a")){',
+    );
+    expect(apply(code)).toBe(
+      lines(
+        'if(__hasOwnDefined(data, "a")){',
+        'if(__hasOwnDefined(data3, "x-y")){',
+        'if(!__hasOwnDefined(data, "a") && (missing0 = "a")){',
+      ),
+    );
+  });
+
+  it.each([
+    ["a read and a call of different keys", 'if(data.a !== undefined && func0.call(data, "b")){'],
+    ["a read and a call of different data", 'if(data.a !== undefined && func0.call(data1, "a")){'],
+    [
+      "a test that is not an if's whole condition",
+      'x = data.a !== undefined && func0.call(data, "a");',
+    ],
+  ])("leaves %s as it was, and the constant it calls", (_, line) => {
+    const code = lines(HAS_OWN, line);
+    expect(apply(code)).toBe(code);
+  });
+
+  it("leaves code without ajv's hasOwnProperty constant as it was", () => {
+    const code = 'if(data.a !== undefined && func1.call(data, "a")){';
+    expect(apply(code)).toBe(code);
+  });
+});
+
+describe("object tests by one helper", () => {
+  const apply = compaction("object tests by one helper");
+
+  it("rewrites the test where only its truth is read", () => {
+    expect(
+      apply(
+        lines(
+          'if(data && typeof data == "object" && !Array.isArray(data)){',
+          'if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){',
+        ),
+      ),
+    ).toBe(lines("if(__isObject(data)){", "if((!(__isObject(data2))) && (data2 !== null)){"));
+  });
+
+  it.each([
+    ["whose value is kept", 'var x = data && typeof data == "object" && !Array.isArray(data);'],
+    ["of two values", 'if(data && typeof data1 == "object" && !Array.isArray(data)){'],
+    [
+      "inside a longer condition",
+      'if(data && typeof data == "object" && !Array.isArray(data) && y){',
+    ],
+  ])("leaves a test %s as it was", (_, code) => {
+    expect(apply(code)).toBe(code);
+  });
+});
+
+describe("type failures returned by one helper", () => {
+  const apply = compaction("type failures returned by one helper");
+
+  it("rewrites a type failure and leaves the others", () => {
+    expect(
+      apply(
+        lines(
+          'return __fail(validate3, instancePath+"/a","type",{type: "string"});',
+          'return __fail(validate3, instancePath,"type",{type: __schemaValue0});',
+          'return __fail(validate3, instancePath,"enum",{allowedValues: __schemaValue1});',
+        ),
+      ),
+    ).toBe(
+      lines(
+        'return __failType(validate3, instancePath+"/a", "string");',
+        "return __failType(validate3, instancePath, __schemaValue0);",
+        'return __fail(validate3, instancePath,"enum",{allowedValues: __schemaValue1});',
+      ),
+    );
+  });
+});
