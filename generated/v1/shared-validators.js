@@ -1694,15 +1694,8 @@ return errors === 0;
 
 export const vToolCallUpdate = validate30;
 
-export const vToolCallId = validate68;
+export const vToolCallId = validate27;
 
-function validate68(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate68, instancePath, "string");
-}
-validate68.errors = null;
-return true;
-}
 
 export const vToolKind = validate69;
 
@@ -1760,15 +1753,8 @@ export const vContent = validate32;
 
 export const vDiff = validate58;
 
-export const vTerminalId = validate72;
+export const vTerminalId = validate27;
 
-function validate72(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate72, instancePath, "string");
-}
-validate72.errors = null;
-return true;
-}
 
 export const vTerminal = validate60;
 
@@ -1776,15 +1762,8 @@ export const vToolCallLocation = validate63;
 
 export const vPermissionOption = validate66;
 
-export const vPermissionOptionId = validate73;
+export const vPermissionOptionId = validate27;
 
-function validate73(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate73, instancePath, "string");
-}
-validate73.errors = null;
-return true;
-}
 
 export const vPermissionOptionKind = validate74;
 
@@ -2031,125 +2010,14 @@ validate78.errors = null;
 return true;
 }
 
-export const vReleaseTerminalRequest = validate79;
+export const vReleaseTerminalRequest = validate78;
 
-function validate79(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "terminalId") && (missing0 = "terminalId"))){
-return __fail(validate79, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate79, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "terminalId")){
-if(typeof data.terminalId !== "string"){
-return __failType(validate79, instancePath+"/terminalId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate79, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate79, instancePath, "object");
-}
-}
-validate79.errors = null;
-return true;
-}
 
-export const vWaitForTerminalExitRequest = validate80;
+export const vWaitForTerminalExitRequest = validate78;
 
-function validate80(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "terminalId") && (missing0 = "terminalId"))){
-return __fail(validate80, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate80, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "terminalId")){
-if(typeof data.terminalId !== "string"){
-return __failType(validate80, instancePath+"/terminalId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate80, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate80, instancePath, "object");
-}
-}
-validate80.errors = null;
-return true;
-}
 
-export const vKillTerminalRequest = validate81;
+export const vKillTerminalRequest = validate78;
 
-function validate81(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "terminalId") && (missing0 = "terminalId"))){
-return __fail(validate81, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate81, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "terminalId")){
-if(typeof data.terminalId !== "string"){
-return __failType(validate81, instancePath+"/terminalId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate81, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate81, instancePath, "object");
-}
-}
-validate81.errors = null;
-return true;
-}
 
 export const vCreateElicitationRequest = validate82;
 
@@ -4055,15 +3923,8 @@ export const vMultiSelectPropertySchema = validate103;
 
 export const vElicitationFormMode = validate83;
 
-export const vElicitationId = validate122;
+export const vElicitationId = validate27;
 
-function validate122(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate122, instancePath, "string");
-}
-validate122.errors = null;
-return true;
-}
 
 export const vElicitationUrlMode = validate115;
 
@@ -4163,105 +4024,20 @@ validate126.errors = null;
 return true;
 }
 
-export const vSessionDeleteCapabilities = validate127;
+export const vSessionDeleteCapabilities = validate126;
 
-function validate127(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate127, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate127, instancePath, "object");
-}
-}
-validate127.errors = null;
-return true;
-}
 
-export const vSessionAdditionalDirectoriesCapabilities = validate128;
+export const vSessionAdditionalDirectoriesCapabilities = validate126;
 
-function validate128(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate128, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate128, instancePath, "object");
-}
-}
-validate128.errors = null;
-return true;
-}
 
-export const vSessionResumeCapabilities = validate129;
+export const vSessionResumeCapabilities = validate126;
 
-function validate129(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate129, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate129, instancePath, "object");
-}
-}
-validate129.errors = null;
-return true;
-}
 
-export const vSessionCloseCapabilities = validate130;
+export const vSessionCloseCapabilities = validate126;
 
-function validate130(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate130, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate130, instancePath, "object");
-}
-}
-validate130.errors = null;
-return true;
-}
 
-export const vLogoutCapabilities = validate131;
+export const vLogoutCapabilities = validate126;
 
-function validate131(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate131, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate131, instancePath, "object");
-}
-}
-validate131.errors = null;
-return true;
-}
 
 export const vAuthMethod = validate132;
 
@@ -4462,15 +4238,8 @@ validate132.errors = vErrors;
 return errors === 0;
 }
 
-export const vAuthMethodId = validate137;
+export const vAuthMethodId = validate27;
 
-function validate137(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate137, instancePath, "string");
-}
-validate137.errors = null;
-return true;
-}
 
 export const vAuthMethodTerminal = validate133;
 
@@ -4524,93 +4293,14 @@ validate138.errors = null;
 return true;
 }
 
-export const vAuthenticateResponse = validate139;
+export const vAuthenticateResponse = validate126;
 
-function validate139(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate139, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate139, instancePath, "object");
-}
-}
-validate139.errors = null;
-return true;
-}
 
-export const vLogoutResponse = validate140;
+export const vLogoutResponse = validate126;
 
-function validate140(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate140, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate140, instancePath, "object");
-}
-}
-validate140.errors = null;
-return true;
-}
 
 export const vNewSessionResponse = validate141;
 
-function validate143(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "name") && (missing0 = "name"))){
-return __fail(validate143, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "id")){
-if(typeof data.id !== "string"){
-return __failType(validate143, instancePath+"/id", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "name")){
-if(typeof data.name !== "string"){
-return __failType(validate143, instancePath+"/name", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "description")){
-let data2 = data.description;
-if((typeof data2 !== "string") && (data2 !== null)){
-return __failType(validate143, instancePath+"/description", __schemaValue4);
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate143, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate143, instancePath, "object");
-}
-}
-validate143.errors = null;
-return true;
-}
 
 
 function validate142(data, instancePath=""){
@@ -4643,8 +4333,8 @@ var valid3 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate143(data1[i0], instancePath+"/availableModes/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
+if(!(validate135(data1[i0], instancePath+"/availableModes/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate135.errors)).length;
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -5238,49 +4928,21 @@ return errors === 0;
 
 export const vSessionModeState = validate142;
 
-export const vSessionModeId = validate159;
+export const vSessionModeId = validate27;
 
-function validate159(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate159, instancePath, "string");
-}
-validate159.errors = null;
-return true;
-}
 
-export const vSessionMode = validate143;
+export const vSessionMode = validate135;
 
 export const vSessionConfigOption = validate146;
 
-export const vSessionConfigId = validate160;
+export const vSessionConfigId = validate27;
 
-function validate160(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate160, instancePath, "string");
-}
-validate160.errors = null;
-return true;
-}
 
-export const vSessionConfigOptionCategory = validate161;
+export const vSessionConfigOptionCategory = validate27;
 
-function validate161(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate161, instancePath, "string");
-}
-validate161.errors = null;
-return true;
-}
 
-export const vSessionConfigValueId = validate162;
+export const vSessionConfigValueId = validate27;
 
-function validate162(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate162, instancePath, "string");
-}
-validate162.errors = null;
-return true;
-}
 
 export const vSessionConfigSelectOptions = validate148;
 
@@ -5288,15 +4950,8 @@ export const vSessionConfigSelectOption = validate149;
 
 export const vSessionConfigSelectGroup = validate151;
 
-export const vSessionConfigGroupId = validate163;
+export const vSessionConfigGroupId = validate27;
 
-function validate163(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate163, instancePath, "string");
-}
-validate163.errors = null;
-return true;
-}
 
 export const vSessionConfigSelect = validate147;
 
@@ -5395,158 +5050,17 @@ validate164.errors = vErrors;
 return errors === 0;
 }
 
-export const vDeleteSessionResponse = validate167;
+export const vDeleteSessionResponse = validate126;
 
-function validate167(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate167, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate167, instancePath, "object");
-}
-}
-validate167.errors = null;
-return true;
-}
 
-export const vResumeSessionResponse = validate168;
+export const vResumeSessionResponse = validate164;
 
-function validate168(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-if(__hasOwnDefined(data, "modes")){
-let data0 = data.modes;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate142(data0, instancePath+"/modes"))){
-errors = (vErrors = __concatIssues(vErrors, validate142.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/modes","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/modes","anyOf",{}));
-errors++;
-validate168.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "configOptions")){
-let data1 = data.configOptions;
-const _errs6 = errors;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-return __failType(validate168, instancePath+"/configOptions", __schemaValue2);
-}
-if(errors === _errs6){
-if(Array.isArray(data1)){
-var valid2 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs8 = errors;
-if(!(validate146(data1[i0], instancePath+"/configOptions/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate146.errors)).length;
-}
-var valid2 = _errs8 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-const _errs9 = errors;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate168, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __failType(validate168, instancePath, "object");
-}
-}
-validate168.errors = vErrors;
-return errors === 0;
-}
 
-export const vCloseSessionResponse = validate171;
+export const vCloseSessionResponse = validate126;
 
-function validate171(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate171, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate171, instancePath, "object");
-}
-}
-validate171.errors = null;
-return true;
-}
 
-export const vSetSessionModeResponse = validate172;
+export const vSetSessionModeResponse = validate126;
 
-function validate172(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate172, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate172, instancePath, "object");
-}
-}
-validate172.errors = null;
-return true;
-}
 
 export const vSetSessionConfigOptionResponse = validate173;
 
@@ -5620,12 +5134,8 @@ validate175.errors = null;
 return true;
 }
 
-export const vExtResponse = validate176;
+export const vExtResponse = validate123;
 
-function validate176(data, instancePath=""){
-validate176.errors = null;
-return true;
-}
 
 export const vError = validate177;
 const formats28 = __formats.int32;
@@ -5877,15 +5387,8 @@ return errors === 0;
 
 export const vErrorCode = validate178;
 
-export const vMessageId = validate180;
+export const vMessageId = validate27;
 
-function validate180(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate180, instancePath, "string");
-}
-validate180.errors = null;
-return true;
-}
 
 export const vContentChunk = validate181;
 
@@ -6506,67 +6009,8 @@ validate198.errors = null;
 return true;
 }
 
-export const vConfigOptionUpdate = validate199;
+export const vConfigOptionUpdate = validate173;
 
-function validate199(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "configOptions") && (missing0 = "configOptions")){
-return __fail(validate199, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "configOptions")){
-let data0 = data.configOptions;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate146(data0[i0], instancePath+"/configOptions/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate146.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __failType(validate199, instancePath+"/configOptions", "array");
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate199, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __failType(validate199, instancePath, "object");
-}
-}
-validate199.errors = vErrors;
-return errors === 0;
-}
 
 export const vSessionInfoUpdate = validate201;
 
@@ -6767,15 +6211,8 @@ validate203.errors = vErrors;
 return errors === 0;
 }
 
-export const vNoticeSeverity = validate205;
+export const vNoticeSeverity = validate27;
 
-function validate205(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate205, instancePath, "string");
-}
-validate205.errors = null;
-return true;
-}
 
 export const vNotice = validate206;
 const func470 = __ucs2length;
@@ -6834,25 +6271,11 @@ validate206.errors = null;
 return true;
 }
 
-export const vCompactionId = validate207;
+export const vCompactionId = validate27;
 
-function validate207(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate207, instancePath, "string");
-}
-validate207.errors = null;
-return true;
-}
 
-export const vCompactionStatus = validate208;
+export const vCompactionStatus = validate27;
 
-function validate208(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate208, instancePath, "string");
-}
-validate208.errors = null;
-return true;
-}
 
 export const vCompactionUpdate = validate209;
 
@@ -7043,12 +6466,8 @@ validate213.errors = null;
 return true;
 }
 
-export const vExtNotification = validate214;
+export const vExtNotification = validate123;
 
-function validate214(data, instancePath=""){
-validate214.errors = null;
-return true;
-}
 
 export const vFileSystemCapabilities = validate215;
 
@@ -7086,23 +6505,6 @@ return true;
 
 export const vClientSessionCapabilities = validate216;
 
-function validate218(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate218, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate218, instancePath, "object");
-}
-}
-validate218.errors = null;
-return true;
-}
 
 
 function validate217(data, instancePath=""){
@@ -7116,8 +6518,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate218(data0, instancePath+"/boolean"))){
-errors = (vErrors = __concatIssues(vErrors, validate218.errors)).length;
+if(!(validate126(data0, instancePath+"/boolean"))){
+errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -7318,17 +6720,10 @@ return true;
 
 export const vSessionConfigOptionsCapabilities = validate217;
 
-export const vBooleanConfigOptionCapabilities = validate218;
+export const vBooleanConfigOptionCapabilities = validate126;
 
-export const vNoticeCapabilities = validate222;
+export const vNoticeCapabilities = validate221;
 
-function validate222(data, instancePath=""){
-if(!(__isObject(data))){
-return __failType(validate222, instancePath, "object");
-}
-validate222.errors = null;
-return true;
-}
 
 export const vAuthCapabilities = validate223;
 
@@ -7359,42 +6754,8 @@ return true;
 
 export const vElicitationCapabilities = validate224;
 
-function validate225(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate225, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate225, instancePath, "object");
-}
-}
-validate225.errors = null;
-return true;
-}
 
 
-function validate227(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate227, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate227, instancePath, "object");
-}
-}
-validate227.errors = null;
-return true;
-}
 
 
 function validate224(data, instancePath=""){
@@ -7408,8 +6769,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate225(data0, instancePath+"/form"))){
-errors = (vErrors = __concatIssues(vErrors, validate225.errors)).length;
+if(!(validate126(data0, instancePath+"/form"))){
+errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -7444,8 +6805,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate227(data1, instancePath+"/url"))){
-errors = (vErrors = __concatIssues(vErrors, validate227.errors)).length;
+if(!(validate126(data1, instancePath+"/url"))){
+errors = (vErrors = __concatIssues(vErrors, validate126.errors)).length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
@@ -7496,9 +6857,9 @@ validate224.errors = vErrors;
 return errors === 0;
 }
 
-export const vElicitationFormCapabilities = validate225;
+export const vElicitationFormCapabilities = validate126;
 
-export const vElicitationUrlCapabilities = validate227;
+export const vElicitationUrlCapabilities = validate126;
 
 export const vAuthenticateRequest = validate229;
 
@@ -7533,65 +6894,11 @@ validate229.errors = null;
 return true;
 }
 
-export const vLogoutRequest = validate230;
+export const vLogoutRequest = validate126;
 
-function validate230(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate230, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate230, instancePath, "object");
-}
-}
-validate230.errors = null;
-return true;
-}
 
-export const vHttpHeader = validate231;
+export const vHttpHeader = validate76;
 
-function validate231(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "value") && (missing0 = "value"))){
-return __fail(validate231, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "name")){
-if(typeof data.name !== "string"){
-return __failType(validate231, instancePath+"/name", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "value")){
-if(typeof data.value !== "string"){
-return __failType(validate231, instancePath+"/value", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate231, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate231, instancePath, "object");
-}
-}
-validate231.errors = null;
-return true;
-}
 
 export const vMcpServerHttp = validate232;
 
@@ -7636,8 +6943,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate231(data2[i0], instancePath+"/headers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate231.errors)).length;
+if(!(validate76(data2[i0], instancePath+"/headers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate76.errors)).length;
 }
 var valid1 = _errs7 === errors;
 if(!valid1){
@@ -7679,91 +6986,8 @@ validate232.errors = vErrors;
 return errors === 0;
 }
 
-export const vMcpServerSse = validate234;
+export const vMcpServerSse = validate232;
 
-function validate234(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "url") && (missing0 = "url"))) || (!__hasOwnDefined(data, "headers") && (missing0 = "headers"))){
-return __fail(validate234, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "name")){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-return __failType(validate234, instancePath+"/name", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "url")){
-const _errs3 = errors;
-if(typeof data.url !== "string"){
-return __failType(validate234, instancePath+"/url", "string");
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "headers")){
-let data2 = data.headers;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data2)){
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate231(data2[i0], instancePath+"/headers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate231.errors)).length;
-}
-var valid1 = _errs7 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __failType(validate234, instancePath+"/headers", "array");
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data4 = data._meta;
-const _errs8 = errors;
-if((!(__isObject(data4))) && (data4 !== null)){
-return __failType(validate234, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate234, instancePath, "object");
-}
-}
-validate234.errors = vErrors;
-return errors === 0;
-}
 
 export const vMcpServerStdio = validate236;
 
@@ -7913,38 +7137,8 @@ validate238.errors = null;
 return true;
 }
 
-export const vCloseSessionRequest = validate239;
+export const vCloseSessionRequest = validate238;
 
-function validate239(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate239, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate239, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate239, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate239, instancePath, "object");
-}
-}
-validate239.errors = null;
-return true;
-}
 
 export const vSetSessionModeRequest = validate240;
 
@@ -8202,25 +7396,8 @@ validate242.errors = vErrors;
 return errors === 0;
 }
 
-export const vWriteTextFileResponse = validate244;
+export const vWriteTextFileResponse = validate126;
 
-function validate244(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate244, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate244, instancePath, "object");
-}
-}
-validate244.errors = null;
-return true;
-}
 
 export const vReadTextFileResponse = validate245;
 
@@ -8413,38 +7590,8 @@ export const vRequestPermissionOutcome = validate247;
 
 export const vSelectedPermissionOutcome = validate248;
 
-export const vCreateTerminalResponse = validate251;
+export const vCreateTerminalResponse = validate60;
 
-function validate251(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "terminalId") && (missing0 = "terminalId")){
-return __fail(validate251, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "terminalId")){
-if(typeof data.terminalId !== "string"){
-return __failType(validate251, instancePath+"/terminalId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate251, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate251, instancePath, "object");
-}
-}
-validate251.errors = null;
-return true;
-}
 
 export const vTerminalOutputResponse = validate252;
 
@@ -8589,93 +7736,14 @@ return errors === 0;
 
 export const vTerminalExitStatus = validate253;
 
-export const vReleaseTerminalResponse = validate255;
+export const vReleaseTerminalResponse = validate126;
 
-function validate255(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate255, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate255, instancePath, "object");
-}
-}
-validate255.errors = null;
-return true;
-}
 
-export const vWaitForTerminalExitResponse = validate256;
+export const vWaitForTerminalExitResponse = validate253;
 
-function validate256(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "exitCode")){
-let data0 = data.exitCode;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-return __failType(validate256, instancePath+"/exitCode", __schemaValue1);
-}
-{
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 < 0 || isNaN(data0)){
-return __fail(validate256, instancePath+"/exitCode","minimum",{comparison: ">=", limit: 0});
-}
-else {
-if(!(formats2.validate(data0))){
-return __fail(validate256, instancePath+"/exitCode","format",{format: "uint32"});
-}
-}
-}
-}
-}
-{
-if(__hasOwnDefined(data, "signal")){
-let data1 = data.signal;
-if((typeof data1 !== "string") && (data1 !== null)){
-return __failType(validate256, instancePath+"/signal", __schemaValue4);
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate256, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate256, instancePath, "object");
-}
-}
-validate256.errors = null;
-return true;
-}
 
-export const vKillTerminalResponse = validate257;
+export const vKillTerminalResponse = validate126;
 
-function validate257(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate257, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate257, instancePath, "object");
-}
-}
-validate257.errors = null;
-return true;
-}
 
 export const vCreateElicitationResponse = validate258;
 
@@ -9073,38 +8141,8 @@ export const vElicitationContentValue = validate260;
 
 export const vElicitationAcceptAction = validate259;
 
-export const vCancelNotification = validate263;
+export const vCancelNotification = validate238;
 
-function validate263(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate263, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate263, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate263, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate263, instancePath, "object");
-}
-}
-validate263.errors = null;
-return true;
-}
 
 export const vCancelRequestNotification = validate264;
 

@@ -3482,35 +3482,14 @@ export const vRequestPermissionSubject = validate27;
 
 export const vToolCallUpdate = validate29;
 
-export const vToolCallId = validate91;
+export const vToolCallId = validate90;
 
-function validate91(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate91, instancePath, "string");
-}
-validate91.errors = null;
-return true;
-}
 
-export const vToolKind = validate92;
+export const vToolKind = validate90;
 
-function validate92(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate92, instancePath, "string");
-}
-validate92.errors = null;
-return true;
-}
 
-export const vToolCallStatus = validate93;
+export const vToolCallStatus = validate90;
 
-function validate93(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate93, instancePath, "string");
-}
-validate93.errors = null;
-return true;
-}
 
 export const vToolCallContent = validate30;
 
@@ -3518,27 +3497,13 @@ export const vContentBlock = validate32;
 
 export const vAnnotations = validate34;
 
-export const vRole = validate94;
+export const vRole = validate90;
 
-function validate94(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate94, instancePath, "string");
-}
-validate94.errors = null;
-return true;
-}
 
 export const vTextContent = validate33;
 
-export const vMediaType = validate95;
+export const vMediaType = validate90;
 
-function validate95(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate95, instancePath, "string");
-}
-validate95.errors = null;
-return true;
-}
 
 export const vImageContent = validate37;
 
@@ -3546,15 +3511,8 @@ export const vAudioContent = validate40;
 
 export const vIcon = validate44;
 
-export const vIconTheme = validate96;
+export const vIconTheme = validate90;
 
-function validate96(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate96, instancePath, "string");
-}
-validate96.errors = null;
-return true;
-}
 
 export const vResourceLink = validate43;
 
@@ -3570,25 +3528,11 @@ export const vContent = validate31;
 
 export const vDiffChange = validate60;
 
-export const vDiffFileType = validate97;
+export const vDiffFileType = validate90;
 
-function validate97(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate97, instancePath, "string");
-}
-validate97.errors = null;
-return true;
-}
 
-export const vAbsolutePath = validate98;
+export const vAbsolutePath = validate90;
 
-function validate98(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate98, instancePath, "string");
-}
-validate98.errors = null;
-return true;
-}
 
 export const vDiffPathChange = validate61;
 
@@ -3600,15 +3544,8 @@ export const vDiffPatchFormat = validate70;
 
 export const vDiff = validate59;
 
-export const vTerminalId = validate99;
+export const vTerminalId = validate90;
 
-function validate99(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate99, instancePath, "string");
-}
-validate99.errors = null;
-return true;
-}
 
 export const vTerminal = validate74;
 
@@ -3624,25 +3561,11 @@ export const vCommandPermissionSubject = validate85;
 
 export const vPermissionOption = validate88;
 
-export const vPermissionOptionId = validate100;
+export const vPermissionOptionId = validate90;
 
-function validate100(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate100, instancePath, "string");
-}
-validate100.errors = null;
-return true;
-}
 
-export const vPermissionOptionKind = validate101;
+export const vPermissionOptionKind = validate90;
 
-function validate101(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate101, instancePath, "string");
-}
-validate101.errors = null;
-return true;
-}
 
 export const vCreateElicitationRequest = validate102;
 
@@ -5577,15 +5500,8 @@ export const vElicitationSchemaType = validate110;
 
 export const vElicitationPropertySchema = validate112;
 
-export const vStringFormat = validate141;
+export const vStringFormat = validate90;
 
-function validate141(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate141, instancePath, "string");
-}
-validate141.errors = null;
-return true;
-}
 
 export const vEnumOption = validate114;
 
@@ -5607,15 +5523,8 @@ export const vMultiSelectPropertySchema = validate123;
 
 export const vElicitationFormMode = validate103;
 
-export const vElicitationId = validate142;
+export const vElicitationId = validate90;
 
-function validate142(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate142, instancePath, "string");
-}
-validate142.errors = null;
-return true;
-}
 
 export const vElicitationUrlMode = validate135;
 
@@ -5704,61 +5613,10 @@ return true;
 
 export const vPromptCapabilities = validate146;
 
-function validate147(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate147, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate147, instancePath, "object");
-}
-}
-validate147.errors = null;
-return true;
-}
 
 
-function validate149(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate149, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate149, instancePath, "object");
-}
-}
-validate149.errors = null;
-return true;
-}
 
 
-function validate151(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate151, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate151, instancePath, "object");
-}
-}
-validate151.errors = null;
-return true;
-}
 
 
 function validate146(data, instancePath=""){
@@ -5772,8 +5630,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate147(data0, instancePath+"/image"))){
-errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
+if(!(validate80(data0, instancePath+"/image"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -5808,8 +5666,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate149(data1, instancePath+"/audio"))){
-errors = (vErrors = __concatIssues(vErrors, validate149.errors)).length;
+if(!(validate80(data1, instancePath+"/audio"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
@@ -5844,8 +5702,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate151(data2, instancePath+"/embeddedContext"))){
-errors = (vErrors = __concatIssues(vErrors, validate151.errors)).length;
+if(!(validate80(data2, instancePath+"/embeddedContext"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
@@ -5897,91 +5755,23 @@ validate146.errors = vErrors;
 return errors === 0;
 }
 
-export const vPromptImageCapabilities = validate147;
+export const vPromptImageCapabilities = validate80;
 
-export const vPromptAudioCapabilities = validate149;
+export const vPromptAudioCapabilities = validate80;
 
-export const vPromptEmbeddedContextCapabilities = validate151;
+export const vPromptEmbeddedContextCapabilities = validate80;
 
-export const vMcpStdioCapabilities = validate153;
+export const vMcpStdioCapabilities = validate80;
 
-function validate153(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate153, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate153, instancePath, "object");
-}
-}
-validate153.errors = null;
-return true;
-}
 
-export const vMcpHttpCapabilities = validate154;
+export const vMcpHttpCapabilities = validate80;
 
-function validate154(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate154, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate154, instancePath, "object");
-}
-}
-validate154.errors = null;
-return true;
-}
 
-export const vSessionDeleteCapabilities = validate155;
+export const vSessionDeleteCapabilities = validate80;
 
-function validate155(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate155, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate155, instancePath, "object");
-}
-}
-validate155.errors = null;
-return true;
-}
 
-export const vSessionAdditionalDirectoriesCapabilities = validate156;
+export const vSessionAdditionalDirectoriesCapabilities = validate80;
 
-function validate156(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate156, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate156, instancePath, "object");
-}
-}
-validate156.errors = null;
-return true;
-}
 
 export const vAuthMethod = validate157;
 
@@ -6421,15 +6211,8 @@ validate157.errors = vErrors;
 return errors === 0;
 }
 
-export const vAuthMethodId = validate164;
+export const vAuthMethodId = validate90;
 
-function validate164(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate164, instancePath, "string");
-}
-validate164.errors = null;
-return true;
-}
 
 export const vEnvVariable = validate159;
 
@@ -6437,45 +6220,11 @@ export const vAuthMethodTerminal = validate158;
 
 export const vAuthMethodAgent = validate162;
 
-export const vLoginAuthResponse = validate165;
+export const vLoginAuthResponse = validate80;
 
-function validate165(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate165, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate165, instancePath, "object");
-}
-}
-validate165.errors = null;
-return true;
-}
 
-export const vLogoutAuthResponse = validate166;
+export const vLogoutAuthResponse = validate80;
 
-function validate166(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate166, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate166, instancePath, "object");
-}
-}
-validate166.errors = null;
-return true;
-}
 
 export const vNewSessionResponse = validate167;
 
@@ -7570,35 +7319,14 @@ return errors === 0;
 
 export const vSessionConfigOption = validate168;
 
-export const vSessionConfigId = validate189;
+export const vSessionConfigId = validate90;
 
-function validate189(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate189, instancePath, "string");
-}
-validate189.errors = null;
-return true;
-}
 
-export const vSessionConfigOptionCategory = validate190;
+export const vSessionConfigOptionCategory = validate90;
 
-function validate190(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate190, instancePath, "string");
-}
-validate190.errors = null;
-return true;
-}
 
-export const vSessionConfigValueId = validate191;
+export const vSessionConfigValueId = validate90;
 
-function validate191(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate191, instancePath, "string");
-}
-validate191.errors = null;
-return true;
-}
 
 export const vSessionConfigSelectOptions = validate170;
 
@@ -7606,15 +7334,8 @@ export const vSessionConfigSelectOption = validate171;
 
 export const vSessionConfigSelectGroup = validate173;
 
-export const vSessionConfigGroupId = validate192;
+export const vSessionConfigGroupId = validate90;
 
-function validate192(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate192, instancePath, "string");
-}
-validate192.errors = null;
-return true;
-}
 
 export const vSessionConfigSelect = validate169;
 
@@ -7628,35 +7349,11 @@ export const vTextCommandInput = validate184;
 
 export const vCommand = validate182;
 
-export const vSessionListCursor = validate193;
+export const vSessionListCursor = validate90;
 
-function validate193(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate193, instancePath, "string");
-}
-validate193.errors = null;
-return true;
-}
 
-export const vDeleteSessionResponse = validate194;
+export const vDeleteSessionResponse = validate80;
 
-function validate194(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate194, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate194, instancePath, "object");
-}
-}
-validate194.errors = null;
-return true;
-}
 
 export const vResumeSessionResponse = validate195;
 
@@ -7743,65 +7440,14 @@ validate195.errors = vErrors;
 return errors === 0;
 }
 
-export const vCloseSessionResponse = validate198;
+export const vCloseSessionResponse = validate80;
 
-function validate198(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate198, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate198, instancePath, "object");
-}
-}
-validate198.errors = null;
-return true;
-}
 
-export const vCancelToolCallResponse = validate199;
+export const vCancelToolCallResponse = validate80;
 
-function validate199(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate199, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate199, instancePath, "object");
-}
-}
-validate199.errors = null;
-return true;
-}
 
-export const vCancelTerminalResponse = validate200;
+export const vCancelTerminalResponse = validate80;
 
-function validate200(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate200, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate200, instancePath, "object");
-}
-}
-validate200.errors = null;
-return true;
-}
 
 export const vSetSessionConfigOptionResponse = validate201;
 
@@ -7898,22 +7544,11 @@ validate203.errors = null;
 return true;
 }
 
-export const vMessageId = validate204;
+export const vMessageId = validate90;
 
-function validate204(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate204, instancePath, "string");
-}
-validate204.errors = null;
-return true;
-}
 
-export const vExtResponse = validate205;
+export const vExtResponse = validate143;
 
-function validate205(data, instancePath=""){
-validate205.errors = null;
-return true;
-}
 
 export const vError = validate206;
 const formats22 = __formats.int32;
@@ -8142,10 +7777,6 @@ return errors === 0;
 }
 
 
-function validate209(data, instancePath=""){
-validate209.errors = null;
-return true;
-}
 
 
 function validate206(data, instancePath=""){
@@ -8186,8 +7817,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate209(data2, instancePath+"/data"))){
-errors = (vErrors = __concatIssues(vErrors, validate209.errors)).length;
+if(!(validate143(data2, instancePath+"/data"))){
+errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
 }
 var _valid0 = _errs7 === errors;
 valid2 = valid2 || _valid0;
@@ -8229,7 +7860,7 @@ return errors === 0;
 
 export const vErrorCode = validate207;
 
-export const vErrorData = validate209;
+export const vErrorData = validate143;
 
 export const vUnsupportedProtocolVersionErrorData = validate211;
 
@@ -8469,186 +8100,14 @@ validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const vAgentMessage = validate219;
+export const vAgentMessage = validate217;
 
-function validate219(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
-return __fail(validate219, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "messageId")){
-const _errs1 = errors;
-if(typeof data.messageId !== "string"){
-return __failType(validate219, instancePath+"/messageId", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "content")){
-let data1 = data.content;
-const _errs5 = errors;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-return __failType(validate219, instancePath+"/content", __schemaValue0);
-}
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate32(data1[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate32.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate219, instancePath+"/_meta", __schemaValue3);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __failType(validate219, instancePath, "object");
-}
-}
-validate219.errors = vErrors;
-return errors === 0;
-}
 
-export const vAgentThought = validate221;
+export const vAgentThought = validate217;
 
-function validate221(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
-return __fail(validate221, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "messageId")){
-const _errs1 = errors;
-if(typeof data.messageId !== "string"){
-return __failType(validate221, instancePath+"/messageId", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "content")){
-let data1 = data.content;
-const _errs5 = errors;
-if((!(Array.isArray(data1))) && (data1 !== null)){
-return __failType(validate221, instancePath+"/content", __schemaValue0);
-}
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate32(data1[i0], instancePath+"/content/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate32.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate221, instancePath+"/_meta", __schemaValue3);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __failType(validate221, instancePath, "object");
-}
-}
-validate221.errors = vErrors;
-return errors === 0;
-}
 
-export const vBackgroundTerminal = validate223;
+export const vBackgroundTerminal = validate74;
 
-function validate223(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "terminalId") && (missing0 = "terminalId")){
-return __fail(validate223, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "terminalId")){
-if(typeof data.terminalId !== "string"){
-return __failType(validate223, instancePath+"/terminalId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate223, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-}
-}
-else {
-return __failType(validate223, instancePath, "object");
-}
-}
-validate223.errors = null;
-return true;
-}
 
 export const vBackgroundToolCall = validate224;
 
@@ -8938,90 +8397,12 @@ validate231.errors = null;
 return true;
 }
 
-export const vTerminalCapabilities = validate232;
-
-function validate233(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate233, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate233, instancePath, "object");
-}
-}
-validate233.errors = null;
-return true;
-}
+export const vTerminalCapabilities = validate79;
 
 
-function validate232(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-if(__hasOwnDefined(data, "cancel")){
-let data0 = data.cancel;
-const _errs1 = errors;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(validate233(data0, instancePath+"/cancel"))){
-errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(data0 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/cancel","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/cancel","anyOf",{}));
-errors++;
-validate232.errors = vErrors;
-return false;
-}
-else {
-errors = _errs2;
-vErrors = __truncateIssues(vErrors, _errs2);
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-const _errs6 = errors;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate232, instancePath+"/_meta", __schemaValue3);
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __failType(validate232, instancePath, "object");
-}
-}
-validate232.errors = vErrors;
-return errors === 0;
-}
 
-export const vTerminalCancelCapabilities = validate233;
+
+export const vTerminalCancelCapabilities = validate80;
 
 export const vTerminalUpdate = validate235;
 
@@ -9209,8 +8590,8 @@ const _errs29 = errors;
 const _errs30 = errors;
 let valid8 = false;
 const _errs31 = errors;
-if(!(validate232(data6, instancePath+"/capabilities"))){
-errors = (vErrors = __concatIssues(vErrors, validate232.errors)).length;
+if(!(validate79(data6, instancePath+"/capabilities"))){
+errors = (vErrors = __concatIssues(vErrors, validate79.errors)).length;
 }
 var _valid4 = _errs31 === errors;
 valid8 = valid8 || _valid4;
@@ -9307,15 +8688,8 @@ validate240.errors = null;
 return true;
 }
 
-export const vPlanId = validate241;
+export const vPlanId = validate90;
 
-function validate241(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate241, instancePath, "string");
-}
-validate241.errors = null;
-return true;
-}
 
 export const vPlanEntry = validate242;
 
@@ -9364,25 +8738,11 @@ validate242.errors = null;
 return true;
 }
 
-export const vPlanEntryPriority = validate243;
+export const vPlanEntryPriority = validate90;
 
-function validate243(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate243, instancePath, "string");
-}
-validate243.errors = null;
-return true;
-}
 
-export const vPlanEntryStatus = validate244;
+export const vPlanEntryStatus = validate90;
 
-function validate244(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate244, instancePath, "string");
-}
-validate244.errors = null;
-return true;
-}
 
 export const vPlanItems = validate245;
 
@@ -9520,67 +8880,8 @@ validate247.errors = vErrors;
 return errors === 0;
 }
 
-export const vConfigOptionUpdate = validate249;
+export const vConfigOptionUpdate = validate201;
 
-function validate249(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "configOptions") && (missing0 = "configOptions")){
-return __fail(validate249, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "configOptions")){
-let data0 = data.configOptions;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate168(data0[i0], instancePath+"/configOptions/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate168.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-return __failType(validate249, instancePath+"/configOptions", "array");
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate249, instancePath+"/_meta", __schemaValue3);
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-return __failType(validate249, instancePath, "object");
-}
-}
-validate249.errors = vErrors;
-return errors === 0;
-}
 
 export const vSessionInfoUpdate = validate251;
 
@@ -9781,15 +9082,8 @@ validate253.errors = vErrors;
 return errors === 0;
 }
 
-export const vNoticeSeverity = validate255;
+export const vNoticeSeverity = validate90;
 
-function validate255(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate255, instancePath, "string");
-}
-validate255.errors = null;
-return true;
-}
 
 export const vNotice = validate256;
 const func592 = __ucs2length;
@@ -9848,25 +9142,11 @@ validate256.errors = null;
 return true;
 }
 
-export const vCompactionId = validate257;
+export const vCompactionId = validate90;
 
-function validate257(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate257, instancePath, "string");
-}
-validate257.errors = null;
-return true;
-}
 
-export const vCompactionStatus = validate258;
+export const vCompactionStatus = validate90;
 
-function validate258(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate258, instancePath, "string");
-}
-validate258.errors = null;
-return true;
-}
 
 export const vCompactionUpdate = validate259;
 
@@ -10057,32 +9337,11 @@ validate263.errors = null;
 return true;
 }
 
-export const vExtNotification = validate264;
+export const vExtNotification = validate143;
 
-function validate264(data, instancePath=""){
-validate264.errors = null;
-return true;
-}
 
 export const vInitializeRequest = validate265;
 
-function validate270(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate270, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate270, instancePath, "object");
-}
-}
-validate270.errors = null;
-return true;
-}
 
 
 function validate269(data, instancePath=""){
@@ -10096,8 +9355,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate270(data0, instancePath+"/terminal"))){
-errors = (vErrors = __concatIssues(vErrors, validate270.errors)).length;
+if(!(validate80(data0, instancePath+"/terminal"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -10148,42 +9407,8 @@ return errors === 0;
 }
 
 
-function validate274(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate274, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate274, instancePath, "object");
-}
-}
-validate274.errors = null;
-return true;
-}
 
 
-function validate276(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate276, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate276, instancePath, "object");
-}
-}
-validate276.errors = null;
-return true;
-}
 
 
 function validate273(data, instancePath=""){
@@ -10197,8 +9422,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate274(data0, instancePath+"/form"))){
-errors = (vErrors = __concatIssues(vErrors, validate274.errors)).length;
+if(!(validate80(data0, instancePath+"/form"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -10233,8 +9458,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate276(data1, instancePath+"/url"))){
-errors = (vErrors = __concatIssues(vErrors, validate276.errors)).length;
+if(!(validate80(data1, instancePath+"/url"))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
@@ -10457,13 +9682,13 @@ export const vClientCapabilities = validate268;
 
 export const vClientAuthCapabilities = validate269;
 
-export const vTerminalAuthCapabilities = validate270;
+export const vTerminalAuthCapabilities = validate80;
 
 export const vElicitationCapabilities = validate273;
 
-export const vElicitationFormCapabilities = validate274;
+export const vElicitationFormCapabilities = validate80;
 
-export const vElicitationUrlCapabilities = validate276;
+export const vElicitationUrlCapabilities = validate80;
 
 export const vLoginAuthRequest = validate280;
 
@@ -10498,65 +9723,11 @@ validate280.errors = null;
 return true;
 }
 
-export const vLogoutAuthRequest = validate281;
+export const vLogoutAuthRequest = validate80;
 
-function validate281(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate281, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate281, instancePath, "object");
-}
-}
-validate281.errors = null;
-return true;
-}
 
-export const vHttpHeader = validate282;
+export const vHttpHeader = validate159;
 
-function validate282(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "value") && (missing0 = "value"))){
-return __fail(validate282, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "name")){
-if(typeof data.name !== "string"){
-return __failType(validate282, instancePath+"/name", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "value")){
-if(typeof data.value !== "string"){
-return __failType(validate282, instancePath+"/value", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate282, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate282, instancePath, "object");
-}
-}
-validate282.errors = null;
-return true;
-}
 
 export const vMcpServerHttp = validate283;
 
@@ -10605,8 +9776,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate282(data2[i0], instancePath+"/headers/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
+if(!(validate159(data2[i0], instancePath+"/headers/" + i0))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var valid1 = _errs7 === errors;
 if(!valid1){
@@ -10763,58 +9934,11 @@ validate285.errors = vErrors;
 return errors === 0;
 }
 
-export const vDeleteSessionRequest = validate287;
+export const vDeleteSessionRequest = validate214;
 
-function validate287(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate287, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate287, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate287, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-}
-}
-else {
-return __failType(validate287, instancePath, "object");
-}
-}
-validate287.errors = null;
-return true;
-}
 
 export const vReplayFrom = validate288;
 
-function validate289(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate289, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate289, instancePath, "object");
-}
-}
-validate289.errors = null;
-return true;
-}
 
 
 function validate288(data, instancePath=""){
@@ -10823,8 +9947,8 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate289(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
+if(!(validate80(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 if(errors === _errs1){
 if(__isObject(data)){
@@ -10944,40 +10068,10 @@ validate288.errors = vErrors;
 return errors === 0;
 }
 
-export const vReplayFromStart = validate289;
+export const vReplayFromStart = validate80;
 
-export const vCloseSessionRequest = validate291;
+export const vCloseSessionRequest = validate214;
 
-function validate291(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate291, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate291, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate291, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-}
-}
-else {
-return __failType(validate291, instancePath, "object");
-}
-}
-validate291.errors = null;
-return true;
-}
 
 export const vCancelToolCallRequest = validate292;
 
@@ -11412,23 +10506,6 @@ return errors === 0;
 
 export const vRequestPermissionResponse = validate297;
 
-function validate299(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate299, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-else {
-return __failType(validate299, instancePath, "object");
-}
-}
-validate299.errors = null;
-return true;
-}
 
 
 function validate301(data, instancePath=""){
@@ -11469,8 +10546,8 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate299(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate299.errors)).length;
+if(!(validate80(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate80.errors)).length;
 }
 if(errors === _errs1){
 if(__isObject(data)){
@@ -11701,16 +10778,12 @@ return errors === 0;
 
 export const vRequestPermissionOutcome = validate298;
 
-export const vCancelledPermissionOutcome = validate299;
+export const vCancelledPermissionOutcome = validate80;
 
 export const vSelectedPermissionOutcome = validate301;
 
 export const vCreateElicitationResponse = validate304;
 
-function validate306(data, instancePath=""){
-validate306.errors = null;
-return true;
-}
 
 
 function validate305(data, instancePath=""){
@@ -11728,8 +10801,8 @@ if(errors === _errs1){
 if(__isObject(data0)){
 for(const key0 of Object.keys(data0)){
 const _errs4 = errors;
-if(!(validate306(data0[key0], instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")))){
-errors = (vErrors = __concatIssues(vErrors, validate306.errors)).length;
+if(!(validate143(data0[key0], instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")))){
+errors = (vErrors = __concatIssues(vErrors, validate143.errors)).length;
 }
 var valid1 = _errs4 === errors;
 if(!valid1){
@@ -12013,42 +11086,12 @@ validate304.errors = vErrors;
 return errors === 0;
 }
 
-export const vElicitationContentValue = validate306;
+export const vElicitationContentValue = validate143;
 
 export const vElicitationAcceptAction = validate305;
 
-export const vCancelSessionNotification = validate309;
+export const vCancelSessionNotification = validate214;
 
-function validate309(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate309, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate309, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate309, instancePath+"/_meta", __schemaValue3);
-}
-}
-}
-}
-}
-else {
-return __failType(validate309, instancePath, "object");
-}
-}
-validate309.errors = null;
-return true;
-}
 
 export const vCancelRequestNotification = validate310;
 

@@ -2310,59 +2310,6 @@ return errors === 0;
 }
 
 
-function validate259(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __failType(validate259, instancePath+"/background", __schemaValue2);
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate246(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate246.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate259, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __failType(validate259, instancePath, "object");
-}
-}
-validate259.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate244(data, instancePath=""){
@@ -2437,8 +2384,8 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate259(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate259.errors)).length;
+if(!(validate245(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
 if(errors === _errs11){
 if(__isObject(data)){
@@ -4309,7 +4256,7 @@ export const vRunningStateUpdate = validate245;
 
 export const vIdleStateUpdate = validate253;
 
-export const vRequiresActionStateUpdate = validate259;
+export const vRequiresActionStateUpdate = validate245;
 
 export const vStateUpdate = validate244;
 

@@ -384,6 +384,50 @@ const objectTests: Compaction = {
     ),
 };
 
+/**
+ * ajv compiles each schema on its own, so definitions that validate alike (capabilities that
+ * hold only `_meta`, requests of the same fields) get a function each, 46 of v1's 155 shared
+ * validators the same text as another but for their own name. Such a function is the same
+ * validator: it reads the same constants and calls the same functions, and the `errors` it
+ * sets are on itself. Each one goes, and every reference to it names the first of its kind;
+ * repeated until no two are alike (a caller of two merged functions may become like another).
+ */
+const identicalValidators: Compaction = {
+  name: "identical validators merged",
+  apply(code) {
+    let out = code;
+    for (;;) {
+      const first = new Map<string, string>();
+      const merged = new Map<string, string>();
+      let kept = "";
+      let at = 0;
+      let scanned = 0;
+      for (const match of out.matchAll(VALIDATOR_START)) {
+        // A function inside one already compared is part of its text.
+        if (match.index < scanned) continue;
+        const name = /validate\d+/.exec(match[0])?.[0] ?? "";
+        const end = closingBrace(out, match.index + match[0].length - 1, true);
+        if (end < 0) throw new Error(`cannot find the end of ${match[0]}`);
+        scanned = end + 1;
+        // Its own name as a character no code holds, so that only the rest is compared.
+        const text = out
+          .slice(match.index, end + 1)
+          .replace(new RegExp(String.raw`\b${name}\b`, "g"), "\0");
+        const same = first.get(text);
+        if (same === undefined) {
+          first.set(text, name);
+          continue;
+        }
+        merged.set(name, same);
+        kept += out.slice(at, match.index);
+        at = end + 1 + (out[end + 1] === "\n" ? 1 : 0);
+      }
+      if (merged.size === 0) return out;
+      out = (kept + out.slice(at)).replace(/\bvalidate\d+\b/g, (name) => merged.get(name) ?? name);
+    }
+  },
+};
+
 /** The rewrites the generator applies, in order. */
 export const COMPACTIONS: readonly Compaction[] = [
   sourceUrls,
@@ -399,6 +443,7 @@ export const COMPACTIONS: readonly Compaction[] = [
   typeFailures,
   ownPropertyTests,
   objectTests,
+  identicalValidators,
 ];
 
 const FUNCTION_START =

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { COMPACTIONS } from "../../generator/emit/ajv-output.js";
 
 /**
- * The rewrites that hand ajv's repeated tests to one helper each (generator/emit/ajv-output.ts),
- * on code in ajv's layout. test/fuzz/compactions.test.ts checks that the real validators keep
+ * The rewrites that hand ajv's repeated tests to one helper each, and the merge of validators
+ * ajv wrote twice (generator/emit/ajv-output.ts), on code in ajv's layout. test/fuzz/compactions.test.ts checks that the real validators keep
  * ajv's verdicts and errors; this checks the forms the real schema may not have, which must
  * stay as ajv wrote them.
  */
@@ -97,5 +97,73 @@ describe("type failures returned by one helper", () => {
         'return __fail(validate3, instancePath,"enum",{allowedValues: __schemaValue1});',
       ),
     );
+  });
+});
+
+describe("identical validators merged", () => {
+  const apply = compaction("identical validators merged");
+  const validator = (name: string, ...body: string[]) =>
+    lines(`function ${name}(data, instancePath=""){`, ...body, `${name}.errors = null;`, "}");
+  const stringCheck = (name: string) =>
+    validator(
+      name,
+      'if(typeof data !== "string"){',
+      `return __failType(${name}, instancePath, "string");`,
+      "}",
+    );
+  const caller = (name: string, callee: string) =>
+    validator(
+      name,
+      `if(!(${callee}(data.a, instancePath+"/a"))){`,
+      `${name}.errors = ${callee}.errors;`,
+      "return false;",
+      "}",
+    );
+
+  it("keeps the first of functions alike but for their name, and names it for the others", () => {
+    const code = lines(
+      "export const vA = validate1;",
+      stringCheck("validate1"),
+      "export const vB = validate2;",
+      stringCheck("validate2"),
+      "export const vC = validate3;",
+      caller("validate3", "validate2"),
+    );
+    expect(apply(code)).toBe(
+      lines(
+        "export const vA = validate1;",
+        stringCheck("validate1"),
+        "export const vB = validate1;",
+        "export const vC = validate3;",
+        caller("validate3", "validate1"),
+      ),
+    );
+  });
+
+  it("merges the callers that become alike once what they call is merged", () => {
+    const code = lines(
+      stringCheck("validate1"),
+      stringCheck("validate2"),
+      caller("validate3", "validate1"),
+      caller("validate4", "validate2"),
+      "export const vD = validate4;",
+    );
+    expect(apply(code)).toBe(
+      lines(
+        stringCheck("validate1"),
+        caller("validate3", "validate1"),
+        "export const vD = validate3;",
+      ),
+    );
+  });
+
+  it("keeps functions that differ in anything but their name", () => {
+    const code = lines(
+      stringCheck("validate1"),
+      stringCheck("validate2").replace('"string"', '"number"'),
+      caller("validate3", "validate1"),
+      caller("validate4", "validate2"),
+    );
+    expect(apply(code)).toBe(code);
   });
 });

@@ -620,15 +620,8 @@ validate126.errors = null;
 return true;
 }
 
-export const vMcpRequestId = validate127;
+export const vMcpRequestId = validate126;
 
-function validate127(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate127, instancePath, "string");
-}
-validate127.errors = null;
-return true;
-}
 
 export const vAgentResponse = validate128;
 const formats26 = __formats.uint16;
@@ -828,80 +821,12 @@ return errors === 0;
 }
 
 
-function validate151(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate151, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate151, instancePath, "object");
-}
-}
-validate151.errors = null;
-return true;
-}
 
 
-function validate153(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate153, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate153, instancePath, "object");
-}
-}
-validate153.errors = null;
-return true;
-}
 
 
-function validate155(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate155, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate155, instancePath, "object");
-}
-}
-validate155.errors = null;
-return true;
-}
 
 
-function validate157(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate157, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate157, instancePath, "object");
-}
-}
-validate157.errors = null;
-return true;
-}
 
 
 
@@ -1063,8 +988,8 @@ const _errs21 = errors;
 const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
-if(!(validate151(data4, instancePath+"/fork"))){
-errors = (vErrors = __concatIssues(vErrors, validate151.errors)).length;
+if(!(validate147(data4, instancePath+"/fork"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid4 = _errs23 === errors;
 valid5 = valid5 || _valid4;
@@ -1099,8 +1024,8 @@ const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate153(data5, instancePath+"/archive"))){
-errors = (vErrors = __concatIssues(vErrors, validate153.errors)).length;
+if(!(validate147(data5, instancePath+"/archive"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid5 = _errs28 === errors;
 valid6 = valid6 || _valid5;
@@ -1135,8 +1060,8 @@ const _errs31 = errors;
 const _errs32 = errors;
 let valid7 = false;
 const _errs33 = errors;
-if(!(validate155(data6, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate155.errors)).length;
+if(!(validate147(data6, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid6 = _errs33 === errors;
 valid7 = valid7 || _valid6;
@@ -1171,8 +1096,8 @@ const _errs36 = errors;
 const _errs37 = errors;
 let valid8 = false;
 const _errs38 = errors;
-if(!(validate157(data7, instancePath+"/title"))){
-errors = (vErrors = __concatIssues(vErrors, validate157.errors)).length;
+if(!(validate147(data7, instancePath+"/title"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid7 = _errs38 === errors;
 valid8 = valid8 || _valid7;
@@ -1304,23 +1229,6 @@ return errors === 0;
 }
 
 
-function validate165(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate165, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate165, instancePath, "object");
-}
-}
-validate165.errors = null;
-return true;
-}
 
 
 
@@ -1336,8 +1244,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate165(data0, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate165.errors)).length;
+if(!(validate147(data0, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -1425,23 +1333,6 @@ return errors === 0;
 }
 
 
-function validate170(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate170, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate170, instancePath, "object");
-}
-}
-validate170.errors = null;
-return true;
-}
 
 
 function validate133(data, instancePath=""){
@@ -1510,8 +1401,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid5 = false;
 const _errs13 = errors;
-if(!(validate170(data5, instancePath+"/providers"))){
-errors = (vErrors = __concatIssues(vErrors, validate170.errors)).length;
+if(!(validate147(data5, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
@@ -1921,42 +1812,8 @@ return errors === 0;
 }
 
 
-function validate190(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate190, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate190, instancePath, "object");
-}
-}
-validate190.errors = null;
-return true;
-}
 
 
-function validate192(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate192, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate192, instancePath, "object");
-}
-}
-validate192.errors = null;
-return true;
-}
 
 
 
@@ -2390,42 +2247,8 @@ return errors === 0;
 }
 
 
-function validate233(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate233, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate233, instancePath, "object");
-}
-}
-validate233.errors = null;
-return true;
-}
 
 
-function validate235(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate235, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate235, instancePath, "object");
-}
-}
-validate235.errors = null;
-return true;
-}
 
 
 function validate237(data, instancePath=""){
@@ -2784,15 +2607,15 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate190(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate190.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate192(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate192.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
@@ -2847,15 +2670,15 @@ var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate233(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate235(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate235.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
@@ -3026,61 +2849,40 @@ export const vSessionSystemPromptModeCapabilities = validate146;
 
 export const vSessionSystemPromptOverrideCapabilities = validate147;
 
-export const vSessionForkCapabilities = validate151;
+export const vSessionForkCapabilities = validate147;
 
-export const vSessionArchiveCapabilities = validate153;
+export const vSessionArchiveCapabilities = validate147;
 
-export const vSessionStatusCapabilities = validate155;
+export const vSessionStatusCapabilities = validate147;
 
-export const vSessionTitleCapabilities = validate157;
+export const vSessionTitleCapabilities = validate147;
 
 export const vAgentAuthCapabilities = validate164;
 
-export const vAuthStatusCapabilities = validate165;
+export const vAuthStatusCapabilities = validate147;
 
-export const vProvidersCapabilities = validate170;
+export const vProvidersCapabilities = validate147;
 
 export const vListProvidersResponse = validate184;
 
 export const vProviderInfo = validate185;
 
-export const vProviderId = validate261;
+export const vProviderId = validate126;
 
-function validate261(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate261, instancePath, "string");
-}
-validate261.errors = null;
-return true;
-}
 
-export const vLlmProtocol = validate262;
+export const vLlmProtocol = validate126;
 
-function validate262(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate262, instancePath, "string");
-}
-validate262.errors = null;
-return true;
-}
 
 export const vProviderCurrentConfig = validate186;
 
-export const vSetProviderResponse = validate190;
+export const vSetProviderResponse = validate147;
 
-export const vDisableProviderResponse = validate192;
+export const vDisableProviderResponse = validate147;
 
 export const vAuthStatusResponse = validate196;
 
-export const vAuthState = validate263;
+export const vAuthState = validate126;
 
-function validate263(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate263, instancePath, "string");
-}
-validate263.errors = null;
-return true;
-}
 
 export const vAuthAccount = validate197;
 
@@ -3090,21 +2892,14 @@ export const vSessionInfo = validate224;
 
 export const vForkSessionResponse = validate229;
 
-export const vArchiveSessionResponse = validate233;
+export const vArchiveSessionResponse = validate147;
 
-export const vUnarchiveSessionResponse = validate235;
+export const vUnarchiveSessionResponse = validate147;
 
 export const vSessionStatusResponse = validate237;
 
-export const vSessionStatus = validate264;
+export const vSessionStatus = validate126;
 
-function validate264(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate264, instancePath, "string");
-}
-validate264.errors = null;
-return true;
-}
 
 export const vSetSessionTitleResponse = validate239;
 
@@ -3482,23 +3277,6 @@ const func662 = __ucs2length;
 
 
 
-function validate324(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate324, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate324, instancePath, "object");
-}
-}
-validate324.errors = null;
-return true;
-}
 
 
 function validate323(data, instancePath=""){
@@ -3512,8 +3290,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate324(data0, instancePath+"/cancel"))){
-errors = (vErrors = __concatIssues(vErrors, validate324.errors)).length;
+if(!(validate147(data0, instancePath+"/cancel"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -3564,23 +3342,6 @@ return errors === 0;
 }
 
 
-function validate328(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate328, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate328, instancePath, "object");
-}
-}
-validate328.errors = null;
-return true;
-}
 
 
 function validate331(data, instancePath=""){
@@ -4153,42 +3914,8 @@ return errors === 0;
 }
 
 
-function validate336(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate336, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate336, instancePath, "object");
-}
-}
-validate336.errors = null;
-return true;
-}
 
 
-function validate338(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate338, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate338, instancePath, "object");
-}
-}
-validate338.errors = null;
-return true;
-}
 
 
 function validate327(data, instancePath=""){
@@ -4197,8 +3924,8 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate328(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate328.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs1){
 if(__isObject(data)){
@@ -4263,8 +3990,8 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate336(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate336.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs11){
 if(__isObject(data)){
@@ -4296,8 +4023,8 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate338(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate338.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs16){
 if(__isObject(data)){
@@ -5595,77 +5322,6 @@ return errors === 0;
 
 
 
-function validate352(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
-return __fail(validate352, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "state")){
-const _errs1 = errors;
-if(typeof data.state !== "string"){
-return __failType(validate352, instancePath+"/state", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "accounts")){
-let data1 = data.accounts;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate197(data1[i0], instancePath+"/accounts/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate197.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __failType(validate352, instancePath+"/accounts", "array");
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate352, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __failType(validate352, instancePath, "object");
-}
-}
-validate352.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate265(data, instancePath=""){
@@ -5712,8 +5368,8 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate352(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate352.errors)).length;
+if(!(validate196(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate196.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -5775,15 +5431,8 @@ export const vSessionUpdate = validate267;
 
 export const vPlanUpdateContent = validate283;
 
-export const vPlanId = validate355;
+export const vPlanId = validate126;
 
-function validate355(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate355, instancePath, "string");
-}
-validate355.errors = null;
-return true;
-}
 
 export const vPlanItems = validate284;
 
@@ -5797,19 +5446,19 @@ export const vPlanRemoved = validate293;
 
 export const vSubagentSessionCapabilities = validate323;
 
-export const vSessionCancelCapabilities = validate324;
+export const vSessionCancelCapabilities = validate147;
 
 export const vStateUpdate = validate327;
 
-export const vRunningStateUpdate = validate328;
+export const vRunningStateUpdate = validate147;
 
 export const vErrorStopReason = validate331;
 
 export const vIdleStateUpdate = validate330;
 
-export const vRequiresActionStateUpdate = validate336;
+export const vRequiresActionStateUpdate = validate147;
 
-export const vUnknownStateUpdate = validate338;
+export const vUnknownStateUpdate = validate147;
 
 export const vSubagentUpdate = validate322;
 
@@ -5817,7 +5466,7 @@ export const vSessionMessage = validate342;
 
 export const vSessionMessageChunk = validate345;
 
-export const vAuthStatusUpdateNotification = validate352;
+export const vAuthStatusUpdateNotification = validate196;
 
 export const vClientRequest = validate356;
 
@@ -5829,42 +5478,8 @@ export const vClientRequest = validate356;
 
 
 
-function validate369(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate369, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate369, instancePath, "object");
-}
-}
-validate369.errors = null;
-return true;
-}
 
 
-function validate371(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate371, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate371, instancePath, "object");
-}
-}
-validate371.errors = null;
-return true;
-}
 
 
 
@@ -5944,8 +5559,8 @@ const _errs10 = errors;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate369(data3, instancePath+"/subagents"))){
-errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
+if(!(validate147(data3, instancePath+"/subagents"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
@@ -5980,8 +5595,8 @@ const _errs15 = errors;
 const _errs16 = errors;
 let valid4 = false;
 const _errs17 = errors;
-if(!(validate371(data4, instancePath+"/plan"))){
-errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
+if(!(validate147(data4, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid2 = _errs17 === errors;
 valid4 = valid4 || _valid2;
@@ -6180,23 +5795,6 @@ return errors === 0;
 
 
 
-function validate386(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate386, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate386, instancePath, "object");
-}
-}
-validate386.errors = null;
-return true;
-}
 
 
 function validate388(data, instancePath=""){
@@ -6300,23 +5898,6 @@ return true;
 
 
 
-function validate394(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate394, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate394, instancePath, "object");
-}
-}
-validate394.errors = null;
-return true;
-}
 
 
 
@@ -7132,68 +6713,8 @@ return true;
 }
 
 
-function validate429(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate429, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate429, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate429, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate429, instancePath, "object");
-}
-}
-validate429.errors = null;
-return true;
-}
 
 
-function validate431(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate431, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate431, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate431, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate431, instancePath, "object");
-}
-}
-validate431.errors = null;
-return true;
-}
 
 
 function validate433(data, instancePath=""){
@@ -7235,155 +6756,6 @@ return true;
 }
 
 
-function validate435(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
-return __fail(validate435, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __failType(validate435, instancePath+"/sessionId", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "cwd")){
-const _errs5 = errors;
-if(typeof data.cwd !== "string"){
-return __failType(validate435, instancePath+"/cwd", "string");
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
-let data2 = data.additionalDirectories;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(typeof data2[i0] !== "string"){
-return __failType(validate435, instancePath+"/additionalDirectories/" + i0, "string");
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __failType(validate435, instancePath+"/additionalDirectories", "array");
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
-let data4 = data.mcpServers;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data4)){
-var valid4 = true;
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-const _errs13 = errors;
-if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
-}
-var valid4 = _errs13 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-return __failType(validate435, instancePath+"/mcpServers", "array");
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
-let data6 = data.systemPrompt;
-const _errs14 = errors;
-const _errs15 = errors;
-let valid5 = false;
-const _errs16 = errors;
-if(!(validate411(data6, instancePath+"/systemPrompt"))){
-errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
-}
-var _valid0 = _errs16 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs17 = errors;
-if(data6 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs17 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
-errors++;
-validate435.errors = vErrors;
-return false;
-}
-else {
-errors = _errs15;
-vErrors = __truncateIssues(vErrors, _errs15);
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data7 = data._meta;
-const _errs19 = errors;
-if((!(__isObject(data7))) && (data7 !== null)){
-return __failType(validate435, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate435, instancePath, "object");
-}
-}
-validate435.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -7449,8 +6821,8 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate386(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate386.errors)).length;
+if(!(validate147(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
@@ -7477,8 +6849,8 @@ var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate394(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
+if(!(validate147(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
@@ -7526,15 +6898,15 @@ var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate429(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
+if(!(validate427(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate427.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs37 = errors;
-if(!(validate431(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate431.errors)).length;
+if(!(validate427(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate427.errors)).length;
 }
 var _valid1 = _errs37 === errors;
 valid3 = valid3 || _valid1;
@@ -7547,8 +6919,8 @@ var _valid1 = _errs39 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs41 = errors;
-if(!(validate435(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
+if(!(validate423(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate423.errors)).length;
 }
 var _valid1 = _errs41 === errors;
 valid3 = valid3 || _valid1;
@@ -7655,17 +7027,17 @@ export const vInitializeRequest = validate358;
 
 export const vClientCapabilities = validate360;
 
-export const vSubagentCapabilities = validate369;
+export const vSubagentCapabilities = validate147;
 
-export const vPlanCapabilities = validate371;
+export const vPlanCapabilities = validate147;
 
-export const vListProvidersRequest = validate386;
+export const vListProvidersRequest = validate147;
 
 export const vSetProviderRequest = validate388;
 
 export const vDisableProviderRequest = validate390;
 
-export const vAuthStatusRequest = validate394;
+export const vAuthStatusRequest = validate147;
 
 export const vNewSessionRequest = validate396;
 
@@ -7675,41 +7047,27 @@ export const vMcpServerAcp = validate405;
 
 export const vSystemPrompt = validate411;
 
-export const vSystemPromptMode = validate448;
+export const vSystemPromptMode = validate126;
 
-function validate448(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate448, instancePath, "string");
-}
-validate448.errors = null;
-return true;
-}
 
 export const vLoadSessionRequest = validate415;
 
 export const vListSessionsRequest = validate419;
 
-export const vSessionArchiveFilter = validate449;
+export const vSessionArchiveFilter = validate126;
 
-function validate449(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate449, instancePath, "string");
-}
-validate449.errors = null;
-return true;
-}
 
 export const vForkSessionRequest = validate423;
 
 export const vArchiveSessionRequest = validate427;
 
-export const vUnarchiveSessionRequest = validate429;
+export const vUnarchiveSessionRequest = validate427;
 
-export const vSessionStatusRequest = validate431;
+export const vSessionStatusRequest = validate427;
 
 export const vSetSessionTitleRequest = validate433;
 
-export const vResumeSessionRequest = validate435;
+export const vResumeSessionRequest = validate423;
 
 export const vClientResponse = validate450;
 
@@ -8069,58 +7427,6 @@ export const vClientNotification = validate486;
 
 
 
-function validate489(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
-return __fail(validate489, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "serverId")){
-if(typeof data.serverId !== "string"){
-return __failType(validate489, instancePath+"/serverId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "requestId")){
-if(typeof data.requestId !== "string"){
-return __failType(validate489, instancePath+"/requestId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "method")){
-if(typeof data.method !== "string"){
-return __failType(validate489, instancePath+"/method", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "params")){
-let data3 = data.params;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate489, instancePath+"/params", __schemaValue0);
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data4 = data._meta;
-if((!(__isObject(data4))) && (data4 !== null)){
-return __failType(validate489, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate489, instancePath, "object");
-}
-}
-validate489.errors = null;
-return true;
-}
 
 
 function validate486(data, instancePath=""){
@@ -8160,8 +7466,8 @@ var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate489(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate489.errors)).length;
+if(!(validate124(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate124.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
@@ -8216,7 +7522,7 @@ validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const vMessageMcpNotification = validate489;
+export const vMessageMcpNotification = validate124;
 
 export const vProxyRequest = validate491;
 
@@ -8510,36 +7816,6 @@ return true;
 
 export const vProxyNotification = validate506;
 
-function validate507(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
-return __fail(validate507, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "method")){
-if(typeof data.method !== "string"){
-return __failType(validate507, instancePath+"/method", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate507, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate507, instancePath, "object");
-}
-}
-validate507.errors = null;
-return true;
-}
 
 
 function validate506(data, instancePath=""){
@@ -8572,8 +7848,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate507(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate507.errors)).length;
+if(!(validate496(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate496.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
@@ -8622,5 +7898,5 @@ validate506.errors = vErrors;
 return errors === 0;
 }
 
-export const vProxySuccessorNotification = validate507;
+export const vProxySuccessorNotification = validate496;
 

@@ -597,15 +597,8 @@ validate135.errors = null;
 return true;
 }
 
-export const vMcpRequestId = validate136;
+export const vMcpRequestId = validate135;
 
-function validate136(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate136, instancePath, "string");
-}
-validate136.errors = null;
-return true;
-}
 
 export const vAgentResponse = validate137;
 const formats20 = __formats.uint16;
@@ -786,23 +779,6 @@ return errors === 0;
 
 
 
-function validate168(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate168, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate168, instancePath, "object");
-}
-}
-validate168.errors = null;
-return true;
-}
 
 
 function validate167(data, instancePath=""){
@@ -816,8 +792,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate168(data0, instancePath+"/override"))){
-errors = (vErrors = __concatIssues(vErrors, validate168.errors)).length;
+if(!(validate159(data0, instancePath+"/override"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -931,80 +907,12 @@ return errors === 0;
 }
 
 
-function validate172(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate172, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate172, instancePath, "object");
-}
-}
-validate172.errors = null;
-return true;
-}
 
 
-function validate174(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate174, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate174, instancePath, "object");
-}
-}
-validate174.errors = null;
-return true;
-}
 
 
-function validate176(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate176, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate176, instancePath, "object");
-}
-}
-validate176.errors = null;
-return true;
-}
 
 
-function validate178(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate178, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate178, instancePath, "object");
-}
-}
-validate178.errors = null;
-return true;
-}
 
 
 function validate145(data, instancePath=""){
@@ -1198,8 +1106,8 @@ const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate172(data5, instancePath+"/fork"))){
-errors = (vErrors = __concatIssues(vErrors, validate172.errors)).length;
+if(!(validate159(data5, instancePath+"/fork"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid5 = _errs28 === errors;
 valid6 = valid6 || _valid5;
@@ -1234,8 +1142,8 @@ const _errs31 = errors;
 const _errs32 = errors;
 let valid7 = false;
 const _errs33 = errors;
-if(!(validate174(data6, instancePath+"/archive"))){
-errors = (vErrors = __concatIssues(vErrors, validate174.errors)).length;
+if(!(validate159(data6, instancePath+"/archive"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid6 = _errs33 === errors;
 valid7 = valid7 || _valid6;
@@ -1270,8 +1178,8 @@ const _errs36 = errors;
 const _errs37 = errors;
 let valid8 = false;
 const _errs38 = errors;
-if(!(validate176(data7, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate176.errors)).length;
+if(!(validate159(data7, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid7 = _errs38 === errors;
 valid8 = valid8 || _valid7;
@@ -1306,8 +1214,8 @@ const _errs41 = errors;
 const _errs42 = errors;
 let valid9 = false;
 const _errs43 = errors;
-if(!(validate178(data8, instancePath+"/title"))){
-errors = (vErrors = __concatIssues(vErrors, validate178.errors)).length;
+if(!(validate159(data8, instancePath+"/title"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid8 = _errs43 === errors;
 valid9 = valid9 || _valid8;
@@ -1366,23 +1274,6 @@ return errors === 0;
 }
 
 
-function validate182(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate182, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate182, instancePath, "object");
-}
-}
-validate182.errors = null;
-return true;
-}
 
 
 function validate181(data, instancePath=""){
@@ -1396,8 +1287,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate182(data0, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate182.errors)).length;
+if(!(validate159(data0, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -1448,23 +1339,6 @@ return errors === 0;
 }
 
 
-function validate185(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate185, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate185, instancePath, "object");
-}
-}
-validate185.errors = null;
-return true;
-}
 
 
 function validate144(data, instancePath=""){
@@ -1550,8 +1424,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate185(data2, instancePath+"/providers"))){
-errors = (vErrors = __concatIssues(vErrors, validate185.errors)).length;
+if(!(validate159(data2, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
@@ -1937,42 +1811,8 @@ return errors === 0;
 }
 
 
-function validate205(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate205, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate205, instancePath, "object");
-}
-}
-validate205.errors = null;
-return true;
-}
 
 
-function validate207(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate207, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate207, instancePath, "object");
-}
-}
-validate207.errors = null;
-return true;
-}
 
 
 
@@ -2425,42 +2265,8 @@ return errors === 0;
 }
 
 
-function validate248(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate248, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate248, instancePath, "object");
-}
-}
-validate248.errors = null;
-return true;
-}
 
 
-function validate250(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate250, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate250, instancePath, "object");
-}
-}
-validate250.errors = null;
-return true;
-}
 
 
 
@@ -3520,114 +3326,8 @@ return errors === 0;
 }
 
 
-function validate277(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __failType(validate277, instancePath+"/background", __schemaValue3);
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate255(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate277, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __failType(validate277, instancePath, "object");
-}
-}
-validate277.errors = vErrors;
-return errors === 0;
-}
 
 
-function validate280(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __failType(validate280, instancePath+"/background", __schemaValue3);
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate255(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(__isObject(data2))) && (data2 !== null)){
-return __failType(validate280, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __failType(validate280, instancePath, "object");
-}
-}
-validate280.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate253(data, instancePath=""){
@@ -3702,8 +3402,8 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate277(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate277.errors)).length;
+if(!(validate254(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs11){
 if(__isObject(data)){
@@ -3735,8 +3435,8 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate280(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
+if(!(validate254(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs16){
 if(__isObject(data)){
@@ -4130,15 +3830,15 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate205(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate205.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate207(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
@@ -4186,15 +3886,15 @@ var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate248(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate248.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate250(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate250.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
@@ -4413,63 +4113,42 @@ export const vSessionSystemPromptCapabilities = validate166;
 
 export const vSessionSystemPromptModeCapabilities = validate167;
 
-export const vSessionSystemPromptOverrideCapabilities = validate168;
+export const vSessionSystemPromptOverrideCapabilities = validate159;
 
-export const vSessionForkCapabilities = validate172;
+export const vSessionForkCapabilities = validate159;
 
-export const vSessionArchiveCapabilities = validate174;
+export const vSessionArchiveCapabilities = validate159;
 
-export const vSessionStatusCapabilities = validate176;
+export const vSessionStatusCapabilities = validate159;
 
-export const vSessionTitleCapabilities = validate178;
+export const vSessionTitleCapabilities = validate159;
 
 export const vAgentAuthCapabilities = validate181;
 
-export const vAuthStatusCapabilities = validate182;
+export const vAuthStatusCapabilities = validate159;
 
-export const vProvidersCapabilities = validate185;
+export const vProvidersCapabilities = validate159;
 
 export const vListProvidersResponse = validate199;
 
 export const vProviderInfo = validate200;
 
-export const vProviderId = validate303;
+export const vProviderId = validate135;
 
-function validate303(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate303, instancePath, "string");
-}
-validate303.errors = null;
-return true;
-}
 
-export const vLlmProtocol = validate304;
+export const vLlmProtocol = validate135;
 
-function validate304(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate304, instancePath, "string");
-}
-validate304.errors = null;
-return true;
-}
 
 export const vProviderCurrentConfig = validate201;
 
-export const vSetProviderResponse = validate205;
+export const vSetProviderResponse = validate159;
 
-export const vDisableProviderResponse = validate207;
+export const vDisableProviderResponse = validate159;
 
 export const vAuthStatusResponse = validate211;
 
-export const vAuthState = validate305;
+export const vAuthState = validate135;
 
-function validate305(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate305, instancePath, "string");
-}
-validate305.errors = null;
-return true;
-}
 
 export const vAuthAccount = validate212;
 
@@ -4479,21 +4158,14 @@ export const vSessionInfo = validate239;
 
 export const vForkSessionResponse = validate244;
 
-export const vArchiveSessionResponse = validate248;
+export const vArchiveSessionResponse = validate159;
 
-export const vUnarchiveSessionResponse = validate250;
+export const vUnarchiveSessionResponse = validate159;
 
 export const vSessionStatusResponse = validate252;
 
-export const vSessionStatus = validate306;
+export const vSessionStatus = validate135;
 
-function validate306(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate306, instancePath, "string");
-}
-validate306.errors = null;
-return true;
-}
 
 export const vStateUpdate = validate253;
 
@@ -4507,9 +4179,9 @@ export const vUsage = validate273;
 
 export const vIdleStateUpdate = validate264;
 
-export const vRequiresActionStateUpdate = validate277;
+export const vRequiresActionStateUpdate = validate254;
 
-export const vUnknownStateUpdate = validate280;
+export const vUnknownStateUpdate = validate254;
 
 export const vSetSessionTitleResponse = validate285;
 
@@ -4994,23 +4666,6 @@ const func855 = __ucs2length;
 
 
 
-function validate379(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate379, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate379, instancePath, "object");
-}
-}
-validate379.errors = null;
-return true;
-}
 
 
 function validate378(data, instancePath=""){
@@ -5024,8 +4679,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate379(data0, instancePath+"/cancel"))){
-errors = (vErrors = __concatIssues(vErrors, validate379.errors)).length;
+if(!(validate159(data0, instancePath+"/cancel"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -7184,77 +6839,6 @@ return errors === 0;
 
 
 
-function validate394(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
-return __fail(validate394, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "state")){
-const _errs1 = errors;
-if(typeof data.state !== "string"){
-return __failType(validate394, instancePath+"/state", "string");
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "accounts")){
-let data1 = data.accounts;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate212(data1[i0], instancePath+"/accounts/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate212.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __failType(validate394, instancePath+"/accounts", "array");
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(__hasOwnDefined(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate394, instancePath+"/_meta", __schemaValue0);
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __failType(validate394, instancePath, "object");
-}
-}
-validate394.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate307(data, instancePath=""){
@@ -7301,8 +6885,8 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate394(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
+if(!(validate211(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate211.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -7374,7 +6958,7 @@ export const vPlanRemoved = validate355;
 
 export const vSubagentSessionCapabilities = validate378;
 
-export const vSessionCancelCapabilities = validate379;
+export const vSessionCancelCapabilities = validate159;
 
 export const vSubagentUpdate = validate377;
 
@@ -7382,7 +6966,7 @@ export const vSessionMessage = validate384;
 
 export const vSessionMessageChunk = validate387;
 
-export const vAuthStatusUpdateNotification = validate394;
+export const vAuthStatusUpdateNotification = validate211;
 
 export const vClientRequest = validate397;
 
@@ -7402,23 +6986,6 @@ export const vClientRequest = validate397;
 
 
 
-function validate417(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate417, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate417, instancePath, "object");
-}
-}
-validate417.errors = null;
-return true;
-}
 
 
 function validate419(data, instancePath=""){
@@ -7526,23 +7093,6 @@ return true;
 
 
 
-function validate425(data, instancePath=""){
-{
-if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
-let data0 = data._meta;
-if((!(__isObject(data0))) && (data0 !== null)){
-return __failType(validate425, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-else {
-return __failType(validate425, instancePath, "object");
-}
-}
-validate425.errors = null;
-return true;
-}
 
 
 
@@ -8353,100 +7903,10 @@ return errors === 0;
 }
 
 
-function validate451(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate451, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate451, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate451, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate451, instancePath, "object");
-}
-}
-validate451.errors = null;
-return true;
-}
 
 
-function validate453(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate453, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate453, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate453, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate453, instancePath, "object");
-}
-}
-validate453.errors = null;
-return true;
-}
 
 
-function validate455(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
-return __fail(validate455, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __failType(validate455, instancePath+"/sessionId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate455, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate455, instancePath, "object");
-}
-}
-validate455.errors = null;
-return true;
-}
 
 
 function validate457(data, instancePath=""){
@@ -8745,8 +8205,8 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate417(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate417.errors)).length;
+if(!(validate159(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
@@ -8773,8 +8233,8 @@ var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate425(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate425.errors)).length;
+if(!(validate159(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
@@ -8808,22 +8268,22 @@ var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate451(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate451.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate453(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate453.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate455(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate455.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
@@ -8947,13 +8407,13 @@ validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const vListProvidersRequest = validate417;
+export const vListProvidersRequest = validate159;
 
 export const vSetProviderRequest = validate419;
 
 export const vDisableProviderRequest = validate421;
 
-export const vAuthStatusRequest = validate425;
+export const vAuthStatusRequest = validate159;
 
 export const vNewSessionRequest = validate427;
 
@@ -8963,35 +8423,21 @@ export const vMcpServerAcp = validate433;
 
 export const vSystemPrompt = validate439;
 
-export const vSystemPromptMode = validate478;
+export const vSystemPromptMode = validate135;
 
-function validate478(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate478, instancePath, "string");
-}
-validate478.errors = null;
-return true;
-}
 
 export const vListSessionsRequest = validate443;
 
-export const vSessionArchiveFilter = validate479;
+export const vSessionArchiveFilter = validate135;
 
-function validate479(data, instancePath=""){
-if(typeof data !== "string"){
-return __failType(validate479, instancePath, "string");
-}
-validate479.errors = null;
-return true;
-}
 
 export const vForkSessionRequest = validate447;
 
-export const vArchiveSessionRequest = validate451;
+export const vArchiveSessionRequest = validate260;
 
-export const vUnarchiveSessionRequest = validate453;
+export const vUnarchiveSessionRequest = validate260;
 
-export const vSessionStatusRequest = validate455;
+export const vSessionStatusRequest = validate260;
 
 export const vSetSessionTitleRequest = validate457;
 
@@ -9326,58 +8772,6 @@ export const vClientNotification = validate501;
 
 
 
-function validate504(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
-return __fail(validate504, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "serverId")){
-if(typeof data.serverId !== "string"){
-return __failType(validate504, instancePath+"/serverId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "requestId")){
-if(typeof data.requestId !== "string"){
-return __failType(validate504, instancePath+"/requestId", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "method")){
-if(typeof data.method !== "string"){
-return __failType(validate504, instancePath+"/method", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "params")){
-let data3 = data.params;
-if((!(__isObject(data3))) && (data3 !== null)){
-return __failType(validate504, instancePath+"/params", __schemaValue0);
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data4 = data._meta;
-if((!(__isObject(data4))) && (data4 !== null)){
-return __failType(validate504, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __failType(validate504, instancePath, "object");
-}
-}
-validate504.errors = null;
-return true;
-}
 
 
 function validate501(data, instancePath=""){
@@ -9417,8 +8811,8 @@ var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate504(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate504.errors)).length;
+if(!(validate133(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate133.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
@@ -9473,7 +8867,7 @@ validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const vMessageMcpNotification = validate504;
+export const vMessageMcpNotification = validate133;
 
 export const vProxyRequest = validate506;
 
@@ -9808,36 +9202,6 @@ return true;
 
 export const vProxyNotification = validate520;
 
-function validate521(data, instancePath=""){
-{
-if(__isObject(data)){
-let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
-return __fail(validate521, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(__hasOwnDefined(data, "method")){
-if(typeof data.method !== "string"){
-return __failType(validate521, instancePath+"/method", "string");
-}
-}
-{
-if(__hasOwnDefined(data, "_meta")){
-let data1 = data._meta;
-if((!(__isObject(data1))) && (data1 !== null)){
-return __failType(validate521, instancePath+"/_meta", __schemaValue0);
-}
-}
-}
-}
-}
-else {
-return __failType(validate521, instancePath, "object");
-}
-}
-validate521.errors = null;
-return true;
-}
 
 
 function validate520(data, instancePath=""){
@@ -9870,8 +9234,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate521(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate521.errors)).length;
+if(!(validate511(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate511.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
@@ -9920,5 +9284,5 @@ validate520.errors = vErrors;
 return errors === 0;
 }
 
-export const vProxySuccessorNotification = validate521;
+export const vProxySuccessorNotification = validate511;
 
