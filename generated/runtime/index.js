@@ -10,10 +10,6 @@ function failType(validator, instancePath, type) {
   validator.errors = [issue(instancePath, "type", { type })];
   return false;
 }
-var ownProperty = Object.prototype.hasOwnProperty;
-function hasOwnDefined(data, key) {
-  return data[key] !== void 0 && ownProperty.call(data, key);
-}
 function isObject(data) {
   return typeof data === "object" && data !== null && !Array.isArray(data);
 }
@@ -4228,7 +4224,6 @@ export {
   handlePrototype,
   handlerOf,
   hasOwn,
-  hasOwnDefined,
   incomingOptions,
   invalidParams,
   isDict,

@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -290,6 +290,7 @@ export const vAgentRequest = validate25;
 const __schemaValue0 = ["object","null"];
 const __schemaValue1 = ["string","null"];
 const __schemaValue2 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -388,11 +389,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -403,7 +404,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate25, instancePath+"/method", "string");
@@ -414,7 +415,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -553,19 +554,19 @@ const formats26 = __formats.uint16;
 function validate132(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "http")){
+if(data.http !== undefined && func0.call(data, "http")){
 if(typeof data.http !== "boolean"){
 return __failType(validate132, instancePath+"/http", "boolean");
 }
 }
 {
-if(__hasOwnDefined(data, "sse")){
+if(data.sse !== undefined && func0.call(data, "sse")){
 if(typeof data.sse !== "boolean"){
 return __failType(validate132, instancePath+"/sse", "boolean");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate132, instancePath+"/_meta", __schemaValue0);
@@ -598,7 +599,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "list")){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -634,7 +635,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "delete")){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -670,7 +671,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -706,7 +707,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "resume")){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data3 = data.resume;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -742,7 +743,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "close")){
+if(data.close !== undefined && func0.call(data, "close")){
 let data4 = data.close;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -778,7 +779,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -811,7 +812,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "logout")){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -847,7 +848,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -874,7 +875,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "loadSession")){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 return __failType(validate129, instancePath+"/loadSession", "boolean");
@@ -885,7 +886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "promptCapabilities")){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate130(data.promptCapabilities, instancePath+"/promptCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate130.errors)).length;
@@ -896,7 +897,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpCapabilities")){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate132(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate132.errors)).length;
@@ -907,7 +908,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "sessionCapabilities")){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate134(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
@@ -918,7 +919,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate146(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate146.errors)).length;
@@ -929,7 +930,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -969,11 +970,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate126, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate127(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate127.errors)).length;
@@ -984,7 +985,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "agentCapabilities")){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate129(data.agentCapabilities, instancePath+"/agentCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate129.errors)).length;
@@ -995,7 +996,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "authMethods")){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1023,7 +1024,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "agentInfo")){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -1059,7 +1060,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1113,23 +1114,23 @@ function validate188(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate188, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate188, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
 return __failType(validate188, instancePath+"/cwd", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -1151,21 +1152,21 @@ return __failType(validate188, instancePath+"/additionalDirectories", "array");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate188, instancePath+"/title", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "updatedAt")){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __failType(validate188, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 if((!(__isObject(data6))) && (data6 !== null)){
 return __failType(validate188, instancePath+"/_meta", __schemaValue0);
@@ -1193,11 +1194,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate187, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessions")){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1225,7 +1226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "nextCursor")){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -1237,7 +1238,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -1275,18 +1276,18 @@ function validate204(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 return __fail(validate204, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
 return __fail(validate204, instancePath+"/stopReason","enum",{allowedValues: __schemaValue2});
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate204, instancePath+"/_meta", __schemaValue0);
@@ -1318,12 +1319,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1334,7 +1335,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1466,12 +1467,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs35 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1482,7 +1483,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs37 = errors;
 if(!(validate207(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
@@ -1583,11 +1584,11 @@ errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1611,11 +1612,11 @@ errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 if(errors === _errs7){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1639,11 +1640,11 @@ errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 if(errors === _errs12){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1667,11 +1668,11 @@ errors = (vErrors = __concatIssues(vErrors, validate219.errors)).length;
 if(errors === _errs17){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing3});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1695,11 +1696,11 @@ errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 if(errors === _errs22){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing4});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1723,11 +1724,11 @@ errors = (vErrors = __concatIssues(vErrors, validate224.errors)).length;
 if(errors === _errs27){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing5});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1751,11 +1752,11 @@ errors = (vErrors = __concatIssues(vErrors, validate228.errors)).length;
 if(errors === _errs32){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing6});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1779,11 +1780,11 @@ errors = (vErrors = __concatIssues(vErrors, validate236.errors)).length;
 if(errors === _errs37){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing7});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1807,11 +1808,11 @@ errors = (vErrors = __concatIssues(vErrors, validate238.errors)).length;
 if(errors === _errs42){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing8});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1835,11 +1836,11 @@ errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 if(errors === _errs47){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing9});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1863,11 +1864,11 @@ errors = (vErrors = __concatIssues(vErrors, validate243.errors)).length;
 if(errors === _errs52){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing10});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1891,11 +1892,11 @@ errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 if(errors === _errs57){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing11});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1919,11 +1920,11 @@ errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 if(errors === _errs62){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing12});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1947,11 +1948,11 @@ errors = (vErrors = __concatIssues(vErrors, validate252.errors)).length;
 if(errors === _errs67){
 if(__isObject(data)){
 let missing13;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing13});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 return __failType(validate213, instancePath+"/sessionUpdate", "string");
@@ -1990,11 +1991,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate212, instancePath+"/sessionId", "string");
@@ -2005,7 +2006,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "update")){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
 if(!(validate213(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate213.errors)).length;
@@ -2016,7 +2017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -2048,11 +2049,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate211, instancePath+"/method", "string");
@@ -2063,7 +2064,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -2162,7 +2163,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "fs")){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate264(data.fs, instancePath+"/fs"))){
 errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
@@ -2173,7 +2174,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "terminal")){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 return __failType(validate263, instancePath+"/terminal", "boolean");
@@ -2184,7 +2185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "session")){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2220,7 +2221,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs10 = errors;
 if(!(validate272(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate272.errors)).length;
@@ -2231,7 +2232,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "elicitation")){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data4 = data.elicitation;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -2267,7 +2268,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -2299,11 +2300,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate261, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate127(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate127.errors)).length;
@@ -2314,7 +2315,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "clientCapabilities")){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate263(data.clientCapabilities, instancePath+"/clientCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
@@ -2325,7 +2326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "clientInfo")){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2361,7 +2362,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -2410,12 +2411,12 @@ errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2443,12 +2444,12 @@ errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2498,11 +2499,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")) || (!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate287, instancePath+"/cwd", "string");
@@ -2513,7 +2514,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -2541,7 +2542,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -2569,7 +2570,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -2600,11 +2601,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))) || (!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate301, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2632,7 +2633,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate301, instancePath+"/cwd", "string");
@@ -2643,7 +2644,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -2671,7 +2672,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate301, instancePath+"/sessionId", "string");
@@ -2682,7 +2683,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(__isObject(data6))) && (data6 !== null)){
@@ -2711,21 +2712,21 @@ return errors === 0;
 function validate304(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 if((typeof data0 !== "string") && (data0 !== null)){
 return __failType(validate304, instancePath+"/cwd", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "cursor")){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 if((typeof data1 !== "string") && (data1 !== null)){
 return __failType(validate304, instancePath+"/cursor", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate304, instancePath+"/_meta", __schemaValue0);
@@ -2751,11 +2752,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate308, instancePath+"/sessionId", "string");
@@ -2766,7 +2767,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate308, instancePath+"/cwd", "string");
@@ -2777,7 +2778,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -2805,7 +2806,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -2833,7 +2834,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
 if((!(__isObject(data6))) && (data6 !== null)){
@@ -2873,11 +2874,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate259, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2888,7 +2889,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate259, instancePath+"/method", "string");
@@ -2899,7 +2900,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -3105,12 +3106,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -3121,7 +3122,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -3229,12 +3230,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs29 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -3245,7 +3246,7 @@ else {
 var valid15 = true;
 }
 if(valid15){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs31 = errors;
 if(!(validate207(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
@@ -3290,11 +3291,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate352, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate352, instancePath+"/method", "string");
@@ -3305,7 +3306,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;

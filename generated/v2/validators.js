@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -318,6 +318,7 @@ export const vAgentRequest = validate25;
 const __schemaValue0 = ["object","null"];
 const __schemaValue1 = ["string","null"];
 const __schemaValue2 = ["array","null"];
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -422,11 +423,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -437,7 +438,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate25, instancePath+"/method", "string");
@@ -448,7 +449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -545,7 +546,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "stdio")){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -581,7 +582,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "http")){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -617,7 +618,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -649,7 +650,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "prompt")){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -685,7 +686,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcp")){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -721,7 +722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "delete")){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -757,7 +758,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -793,7 +794,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs21 = errors;
 if((!(__isObject(data4))) && (data4 !== null)){
@@ -821,7 +822,7 @@ return errors === 0;
 function validate161(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(__isObject(data0))) && (data0 !== null)){
 return __failType(validate161, instancePath+"/_meta", __schemaValue0);
@@ -842,7 +843,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "session")){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -878,7 +879,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -914,7 +915,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -951,11 +952,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")) || (!__hasOwnDefined(data, "info") && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 return __fail(validate135, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate136(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate136.errors)).length;
@@ -966,7 +967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "info")){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate138(data.info, instancePath+"/info"))){
 errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
@@ -977,7 +978,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "capabilities")){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate140(data.capabilities, instancePath+"/capabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
@@ -988,7 +989,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "authMethods")){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -1016,7 +1017,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1072,23 +1073,23 @@ function validate201(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate201, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
 return __failType(validate201, instancePath+"/cwd", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -1110,21 +1111,21 @@ return __failType(validate201, instancePath+"/additionalDirectories", "array");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate201, instancePath+"/title", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "updatedAt")){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __failType(validate201, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 if((!(__isObject(data6))) && (data6 !== null)){
 return __failType(validate201, instancePath+"/_meta", __schemaValue0);
@@ -1152,11 +1153,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessions")){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1184,7 +1185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "nextCursor")){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -1221,7 +1222,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -1275,12 +1276,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -1291,7 +1292,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -1423,12 +1424,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 const _errs35 = errors;
 const _errs36 = errors;
@@ -1480,7 +1481,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs43 = errors;
 if(!(validate221(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
@@ -1555,12 +1556,12 @@ errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -1588,12 +1589,12 @@ errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -1623,12 +1624,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -1653,12 +1654,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -1699,12 +1700,12 @@ vErrors = __truncateIssues(vErrors, _errs13);
 if(errors === _errs11){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -1741,7 +1742,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
+if(data.background !== undefined && func0.call(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -1769,7 +1770,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -1802,12 +1803,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1832,12 +1833,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1862,12 +1863,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1892,12 +1893,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1922,12 +1923,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1955,12 +1956,12 @@ errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 if(errors === _errs22){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -1990,12 +1991,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2020,12 +2021,12 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2050,12 +2051,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2080,12 +2081,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2110,12 +2111,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2140,12 +2141,12 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2190,12 +2191,12 @@ vErrors = __truncateIssues(vErrors, _errs29);
 if(errors === _errs27){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -2214,7 +2215,7 @@ if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -2247,7 +2248,7 @@ vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
+if(data.background !== undefined && func0.call(data, "background")){
 let data14 = data.background;
 const _errs63 = errors;
 if((!(Array.isArray(data14))) && (data14 !== null)){
@@ -2275,7 +2276,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data16 = data._meta;
 const _errs66 = errors;
 if((!(__isObject(data16))) && (data16 !== null)){
@@ -2287,7 +2288,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data17 = data.stopReason;
 const _errs69 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
@@ -2324,12 +2325,12 @@ errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2357,12 +2358,12 @@ errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2390,12 +2391,12 @@ errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -2425,12 +2426,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2455,12 +2456,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2485,12 +2486,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2532,12 +2533,12 @@ vErrors = __truncateIssues(vErrors, _errs18);
 if(errors === _errs16){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -2602,12 +2603,12 @@ errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2637,12 +2638,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2682,12 +2683,12 @@ vErrors = __truncateIssues(vErrors, _errs8);
 if(errors === _errs6){
 if(__isObject(data)){
 let missing2;
-if((!__hasOwnDefined(data, "type") && (missing2 = "type")) || (!__hasOwnDefined(data, "planId") && (missing2 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing2 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs16 = errors;
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2699,7 +2700,7 @@ else {
 var valid6 = true;
 }
 if(valid6){
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs18 = errors;
 if(typeof data.planId !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/planId","type",{type: "string"}));
@@ -2742,11 +2743,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate281, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "plan")){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate282(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
@@ -2757,7 +2758,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -2809,12 +2810,12 @@ errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2842,12 +2843,12 @@ errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2875,12 +2876,12 @@ errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2908,12 +2909,12 @@ errors = (vErrors = __concatIssues(vErrors, validate237.errors)).length;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2941,12 +2942,12 @@ errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -2974,12 +2975,12 @@ errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 if(errors === _errs26){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3007,12 +3008,12 @@ errors = (vErrors = __concatIssues(vErrors, validate244.errors)).length;
 if(errors === _errs31){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3040,12 +3041,12 @@ errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
 if(errors === _errs36){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3073,12 +3074,12 @@ errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 if(errors === _errs41){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3106,12 +3107,12 @@ errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
 if(errors === _errs46){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3139,12 +3140,12 @@ errors = (vErrors = __concatIssues(vErrors, validate279.errors)).length;
 if(errors === _errs51){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3172,12 +3173,12 @@ errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
 if(errors === _errs56){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3205,12 +3206,12 @@ errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 if(errors === _errs61){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3238,12 +3239,12 @@ errors = (vErrors = __concatIssues(vErrors, validate292.errors)).length;
 if(errors === _errs66){
 if(__isObject(data)){
 let missing13;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3271,12 +3272,12 @@ errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 if(errors === _errs71){
 if(__isObject(data)){
 let missing14;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3304,12 +3305,12 @@ errors = (vErrors = __concatIssues(vErrors, validate297.errors)).length;
 if(errors === _errs76){
 if(__isObject(data)){
 let missing15;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3337,12 +3338,12 @@ errors = (vErrors = __concatIssues(vErrors, validate301.errors)).length;
 if(errors === _errs81){
 if(__isObject(data)){
 let missing16;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3370,12 +3371,12 @@ errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 if(errors === _errs86){
 if(__isObject(data)){
 let missing17;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3403,12 +3404,12 @@ errors = (vErrors = __concatIssues(vErrors, validate306.errors)).length;
 if(errors === _errs91){
 if(__isObject(data)){
 let missing18;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -3438,12 +3439,12 @@ const _errs101 = errors;
 if(errors === _errs101){
 if(__isObject(data)){
 let missing19;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3468,12 +3469,12 @@ const _errs105 = errors;
 if(errors === _errs105){
 if(__isObject(data)){
 let missing20;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3498,12 +3499,12 @@ const _errs109 = errors;
 if(errors === _errs109){
 if(__isObject(data)){
 let missing21;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3528,12 +3529,12 @@ const _errs113 = errors;
 if(errors === _errs113){
 if(__isObject(data)){
 let missing22;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3558,12 +3559,12 @@ const _errs117 = errors;
 if(errors === _errs117){
 if(__isObject(data)){
 let missing23;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3588,12 +3589,12 @@ const _errs121 = errors;
 if(errors === _errs121){
 if(__isObject(data)){
 let missing24;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3618,12 +3619,12 @@ const _errs125 = errors;
 if(errors === _errs125){
 if(__isObject(data)){
 let missing25;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3648,12 +3649,12 @@ const _errs129 = errors;
 if(errors === _errs129){
 if(__isObject(data)){
 let missing26;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3678,12 +3679,12 @@ const _errs133 = errors;
 if(errors === _errs133){
 if(__isObject(data)){
 let missing27;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3708,12 +3709,12 @@ const _errs137 = errors;
 if(errors === _errs137){
 if(__isObject(data)){
 let missing28;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3738,12 +3739,12 @@ const _errs141 = errors;
 if(errors === _errs141){
 if(__isObject(data)){
 let missing29;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3768,12 +3769,12 @@ const _errs145 = errors;
 if(errors === _errs145){
 if(__isObject(data)){
 let missing30;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3798,12 +3799,12 @@ const _errs149 = errors;
 if(errors === _errs149){
 if(__isObject(data)){
 let missing31;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3828,12 +3829,12 @@ const _errs153 = errors;
 if(errors === _errs153){
 if(__isObject(data)){
 let missing32;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3858,12 +3859,12 @@ const _errs157 = errors;
 if(errors === _errs157){
 if(__isObject(data)){
 let missing33;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing33 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3888,12 +3889,12 @@ const _errs161 = errors;
 if(errors === _errs161){
 if(__isObject(data)){
 let missing34;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing34 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3918,12 +3919,12 @@ const _errs165 = errors;
 if(errors === _errs165){
 if(__isObject(data)){
 let missing35;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing35 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3948,12 +3949,12 @@ const _errs169 = errors;
 if(errors === _errs169){
 if(__isObject(data)){
 let missing36;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing36 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3978,12 +3979,12 @@ const _errs173 = errors;
 if(errors === _errs173){
 if(__isObject(data)){
 let missing37;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing37 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4041,12 +4042,12 @@ vErrors = __truncateIssues(vErrors, _errs98);
 if(errors === _errs96){
 if(__isObject(data)){
 let missing38;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing38 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing38}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
 errors++;
@@ -4101,11 +4102,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate228, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate228, instancePath+"/sessionId", "string");
@@ -4116,7 +4117,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "update")){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
 if(!(validate229(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate229.errors)).length;
@@ -4127,7 +4128,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -4159,11 +4160,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate227, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate227, instancePath+"/method", "string");
@@ -4174,7 +4175,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -4302,12 +4303,12 @@ errors = (vErrors = __concatIssues(vErrors, validate337.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4335,12 +4336,12 @@ errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4370,12 +4371,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4400,12 +4401,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4446,12 +4447,12 @@ vErrors = __truncateIssues(vErrors, _errs13);
 if(errors === _errs11){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -4489,11 +4490,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 return __fail(validate335, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate335, instancePath+"/cwd", "string");
@@ -4504,7 +4505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -4532,7 +4533,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs10 = errors;
 if(errors === _errs10){
@@ -4560,7 +4561,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -4590,7 +4591,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -4627,7 +4628,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cursor")){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -4664,7 +4665,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs15 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -4699,11 +4700,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate350, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate350, instancePath+"/sessionId", "string");
@@ -4714,7 +4715,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate350, instancePath+"/cwd", "string");
@@ -4725,7 +4726,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -4753,7 +4754,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -4781,7 +4782,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "replayFrom")){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -4817,7 +4818,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -4860,11 +4861,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate313, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -4875,7 +4876,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate313, instancePath+"/method", "string");
@@ -4886,7 +4887,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5072,12 +5073,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -5088,7 +5089,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5140,12 +5141,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -5197,7 +5198,7 @@ else {
 var valid8 = true;
 }
 if(valid8){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs23 = errors;
 if(!(validate221(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate221.errors)).length;
@@ -5242,11 +5243,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate385, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate385, instancePath+"/method", "string");
@@ -5257,7 +5258,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;

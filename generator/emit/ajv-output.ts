@@ -325,51 +325,6 @@ const typeFailures: Compaction = {
     ),
 };
 
-const HAS_OWN_PROPERTY = /^const (func\d+) = Object\.prototype\.hasOwnProperty;$/m;
-/** `data3.x` or `data3["x-y"]`: a property read, with its key. */
-const PROPERTY_READ = String.raw`\b(data\d*)(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\\n]|\\.)*")\])`;
-
-/**
- * With `ownProperties`, ajv tests each property for being there as
- * `if(data.x !== undefined && func0.call(data, "x")){` (780 times a surface) and for missing as
- * `((data.x === undefined) || (!(func0.call(data, "x"))))`, func0 being
- * `Object.prototype.hasOwnProperty`. One helper does the same, in the same order
- * (ajv-helpers.ts `hasOwnDefined`): `if(__hasOwnDefined(data, "x")){`, `!__hasOwnDefined(data, "x")`.
- * A test whose read and call name different keys is left as ajv wrote it.
- */
-const ownPropertyTests: Compaction = {
-  name: "own-property tests by one helper",
-  apply(code) {
-    const func = HAS_OWN_PROPERTY.exec(code)?.[1];
-    if (func === undefined) return code;
-    const key = (name: string | undefined, quoted: string | undefined) =>
-      name ?? (JSON.parse(quoted ?? '""') as string);
-    const call = String.raw`${func}\.call\(\1, ("(?:[^"\\\n]|\\.)*")\)`;
-    const rewrite =
-      (negated: boolean) =>
-      (match: string, data: string, name?: string, quoted?: string, literal?: string) =>
-        key(name, quoted) === JSON.parse(literal ?? '""')
-          ? `${negated ? "!" : ""}__hasOwnDefined(${data}, ${literal})`
-          : match;
-    let out = code
-      .replace(
-        new RegExp(String.raw`(?<=\bif\()${PROPERTY_READ} !== undefined && ${call}(?=\)\{$)`, "gm"),
-        rewrite(false),
-      )
-      .replace(
-        new RegExp(
-          String.raw`\(\(${PROPERTY_READ} === undefined\) \|\| \(!\(${call}\)\)\)(?= && )`,
-          "g",
-        ),
-        rewrite(true),
-      );
-    // The constant goes once nothing calls it any more.
-    const uses = out.match(new RegExp(String.raw`\b${func}\b`, "g"))?.length ?? 0;
-    if (uses === 1) out = out.replace(new RegExp(`${HAS_OWN_PROPERTY.source}\\n`, "m"), "");
-    return out;
-  },
-};
-
 /**
  * `data3 && typeof data3 == "object" && !Array.isArray(data3)`, ajv's test for an object, 530
  * times a surface, becomes `__isObject(data3)` (ajv-helpers.ts) where only its truth is read:
@@ -441,7 +396,6 @@ export const COMPACTIONS: readonly Compaction[] = [
   failures,
   constantErrorCount,
   typeFailures,
-  ownPropertyTests,
   objectTests,
   identicalValidators,
 ];

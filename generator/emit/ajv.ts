@@ -100,7 +100,6 @@ const AJV_RUNTIME = [
   "truncateIssues",
   "fail",
   "failType",
-  "hasOwnDefined",
   "isObject",
 ];
 

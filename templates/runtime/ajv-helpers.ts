@@ -39,17 +39,6 @@ export function failType(
   return false;
 }
 
-const ownProperty = Object.prototype.hasOwnProperty;
-
-/**
- * ajv's test that an object has a property (with `ownProperties: true`), written once instead
- * of at each of its thousand sites: `data.x !== undefined && hasOwnProperty.call(data, "x")`,
- * the property read first, as there.
- */
-export function hasOwnDefined(data: object, key: string): boolean {
-  return (data as Record<string, unknown>)[key] !== undefined && ownProperty.call(data, key);
-}
-
 /** ajv's test that a value is a JSON object (`data && typeof data == "object" && !Array.isArray(data)`). */
 export function isObject(data: unknown): boolean {
   return typeof data === "object" && data !== null && !Array.isArray(data);

@@ -14,44 +14,6 @@ function compaction(name: string) {
 }
 const lines = (...l: string[]) => l.join("\n");
 
-describe("own-property tests by one helper", () => {
-  const apply = compaction("own-property tests by one helper");
-  const HAS_OWN = "const func0 = Object.prototype.hasOwnProperty;";
-
-  it("rewrites the present and the missing tests, and drops the constant nothing calls", () => {
-    const code = lines(
-      HAS_OWN,
-      'if(data.a !== undefined && func0.call(data, "a")){',
-      'if(data3["x-y"] !== undefined && func0.call(data3, "x-y")){',
-      'if(((data.a === undefined) || (!(func0.call(data, "a")))) && (missing0 = "a")){',
-    );
-    expect(apply(code)).toBe(
-      lines(
-        'if(__hasOwnDefined(data, "a")){',
-        'if(__hasOwnDefined(data3, "x-y")){',
-        'if(!__hasOwnDefined(data, "a") && (missing0 = "a")){',
-      ),
-    );
-  });
-
-  it.each([
-    ["a read and a call of different keys", 'if(data.a !== undefined && func0.call(data, "b")){'],
-    ["a read and a call of different data", 'if(data.a !== undefined && func0.call(data1, "a")){'],
-    [
-      "a test that is not an if's whole condition",
-      'x = data.a !== undefined && func0.call(data, "a");',
-    ],
-  ])("leaves %s as it was, and the constant it calls", (_, line) => {
-    const code = lines(HAS_OWN, line);
-    expect(apply(code)).toBe(code);
-  });
-
-  it("leaves code without ajv's hasOwnProperty constant as it was", () => {
-    const code = 'if(data.a !== undefined && func1.call(data, "a")){';
-    expect(apply(code)).toBe(code);
-  });
-});
-
 describe("object tests by one helper", () => {
   const apply = compaction("object tests by one helper");
 

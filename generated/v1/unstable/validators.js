@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -293,6 +293,7 @@ const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
 const __schemaValue4 = ["integer","null"];
 const __schemaValue5 = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -389,36 +390,36 @@ function validate124(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "serverId")){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
 return __failType(validate124, instancePath+"/serverId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "requestId")){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(typeof data.requestId !== "string"){
 return __failType(validate124, instancePath+"/requestId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
 return __failType(validate124, instancePath+"/method", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data3 = data.params;
 if((!(__isObject(data3))) && (data3 !== null)){
 return __failType(validate124, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 if((!(__isObject(data4))) && (data4 !== null)){
 return __failType(validate124, instancePath+"/_meta", __schemaValue0);
@@ -445,11 +446,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -460,7 +461,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate25, instancePath+"/method", "string");
@@ -471,7 +472,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -633,25 +634,25 @@ const formats26 = __formats.uint16;
 function validate136(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "http")){
+if(data.http !== undefined && func0.call(data, "http")){
 if(typeof data.http !== "boolean"){
 return __failType(validate136, instancePath+"/http", "boolean");
 }
 }
 {
-if(__hasOwnDefined(data, "sse")){
+if(data.sse !== undefined && func0.call(data, "sse")){
 if(typeof data.sse !== "boolean"){
 return __failType(validate136, instancePath+"/sse", "boolean");
 }
 }
 {
-if(__hasOwnDefined(data, "acp")){
+if(data.acp !== undefined && func0.call(data, "acp")){
 if(typeof data.acp !== "boolean"){
 return __failType(validate136, instancePath+"/acp", "boolean");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 if((!(__isObject(data3))) && (data3 !== null)){
 return __failType(validate136, instancePath+"/_meta", __schemaValue0);
@@ -679,7 +680,7 @@ return true;
 function validate147(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(__isObject(data0))) && (data0 !== null)){
 return __failType(validate147, instancePath+"/_meta", __schemaValue0);
@@ -700,7 +701,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "override")){
+if(data.override !== undefined && func0.call(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -736,7 +737,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -763,7 +764,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "mode")){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -799,7 +800,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -838,7 +839,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "list")){
+if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -874,7 +875,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "delete")){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data1 = data.delete;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -910,7 +911,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -946,7 +947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data3 = data.systemPrompt;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -982,7 +983,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "fork")){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data4 = data.fork;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -1018,7 +1019,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "archive")){
+if(data.archive !== undefined && func0.call(data, "archive")){
 let data5 = data.archive;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -1054,7 +1055,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 let data6 = data.status;
 const _errs31 = errors;
 const _errs32 = errors;
@@ -1090,7 +1091,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data7 = data.title;
 const _errs36 = errors;
 const _errs37 = errors;
@@ -1126,7 +1127,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "resume")){
+if(data.resume !== undefined && func0.call(data, "resume")){
 let data8 = data.resume;
 const _errs41 = errors;
 const _errs42 = errors;
@@ -1162,7 +1163,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "close")){
+if(data.close !== undefined && func0.call(data, "close")){
 let data9 = data.close;
 const _errs46 = errors;
 const _errs47 = errors;
@@ -1198,7 +1199,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data10 = data._meta;
 const _errs51 = errors;
 if((!(__isObject(data10))) && (data10 !== null)){
@@ -1238,7 +1239,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1274,7 +1275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "logout")){
+if(data.logout !== undefined && func0.call(data, "logout")){
 let data1 = data.logout;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -1310,7 +1311,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -1340,7 +1341,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "loadSession")){
+if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
 return __failType(validate133, instancePath+"/loadSession", "boolean");
@@ -1351,7 +1352,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "promptCapabilities")){
+if(data.promptCapabilities !== undefined && func0.call(data, "promptCapabilities")){
 const _errs3 = errors;
 if(!(validate134(data.promptCapabilities, instancePath+"/promptCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate134.errors)).length;
@@ -1362,7 +1363,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpCapabilities")){
+if(data.mcpCapabilities !== undefined && func0.call(data, "mcpCapabilities")){
 const _errs5 = errors;
 if(!(validate136(data.mcpCapabilities, instancePath+"/mcpCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate136.errors)).length;
@@ -1373,7 +1374,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "sessionCapabilities")){
+if(data.sessionCapabilities !== undefined && func0.call(data, "sessionCapabilities")){
 const _errs7 = errors;
 if(!(validate138(data.sessionCapabilities, instancePath+"/sessionCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate138.errors)).length;
@@ -1384,7 +1385,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs9 = errors;
 if(!(validate164(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate164.errors)).length;
@@ -1395,7 +1396,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "providers")){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data5 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1431,7 +1432,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs16 = errors;
 if((!(__isObject(data6))) && (data6 !== null)){
@@ -1472,11 +1473,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate130, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
@@ -1487,7 +1488,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "agentCapabilities")){
+if(data.agentCapabilities !== undefined && func0.call(data, "agentCapabilities")){
 const _errs3 = errors;
 if(!(validate133(data.agentCapabilities, instancePath+"/agentCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate133.errors)).length;
@@ -1498,7 +1499,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "authMethods")){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data2 = data.authMethods;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1526,7 +1527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "agentInfo")){
+if(data.agentInfo !== undefined && func0.call(data, "agentInfo")){
 let data4 = data.agentInfo;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -1562,7 +1563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1594,23 +1595,23 @@ function validate186(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "apiType") && (missing0 = "apiType")) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate186, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "apiType")){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
 return __failType(validate186, instancePath+"/apiType", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "baseUrl")){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
 return __failType(validate186, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate186, instancePath+"/_meta", __schemaValue0);
@@ -1635,11 +1636,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "supported") && (missing0 = "supported"))) || (!__hasOwnDefined(data, "required") && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 return __fail(validate185, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __failType(validate185, instancePath+"/providerId", "string");
@@ -1650,7 +1651,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "supported")){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1678,7 +1679,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "required")){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
 return __failType(validate185, instancePath+"/required", "boolean");
@@ -1689,7 +1690,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "current")){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1725,7 +1726,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1757,11 +1758,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "providers") && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 return __fail(validate184, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providers")){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1789,7 +1790,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -1822,45 +1823,45 @@ function validate197(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "label") && (missing0 = "label")){
+if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
 return __fail(validate197, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "label")){
+if(data.label !== undefined && func0.call(data, "label")){
 if(typeof data.label !== "string"){
 return __failType(validate197, instancePath+"/label", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "active")){
+if(data.active !== undefined && func0.call(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
 return __failType(validate197, instancePath+"/active", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "name")){
+if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __failType(validate197, instancePath+"/name", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "email")){
+if(data.email !== undefined && func0.call(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
 return __failType(validate197, instancePath+"/email", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "organization")){
+if(data.organization !== undefined && func0.call(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate197, instancePath+"/organization", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 if((!(__isObject(data5))) && (data5 !== null)){
 return __failType(validate197, instancePath+"/_meta", __schemaValue0);
@@ -1888,11 +1889,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 return __fail(validate196, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
 return __failType(validate196, instancePath+"/state", "string");
@@ -1903,7 +1904,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "accounts")){
+if(data.accounts !== undefined && func0.call(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1931,7 +1932,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -1979,23 +1980,23 @@ function validate224(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate224, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate224, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
 return __failType(validate224, instancePath+"/cwd", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -2017,28 +2018,28 @@ return __failType(validate224, instancePath+"/additionalDirectories", "array");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate224, instancePath+"/title", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "updatedAt")){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __failType(validate224, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "archived")){
+if(data.archived !== undefined && func0.call(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
 return __failType(validate224, instancePath+"/archived", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(__isObject(data7))) && (data7 !== null)){
 return __failType(validate224, instancePath+"/_meta", __schemaValue0);
@@ -2067,11 +2068,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate223, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessions")){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2099,7 +2100,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "nextCursor")){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -2111,7 +2112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -2143,11 +2144,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate229, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate229, instancePath+"/sessionId", "string");
@@ -2158,7 +2159,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "modes")){
+if(data.modes !== undefined && func0.call(data, "modes")){
 let data1 = data.modes;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2194,7 +2195,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "configOptions")){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs10 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
@@ -2222,7 +2223,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
 if((!(__isObject(data4))) && (data4 !== null)){
@@ -2255,17 +2256,17 @@ function validate237(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "status") && (missing0 = "status")){
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 return __fail(validate237, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 if(typeof data.status !== "string"){
 return __failType(validate237, instancePath+"/status", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate237, instancePath+"/_meta", __schemaValue0);
@@ -2287,17 +2288,17 @@ function validate239(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "title") && (missing0 = "title")){
+if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 return __failType(validate239, instancePath+"/title", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate239, instancePath+"/_meta", __schemaValue0);
@@ -2327,11 +2328,11 @@ function validate253(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "totalTokens") && (missing0 = "totalTokens")) || (!__hasOwnDefined(data, "inputTokens") && (missing0 = "inputTokens"))) || (!__hasOwnDefined(data, "outputTokens") && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 return __fail(validate253, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "totalTokens")){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __failType(validate253, instancePath+"/totalTokens", "integer");
@@ -2350,7 +2351,7 @@ return __fail(validate253, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 {
-if(__hasOwnDefined(data, "inputTokens")){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __failType(validate253, instancePath+"/inputTokens", "integer");
@@ -2369,7 +2370,7 @@ return __fail(validate253, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 {
-if(__hasOwnDefined(data, "outputTokens")){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 return __failType(validate253, instancePath+"/outputTokens", "integer");
@@ -2388,7 +2389,7 @@ return __fail(validate253, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 {
-if(__hasOwnDefined(data, "thoughtTokens")){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __failType(validate253, instancePath+"/thoughtTokens", __schemaValue4);
@@ -2407,7 +2408,7 @@ return __fail(validate253, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 {
-if(__hasOwnDefined(data, "cachedReadTokens")){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __failType(validate253, instancePath+"/cachedReadTokens", __schemaValue4);
@@ -2426,7 +2427,7 @@ return __fail(validate253, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 {
-if(__hasOwnDefined(data, "cachedWriteTokens")){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
 return __failType(validate253, instancePath+"/cachedWriteTokens", __schemaValue4);
@@ -2445,7 +2446,7 @@ return __fail(validate253, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 if((!(__isObject(data6))) && (data6 !== null)){
 return __failType(validate253, instancePath+"/_meta", __schemaValue0);
@@ -2474,11 +2475,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 const _errs1 = errors;
 if(!(((((data0 === "end_turn") || (data0 === "max_tokens")) || (data0 === "max_turn_requests")) || (data0 === "refusal")) || (data0 === "cancelled"))){
@@ -2490,7 +2491,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "usage")){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data1 = data.usage;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -2526,7 +2527,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs9 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -2564,12 +2565,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2580,7 +2581,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -2784,12 +2785,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs53 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -2800,7 +2801,7 @@ else {
 var valid27 = true;
 }
 if(valid27){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs55 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -2923,11 +2924,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "entries") && (missing0 = "entries"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 return __fail(validate284, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
 return __failType(validate284, instancePath+"/planId", "string");
@@ -2938,7 +2939,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "entries")){
+if(data.entries !== undefined && func0.call(data, "entries")){
 let data1 = data.entries;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -2966,7 +2967,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -2994,23 +2995,23 @@ function validate287(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "uri") && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate287, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "uri")){
+if(data.uri !== undefined && func0.call(data, "uri")){
 if(typeof data.uri !== "string"){
 return __failType(validate287, instancePath+"/uri", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate287, instancePath+"/_meta", __schemaValue0);
@@ -3033,23 +3034,23 @@ function validate289(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate289, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate289, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
 return __failType(validate289, instancePath+"/content", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate289, instancePath+"/_meta", __schemaValue0);
@@ -3083,11 +3084,11 @@ errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 return __failType(validate283, instancePath+"/type", "string");
@@ -3111,11 +3112,11 @@ errors = (vErrors = __concatIssues(vErrors, validate287.errors)).length;
 if(errors === _errs7){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 return __failType(validate283, instancePath+"/type", "string");
@@ -3139,11 +3140,11 @@ errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 if(errors === _errs12){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 return __failType(validate283, instancePath+"/type", "string");
@@ -3182,11 +3183,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate282, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "plan")){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate283(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
@@ -3197,7 +3198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -3224,17 +3225,17 @@ function validate293(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "planId") && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 return __fail(validate293, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate293, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate293, instancePath+"/_meta", __schemaValue0);
@@ -3284,7 +3285,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cancel")){
+if(data.cancel !== undefined && func0.call(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -3320,7 +3321,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -3349,7 +3350,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 let data0 = data.error;
 const _errs2 = errors;
 let valid1 = false;
@@ -3398,12 +3399,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3428,12 +3429,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3458,12 +3459,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3488,12 +3489,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3518,12 +3519,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3551,12 +3552,12 @@ errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
 if(errors === _errs22){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -3586,12 +3587,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3616,12 +3617,12 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3646,12 +3647,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3676,12 +3677,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3706,12 +3707,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3736,12 +3737,12 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3786,12 +3787,12 @@ vErrors = __truncateIssues(vErrors, _errs29);
 if(errors === _errs27){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -3810,7 +3811,7 @@ if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -3843,7 +3844,7 @@ vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "usage")){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
 const _errs64 = errors;
@@ -3879,7 +3880,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data15 = data._meta;
 const _errs68 = errors;
 if((!(__isObject(data15))) && (data15 !== null)){
@@ -3891,7 +3892,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data16 = data.stopReason;
 const _errs71 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
@@ -3930,12 +3931,12 @@ errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3963,12 +3964,12 @@ errors = (vErrors = __concatIssues(vErrors, validate330.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3996,12 +3997,12 @@ errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4029,12 +4030,12 @@ errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -4064,12 +4065,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4094,12 +4095,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4124,12 +4125,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data6 = data.state;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4154,12 +4155,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "state") && (missing7 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data7 = data.state;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4202,12 +4203,12 @@ vErrors = __truncateIssues(vErrors, _errs23);
 if(errors === _errs21){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "state") && (missing8 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -4247,11 +4248,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate322, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate322, instancePath+"/sessionId", "string");
@@ -4262,7 +4263,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4274,7 +4275,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "description")){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -4286,7 +4287,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "capabilities")){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 let data3 = data.capabilities;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -4322,7 +4323,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -4358,7 +4359,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data5 = data.cwd;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
@@ -4370,7 +4371,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data6 = data.additionalDirectories;
 const _errs21 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -4398,7 +4399,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs25 = errors;
 if((!(__isObject(data8))) && (data8 !== null)){
@@ -4433,11 +4434,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 return __fail(validate342, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "messageId")){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
 return __failType(validate342, instancePath+"/messageId", "string");
@@ -4448,7 +4449,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "senderSessionId")){
+if(data.senderSessionId !== undefined && func0.call(data, "senderSessionId")){
 let data1 = data.senderSessionId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -4485,7 +4486,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "recipientSessionId")){
+if(data.recipientSessionId !== undefined && func0.call(data, "recipientSessionId")){
 let data2 = data.recipientSessionId;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -4522,7 +4523,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "senderMessageId")){
+if(data.senderMessageId !== undefined && func0.call(data, "senderMessageId")){
 let data3 = data.senderMessageId;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -4559,7 +4560,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "recipientMessageId")){
+if(data.recipientMessageId !== undefined && func0.call(data, "recipientMessageId")){
 let data4 = data.recipientMessageId;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -4596,7 +4597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -4624,7 +4625,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -4658,11 +4659,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate345, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "messageId")){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
 return __failType(validate345, instancePath+"/messageId", "string");
@@ -4673,7 +4674,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(!(validate36(data.content, instancePath+"/content"))){
 errors = (vErrors = __concatIssues(vErrors, validate36.errors)).length;
@@ -4684,7 +4685,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -4723,11 +4724,11 @@ errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4751,11 +4752,11 @@ errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 if(errors === _errs7){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing1});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4779,11 +4780,11 @@ errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 if(errors === _errs12){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing2});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4807,11 +4808,11 @@ errors = (vErrors = __concatIssues(vErrors, validate273.errors)).length;
 if(errors === _errs17){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing3});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4835,11 +4836,11 @@ errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 if(errors === _errs22){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing4});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4863,11 +4864,11 @@ errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
 if(errors === _errs27){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing5});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4891,11 +4892,11 @@ errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
 if(errors === _errs32){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing6});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4919,11 +4920,11 @@ errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 if(errors === _errs37){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing7});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4947,11 +4948,11 @@ errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 if(errors === _errs42){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing8});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -4975,11 +4976,11 @@ errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 if(errors === _errs47){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing9});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5003,11 +5004,11 @@ errors = (vErrors = __concatIssues(vErrors, validate305.errors)).length;
 if(errors === _errs52){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing10});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5031,11 +5032,11 @@ errors = (vErrors = __concatIssues(vErrors, validate308.errors)).length;
 if(errors === _errs57){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing11});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5059,11 +5060,11 @@ errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 if(errors === _errs62){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing12});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5087,11 +5088,11 @@ errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
 if(errors === _errs67){
 if(__isObject(data)){
 let missing13;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing13});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5115,11 +5116,11 @@ errors = (vErrors = __concatIssues(vErrors, validate316.errors)).length;
 if(errors === _errs72){
 if(__isObject(data)){
 let missing14;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing14});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5143,11 +5144,11 @@ errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
 if(errors === _errs77){
 if(__isObject(data)){
 let missing15;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing15});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5171,11 +5172,11 @@ errors = (vErrors = __concatIssues(vErrors, validate322.errors)).length;
 if(errors === _errs82){
 if(__isObject(data)){
 let missing16;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing16});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5199,11 +5200,11 @@ errors = (vErrors = __concatIssues(vErrors, validate342.errors)).length;
 if(errors === _errs87){
 if(__isObject(data)){
 let missing17;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing17});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5227,11 +5228,11 @@ errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 if(errors === _errs92){
 if(__isObject(data)){
 let missing18;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing18});
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 return __failType(validate267, instancePath+"/sessionUpdate", "string");
@@ -5270,11 +5271,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate266, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate266, instancePath+"/sessionId", "string");
@@ -5285,7 +5286,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "update")){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
 if(!(validate267(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
@@ -5296,7 +5297,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -5330,11 +5331,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate265, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate265, instancePath+"/method", "string");
@@ -5345,7 +5346,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -5495,7 +5496,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "fs")){
+if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate361(data.fs, instancePath+"/fs"))){
 errors = (vErrors = __concatIssues(vErrors, validate361.errors)).length;
@@ -5506,7 +5507,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "terminal")){
+if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
 return __failType(validate360, instancePath+"/terminal", "boolean");
@@ -5517,7 +5518,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "session")){
+if(data.session !== undefined && func0.call(data, "session")){
 let data2 = data.session;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5553,7 +5554,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "subagents")){
+if(data.subagents !== undefined && func0.call(data, "subagents")){
 let data3 = data.subagents;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -5589,7 +5590,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "plan")){
+if(data.plan !== undefined && func0.call(data, "plan")){
 let data4 = data.plan;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -5625,7 +5626,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 const _errs20 = errors;
 if(!(validate373(data.auth, instancePath+"/auth"))){
 errors = (vErrors = __concatIssues(vErrors, validate373.errors)).length;
@@ -5636,7 +5637,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "elicitation")){
+if(data.elicitation !== undefined && func0.call(data, "elicitation")){
 let data6 = data.elicitation;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -5672,7 +5673,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs27 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -5706,11 +5707,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")){
+if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate358, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate131(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate131.errors)).length;
@@ -5721,7 +5722,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "clientCapabilities")){
+if(data.clientCapabilities !== undefined && func0.call(data, "clientCapabilities")){
 const _errs3 = errors;
 if(!(validate360(data.clientCapabilities, instancePath+"/clientCapabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
@@ -5732,7 +5733,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "clientInfo")){
+if(data.clientInfo !== undefined && func0.call(data, "clientInfo")){
 let data2 = data.clientInfo;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5768,7 +5769,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -5801,29 +5802,29 @@ function validate388(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "apiType") && (missing0 = "apiType"))) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate388, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
 return __failType(validate388, instancePath+"/providerId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "apiType")){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
 return __failType(validate388, instancePath+"/apiType", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "baseUrl")){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
 return __failType(validate388, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "headers")){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 {
 if(__isObject(data3)){
@@ -5843,7 +5844,7 @@ return __failType(validate388, instancePath+"/headers", "object");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 if((!(__isObject(data5))) && (data5 !== null)){
 return __failType(validate388, instancePath+"/_meta", __schemaValue0);
@@ -5868,17 +5869,17 @@ function validate390(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 return __fail(validate390, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
 return __failType(validate390, instancePath+"/providerId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate390, instancePath+"/_meta", __schemaValue0);
@@ -5910,23 +5911,23 @@ function validate405(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "serverId") && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 return __fail(validate405, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "name")){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 return __failType(validate405, instancePath+"/name", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "serverId")){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
 return __failType(validate405, instancePath+"/serverId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate405, instancePath+"/_meta", __schemaValue0);
@@ -5959,12 +5960,12 @@ errors = (vErrors = __concatIssues(vErrors, validate398.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -5992,12 +5993,12 @@ errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -6025,12 +6026,12 @@ errors = (vErrors = __concatIssues(vErrors, validate405.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -6081,11 +6082,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "mode") && (missing0 = "mode")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate411, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "mode")){
+if(data.mode !== undefined && func0.call(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
 return __failType(validate411, instancePath+"/mode", "string");
@@ -6096,7 +6097,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -6124,7 +6125,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -6154,11 +6155,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")) || (!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers"))){
+if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate396, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate396, instancePath+"/cwd", "string");
@@ -6169,7 +6170,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs3 = errors;
 if(errors === _errs3){
@@ -6197,7 +6198,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -6225,7 +6226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data5 = data.systemPrompt;
 const _errs10 = errors;
 const _errs11 = errors;
@@ -6261,7 +6262,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
 if((!(__isObject(data6))) && (data6 !== null)){
@@ -6293,11 +6294,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "mcpServers") && (missing0 = "mcpServers")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))) || (!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId"))){
+if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate415, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data0 = data.mcpServers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -6325,7 +6326,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate415, instancePath+"/cwd", "string");
@@ -6336,7 +6337,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs6 = errors;
 if(errors === _errs6){
@@ -6364,7 +6365,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate415, instancePath+"/sessionId", "string");
@@ -6375,7 +6376,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -6411,7 +6412,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -6443,7 +6444,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
@@ -6455,7 +6456,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cursor")){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -6467,7 +6468,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "archived")){
+if(data.archived !== undefined && func0.call(data, "archived")){
 let data2 = data.archived;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -6504,7 +6505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs12 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -6536,11 +6537,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate423, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate423, instancePath+"/sessionId", "string");
@@ -6551,7 +6552,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate423, instancePath+"/cwd", "string");
@@ -6562,7 +6563,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -6590,7 +6591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs11 = errors;
 if(errors === _errs11){
@@ -6618,7 +6619,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -6654,7 +6655,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -6685,17 +6686,17 @@ function validate427(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate427, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate427, instancePath+"/_meta", __schemaValue0);
@@ -6721,23 +6722,23 @@ function validate433(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "title") && (missing0 = "title"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate433, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 return __failType(validate433, instancePath+"/title", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate433, instancePath+"/_meta", __schemaValue0);
@@ -6772,11 +6773,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate356, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -6787,7 +6788,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate356, instancePath+"/method", "string");
@@ -6798,7 +6799,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7103,11 +7104,11 @@ function validate481(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "code") && (missing0 = "code")) || (!__hasOwnDefined(data, "message") && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 return __fail(validate481, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "code")){
+if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __failType(validate481, instancePath+"/code", "integer");
@@ -7121,7 +7122,7 @@ return __fail(validate481, instancePath+"/code","format",{format: "int32"});
 }
 }
 {
-if(__hasOwnDefined(data, "message")){
+if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
 return __failType(validate481, instancePath+"/message", "string");
 }
@@ -7147,12 +7148,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "result") && (missing0 = "result")){
+if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
@@ -7173,12 +7174,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "error") && (missing1 = "error")){
+if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs8 = errors;
 if(!(validate481(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate481.errors)).length;
@@ -7189,7 +7190,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -7236,12 +7237,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7252,7 +7253,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7368,12 +7369,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs31 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7384,7 +7385,7 @@ else {
 var valid16 = true;
 }
 if(valid16){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs33 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -7435,11 +7436,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate486, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate486, instancePath+"/method", "string");
@@ -7450,7 +7451,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -7541,17 +7542,17 @@ function validate496(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate496, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
 return __failType(validate496, instancePath+"/method", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate496, instancePath+"/_meta", __schemaValue0);
@@ -7575,11 +7576,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate491, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7590,7 +7591,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate491, instancePath+"/method", "string");
@@ -7601,7 +7602,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -7695,12 +7696,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7711,7 +7712,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
@@ -7754,12 +7755,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs13 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -7770,7 +7771,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs15 = errors;
 if(!(validate257(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate257.errors)).length;
@@ -7824,11 +7825,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate506, instancePath+"/method", "string");
@@ -7839,7 +7840,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;

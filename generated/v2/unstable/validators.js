@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, hasOwnDefined as __hasOwnDefined, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -320,6 +320,7 @@ const __schemaValue1 = ["boolean","null"];
 const __schemaValue2 = ["string","null"];
 const __schemaValue3 = ["array","null"];
 const __schemaValue4 = ["integer","null"];
+const func0 = Object.prototype.hasOwnProperty;
 const formats0 = __formats.int64;
 
 
@@ -422,36 +423,36 @@ function validate133(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "serverId") && (missing0 = "serverId")) || (!__hasOwnDefined(data, "requestId") && (missing0 = "requestId"))) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate133, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "serverId")){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
 return __failType(validate133, instancePath+"/serverId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "requestId")){
+if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(typeof data.requestId !== "string"){
 return __failType(validate133, instancePath+"/requestId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
 return __failType(validate133, instancePath+"/method", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data3 = data.params;
 if((!(__isObject(data3))) && (data3 !== null)){
 return __failType(validate133, instancePath+"/params", __schemaValue0);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 if((!(__isObject(data4))) && (data4 !== null)){
 return __failType(validate133, instancePath+"/_meta", __schemaValue0);
@@ -478,11 +479,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -493,7 +494,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate25, instancePath+"/method", "string");
@@ -504,7 +505,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -622,7 +623,7 @@ const formats20 = __formats.uint16;
 function validate159(data, instancePath=""){
 {
 if(__isObject(data)){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(__isObject(data0))) && (data0 !== null)){
 return __failType(validate159, instancePath+"/_meta", __schemaValue0);
@@ -643,7 +644,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "stdio")){
+if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -679,7 +680,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "http")){
+if(data.http !== undefined && func0.call(data, "http")){
 let data1 = data.http;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -715,7 +716,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "acp")){
+if(data.acp !== undefined && func0.call(data, "acp")){
 let data2 = data.acp;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -751,7 +752,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -786,7 +787,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "override")){
+if(data.override !== undefined && func0.call(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -822,7 +823,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -849,7 +850,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "mode")){
+if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -885,7 +886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -920,7 +921,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "prompt")){
+if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -956,7 +957,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcp")){
+if(data.mcp !== undefined && func0.call(data, "mcp")){
 let data1 = data.mcp;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -992,7 +993,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "delete")){
+if(data.delete !== undefined && func0.call(data, "delete")){
 let data2 = data.delete;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1028,7 +1029,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data3 = data.additionalDirectories;
 const _errs16 = errors;
 const _errs17 = errors;
@@ -1064,7 +1065,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data4 = data.systemPrompt;
 const _errs21 = errors;
 const _errs22 = errors;
@@ -1100,7 +1101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "fork")){
+if(data.fork !== undefined && func0.call(data, "fork")){
 let data5 = data.fork;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -1136,7 +1137,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "archive")){
+if(data.archive !== undefined && func0.call(data, "archive")){
 let data6 = data.archive;
 const _errs31 = errors;
 const _errs32 = errors;
@@ -1172,7 +1173,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 let data7 = data.status;
 const _errs36 = errors;
 const _errs37 = errors;
@@ -1208,7 +1209,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data8 = data.title;
 const _errs41 = errors;
 const _errs42 = errors;
@@ -1244,7 +1245,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs46 = errors;
 if((!(__isObject(data9))) && (data9 !== null)){
@@ -1281,7 +1282,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1317,7 +1318,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -1346,7 +1347,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "session")){
+if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -1382,7 +1383,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "auth")){
+if(data.auth !== undefined && func0.call(data, "auth")){
 let data1 = data.auth;
 const _errs6 = errors;
 const _errs7 = errors;
@@ -1418,7 +1419,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "providers")){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data2 = data.providers;
 const _errs11 = errors;
 const _errs12 = errors;
@@ -1454,7 +1455,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -1492,11 +1493,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "protocolVersion") && (missing0 = "protocolVersion")) || (!__hasOwnDefined(data, "info") && (missing0 = "info"))){
+if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 return __fail(validate139, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "protocolVersion")){
+if(data.protocolVersion !== undefined && func0.call(data, "protocolVersion")){
 const _errs1 = errors;
 if(!(validate140(data.protocolVersion, instancePath+"/protocolVersion"))){
 errors = (vErrors = __concatIssues(vErrors, validate140.errors)).length;
@@ -1507,7 +1508,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "info")){
+if(data.info !== undefined && func0.call(data, "info")){
 const _errs3 = errors;
 if(!(validate142(data.info, instancePath+"/info"))){
 errors = (vErrors = __concatIssues(vErrors, validate142.errors)).length;
@@ -1518,7 +1519,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "capabilities")){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 const _errs5 = errors;
 if(!(validate144(data.capabilities, instancePath+"/capabilities"))){
 errors = (vErrors = __concatIssues(vErrors, validate144.errors)).length;
@@ -1529,7 +1530,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "authMethods")){
+if(data.authMethods !== undefined && func0.call(data, "authMethods")){
 let data3 = data.authMethods;
 const _errs7 = errors;
 if(errors === _errs7){
@@ -1557,7 +1558,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1589,17 +1590,17 @@ function validate201(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "apiType") && (missing0 = "apiType")) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
+if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "apiType")){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
 return __failType(validate201, instancePath+"/apiType", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "baseUrl")){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
@@ -1609,7 +1610,7 @@ return __failType(validate201, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate201, instancePath+"/_meta", __schemaValue0);
@@ -1634,11 +1635,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "supported") && (missing0 = "supported"))) || (!__hasOwnDefined(data, "required") && (missing0 = "required"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
 return __failType(validate200, instancePath+"/providerId", "string");
@@ -1649,7 +1650,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "supported")){
+if(data.supported !== undefined && func0.call(data, "supported")){
 let data1 = data.supported;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1677,7 +1678,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "required")){
+if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
 return __failType(validate200, instancePath+"/required", "boolean");
@@ -1688,7 +1689,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "current")){
+if(data.current !== undefined && func0.call(data, "current")){
 let data4 = data.current;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -1724,7 +1725,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -1756,11 +1757,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "providers") && (missing0 = "providers")){
+if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 return __fail(validate199, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providers")){
+if(data.providers !== undefined && func0.call(data, "providers")){
 let data0 = data.providers;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -1788,7 +1789,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -1821,45 +1822,45 @@ function validate212(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "label") && (missing0 = "label")){
+if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "label")){
+if(data.label !== undefined && func0.call(data, "label")){
 if(typeof data.label !== "string"){
 return __failType(validate212, instancePath+"/label", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "active")){
+if(data.active !== undefined && func0.call(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
 return __failType(validate212, instancePath+"/active", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "name")){
+if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
 return __failType(validate212, instancePath+"/name", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "email")){
+if(data.email !== undefined && func0.call(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
 return __failType(validate212, instancePath+"/email", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "organization")){
+if(data.organization !== undefined && func0.call(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate212, instancePath+"/organization", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 if((!(__isObject(data5))) && (data5 !== null)){
 return __failType(validate212, instancePath+"/_meta", __schemaValue0);
@@ -1887,11 +1888,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
 return __failType(validate211, instancePath+"/state", "string");
@@ -1902,7 +1903,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "accounts")){
+if(data.accounts !== undefined && func0.call(data, "accounts")){
 let data1 = data.accounts;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -1930,7 +1931,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -1980,23 +1981,23 @@ function validate239(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate239, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
 return __failType(validate239, instancePath+"/cwd", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 {
 if(Array.isArray(data2)){
@@ -2018,28 +2019,28 @@ return __failType(validate239, instancePath+"/additionalDirectories", "array");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
 return __failType(validate239, instancePath+"/title", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "updatedAt")){
+if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
 return __failType(validate239, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
-if(__hasOwnDefined(data, "archived")){
+if(data.archived !== undefined && func0.call(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
 return __failType(validate239, instancePath+"/archived", __schemaValue1);
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 if((!(__isObject(data7))) && (data7 !== null)){
 return __failType(validate239, instancePath+"/_meta", __schemaValue0);
@@ -2068,11 +2069,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessions") && (missing0 = "sessions")){
+if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate238, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessions")){
+if(data.sessions !== undefined && func0.call(data, "sessions")){
 let data0 = data.sessions;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -2100,7 +2101,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "nextCursor")){
+if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 const _errs5 = errors;
@@ -2137,7 +2138,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -2169,11 +2170,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate244, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate244, instancePath+"/sessionId", "string");
@@ -2184,7 +2185,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "configOptions")){
+if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data1 = data.configOptions;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -2212,7 +2213,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "availableCommands")){
+if(data.availableCommands !== undefined && func0.call(data, "availableCommands")){
 let data3 = data.availableCommands;
 const _errs8 = errors;
 if(errors === _errs8){
@@ -2240,7 +2241,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
 if((!(__isObject(data5))) && (data5 !== null)){
@@ -2277,17 +2278,17 @@ function validate260(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate260, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate260, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate260, instancePath+"/_meta", __schemaValue0);
@@ -2317,12 +2318,12 @@ errors = (vErrors = __concatIssues(vErrors, validate256.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2350,12 +2351,12 @@ errors = (vErrors = __concatIssues(vErrors, validate258.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2383,12 +2384,12 @@ errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -2418,12 +2419,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2448,12 +2449,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2478,12 +2479,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2525,12 +2526,12 @@ vErrors = __truncateIssues(vErrors, _errs18);
 if(errors === _errs16){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "type") && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -2568,7 +2569,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "background")){
+if(data.background !== undefined && func0.call(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
@@ -2596,7 +2597,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -2631,11 +2632,11 @@ function validate273(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "totalTokens") && (missing0 = "totalTokens")) || (!__hasOwnDefined(data, "inputTokens") && (missing0 = "inputTokens"))) || (!__hasOwnDefined(data, "outputTokens") && (missing0 = "outputTokens"))){
+if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 return __fail(validate273, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "totalTokens")){
+if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __failType(validate273, instancePath+"/totalTokens", "integer");
@@ -2654,7 +2655,7 @@ return __fail(validate273, instancePath+"/totalTokens","format",{format: "uint64
 }
 }
 {
-if(__hasOwnDefined(data, "inputTokens")){
+if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
 return __failType(validate273, instancePath+"/inputTokens", "integer");
@@ -2673,7 +2674,7 @@ return __fail(validate273, instancePath+"/inputTokens","format",{format: "uint64
 }
 }
 {
-if(__hasOwnDefined(data, "outputTokens")){
+if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
 return __failType(validate273, instancePath+"/outputTokens", "integer");
@@ -2692,7 +2693,7 @@ return __fail(validate273, instancePath+"/outputTokens","format",{format: "uint6
 }
 }
 {
-if(__hasOwnDefined(data, "thoughtTokens")){
+if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
 return __failType(validate273, instancePath+"/thoughtTokens", __schemaValue4);
@@ -2711,7 +2712,7 @@ return __fail(validate273, instancePath+"/thoughtTokens","format",{format: "uint
 }
 }
 {
-if(__hasOwnDefined(data, "cachedReadTokens")){
+if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
 return __failType(validate273, instancePath+"/cachedReadTokens", __schemaValue4);
@@ -2730,7 +2731,7 @@ return __fail(validate273, instancePath+"/cachedReadTokens","format",{format: "u
 }
 }
 {
-if(__hasOwnDefined(data, "cachedWriteTokens")){
+if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
 return __failType(validate273, instancePath+"/cachedWriteTokens", __schemaValue4);
@@ -2749,7 +2750,7 @@ return __fail(validate273, instancePath+"/cachedWriteTokens","format",{format: "
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 if((!(__isObject(data6))) && (data6 !== null)){
 return __failType(validate273, instancePath+"/_meta", __schemaValue0);
@@ -2781,12 +2782,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "stopReason") && (missing0 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data0 = data.stopReason;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2811,12 +2812,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "stopReason") && (missing1 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data1 = data.stopReason;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2841,12 +2842,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "stopReason") && (missing2 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data2 = data.stopReason;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2871,12 +2872,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "stopReason") && (missing3 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data3 = data.stopReason;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2901,12 +2902,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "stopReason") && (missing4 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data4 = data.stopReason;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2934,12 +2935,12 @@ errors = (vErrors = __concatIssues(vErrors, validate265.errors)).length;
 if(errors === _errs22){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "stopReason") && (missing5 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data5 = data.stopReason;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
@@ -2969,12 +2970,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "stopReason") && (missing6 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data6 = data.stopReason;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -2999,12 +3000,12 @@ const _errs36 = errors;
 if(errors === _errs36){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "stopReason") && (missing7 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data7 = data.stopReason;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3029,12 +3030,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "stopReason") && (missing8 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data8 = data.stopReason;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3059,12 +3060,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "stopReason") && (missing9 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data9 = data.stopReason;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3089,12 +3090,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "stopReason") && (missing10 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data10 = data.stopReason;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3119,12 +3120,12 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "stopReason") && (missing11 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data11 = data.stopReason;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3169,12 +3170,12 @@ vErrors = __truncateIssues(vErrors, _errs29);
 if(errors === _errs27){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "stopReason") && (missing12 = "stopReason")){
+if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(typeof data.stopReason !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "string"}));
 errors++;
@@ -3193,7 +3194,7 @@ if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
 errors++;
@@ -3226,7 +3227,7 @@ vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "usage")){
+if(data.usage !== undefined && func0.call(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
 const _errs64 = errors;
@@ -3262,7 +3263,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "background")){
+if(data.background !== undefined && func0.call(data, "background")){
 let data15 = data.background;
 const _errs68 = errors;
 if((!(Array.isArray(data15))) && (data15 !== null)){
@@ -3290,7 +3291,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data17 = data._meta;
 const _errs71 = errors;
 if((!(__isObject(data17))) && (data17 !== null)){
@@ -3302,7 +3303,7 @@ else {
 var valid18 = true;
 }
 if(valid18){
-if(__hasOwnDefined(data, "stopReason")){
+if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data18 = data.stopReason;
 const _errs74 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
@@ -3342,12 +3343,12 @@ errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "state") && (missing0 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data0 = data.state;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3375,12 +3376,12 @@ errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "state") && (missing1 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3408,12 +3409,12 @@ errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "state") && (missing2 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data2 = data.state;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3441,12 +3442,12 @@ errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "state") && (missing3 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data3 = data.state;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
@@ -3476,12 +3477,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "state") && (missing4 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3506,12 +3507,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "state") && (missing5 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data5 = data.state;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3536,12 +3537,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "state") && (missing6 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data6 = data.state;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3566,12 +3567,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "state") && (missing7 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data7 = data.state;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -3614,12 +3615,12 @@ vErrors = __truncateIssues(vErrors, _errs23);
 if(errors === _errs21){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "state") && (missing8 = "state")){
+if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 if(typeof data.state !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/state","type",{type: "string"}));
 errors++;
@@ -3659,11 +3660,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "status") && (missing0 = "status")){
+if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "status")){
+if(data.status !== undefined && func0.call(data, "status")){
 const _errs1 = errors;
 if(typeof data.status !== "string"){
 return __failType(validate252, instancePath+"/status", "string");
@@ -3674,7 +3675,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data1 = data.state;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -3710,7 +3711,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -3738,17 +3739,17 @@ function validate285(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "title") && (missing0 = "title")){
+if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
 return __fail(validate285, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 return __failType(validate285, instancePath+"/title", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate285, instancePath+"/_meta", __schemaValue0);
@@ -3787,12 +3788,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -3803,7 +3804,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -4007,12 +4008,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 const _errs53 = errors;
 const _errs54 = errors;
@@ -4064,7 +4065,7 @@ else {
 var valid27 = true;
 }
 if(valid27){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs61 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -4219,17 +4220,17 @@ function validate349(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "uri") && (missing0 = "uri"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 return __fail(validate349, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate349, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "uri")){
+if(data.uri !== undefined && func0.call(data, "uri")){
 {
 {
 if(!(typeof data.uri === "string")){
@@ -4239,7 +4240,7 @@ return __failType(validate349, instancePath+"/uri", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate349, instancePath+"/_meta", __schemaValue0);
@@ -4262,23 +4263,23 @@ function validate351(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "planId") && (missing0 = "planId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate351, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate351, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
 return __failType(validate351, instancePath+"/content", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate351, instancePath+"/_meta", __schemaValue0);
@@ -4309,12 +4310,12 @@ errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4342,12 +4343,12 @@ errors = (vErrors = __concatIssues(vErrors, validate349.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4375,12 +4376,12 @@ errors = (vErrors = __concatIssues(vErrors, validate351.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4410,12 +4411,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4440,12 +4441,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4470,12 +4471,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -4517,12 +4518,12 @@ vErrors = __truncateIssues(vErrors, _errs18);
 if(errors === _errs16){
 if(__isObject(data)){
 let missing6;
-if((!__hasOwnDefined(data, "type") && (missing6 = "type")) || (!__hasOwnDefined(data, "planId") && (missing6 = "planId"))){
+if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing6 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 const _errs34 = errors;
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -4534,7 +4535,7 @@ else {
 var valid12 = true;
 }
 if(valid12){
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs36 = errors;
 if(typeof data.planId !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/planId","type",{type: "string"}));
@@ -4579,11 +4580,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "plan") && (missing0 = "plan")){
+if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate343, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "plan")){
+if(data.plan !== undefined && func0.call(data, "plan")){
 const _errs1 = errors;
 if(!(validate344(data.plan, instancePath+"/plan"))){
 errors = (vErrors = __concatIssues(vErrors, validate344.errors)).length;
@@ -4594,7 +4595,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -4621,17 +4622,17 @@ function validate355(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "planId") && (missing0 = "planId")){
+if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 return __fail(validate355, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "planId")){
+if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
 return __failType(validate355, instancePath+"/planId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate355, instancePath+"/_meta", __schemaValue0);
@@ -4673,7 +4674,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cancel")){
+if(data.cancel !== undefined && func0.call(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -4709,7 +4710,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
 if((!(__isObject(data1))) && (data1 !== null)){
@@ -4737,11 +4738,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")){
+if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate377, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate377, instancePath+"/sessionId", "string");
@@ -4752,7 +4753,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
@@ -4764,7 +4765,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "description")){
+if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
@@ -4776,7 +4777,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "capabilities")){
+if(data.capabilities !== undefined && func0.call(data, "capabilities")){
 let data3 = data.capabilities;
 const _errs9 = errors;
 const _errs10 = errors;
@@ -4812,7 +4813,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "state")){
+if(data.state !== undefined && func0.call(data, "state")){
 let data4 = data.state;
 const _errs14 = errors;
 const _errs15 = errors;
@@ -4848,7 +4849,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data5 = data.cwd;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -4885,7 +4886,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data6 = data.additionalDirectories;
 const _errs26 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
@@ -4913,7 +4914,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs31 = errors;
 if((!(__isObject(data8))) && (data8 !== null)){
@@ -4948,11 +4949,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")){
+if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 return __fail(validate384, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "messageId")){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
 return __failType(validate384, instancePath+"/messageId", "string");
@@ -4963,7 +4964,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "senderSessionId")){
+if(data.senderSessionId !== undefined && func0.call(data, "senderSessionId")){
 let data1 = data.senderSessionId;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -5000,7 +5001,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "recipientSessionId")){
+if(data.recipientSessionId !== undefined && func0.call(data, "recipientSessionId")){
 let data2 = data.recipientSessionId;
 const _errs12 = errors;
 const _errs13 = errors;
@@ -5037,7 +5038,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "senderMessageId")){
+if(data.senderMessageId !== undefined && func0.call(data, "senderMessageId")){
 let data3 = data.senderMessageId;
 const _errs19 = errors;
 const _errs20 = errors;
@@ -5074,7 +5075,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "recipientMessageId")){
+if(data.recipientMessageId !== undefined && func0.call(data, "recipientMessageId")){
 let data4 = data.recipientMessageId;
 const _errs26 = errors;
 const _errs27 = errors;
@@ -5111,7 +5112,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
@@ -5139,7 +5140,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -5173,11 +5174,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "messageId") && (missing0 = "messageId")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate387, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "messageId")){
+if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
 return __failType(validate387, instancePath+"/messageId", "string");
@@ -5188,7 +5189,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 const _errs5 = errors;
 if(!(validate34(data.content, instancePath+"/content"))){
 errors = (vErrors = __concatIssues(vErrors, validate34.errors)).length;
@@ -5199,7 +5200,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -5235,12 +5236,12 @@ errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing0 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5268,12 +5269,12 @@ errors = (vErrors = __concatIssues(vErrors, validate313.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing1 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5301,12 +5302,12 @@ errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing2 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5334,12 +5335,12 @@ errors = (vErrors = __concatIssues(vErrors, validate317.errors)).length;
 if(errors === _errs16){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing3 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5367,12 +5368,12 @@ errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing4 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5400,12 +5401,12 @@ errors = (vErrors = __concatIssues(vErrors, validate321.errors)).length;
 if(errors === _errs26){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing5 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5433,12 +5434,12 @@ errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 if(errors === _errs31){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing6 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5466,12 +5467,12 @@ errors = (vErrors = __concatIssues(vErrors, validate325.errors)).length;
 if(errors === _errs36){
 if(__isObject(data)){
 let missing7;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing7 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5499,12 +5500,12 @@ errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 if(errors === _errs41){
 if(__isObject(data)){
 let missing8;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing8 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5532,12 +5533,12 @@ errors = (vErrors = __concatIssues(vErrors, validate329.errors)).length;
 if(errors === _errs46){
 if(__isObject(data)){
 let missing9;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing9 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5565,12 +5566,12 @@ errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 if(errors === _errs51){
 if(__isObject(data)){
 let missing10;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing10 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5598,12 +5599,12 @@ errors = (vErrors = __concatIssues(vErrors, validate343.errors)).length;
 if(errors === _errs56){
 if(__isObject(data)){
 let missing11;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing11 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5631,12 +5632,12 @@ errors = (vErrors = __concatIssues(vErrors, validate355.errors)).length;
 if(errors === _errs61){
 if(__isObject(data)){
 let missing12;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing12 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5664,12 +5665,12 @@ errors = (vErrors = __concatIssues(vErrors, validate357.errors)).length;
 if(errors === _errs66){
 if(__isObject(data)){
 let missing13;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing13 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5697,12 +5698,12 @@ errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
 if(errors === _errs71){
 if(__isObject(data)){
 let missing14;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing14 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5730,12 +5731,12 @@ errors = (vErrors = __concatIssues(vErrors, validate363.errors)).length;
 if(errors === _errs76){
 if(__isObject(data)){
 let missing15;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing15 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5763,12 +5764,12 @@ errors = (vErrors = __concatIssues(vErrors, validate365.errors)).length;
 if(errors === _errs81){
 if(__isObject(data)){
 let missing16;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing16 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5796,12 +5797,12 @@ errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
 if(errors === _errs86){
 if(__isObject(data)){
 let missing17;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing17 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5829,12 +5830,12 @@ errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
 if(errors === _errs91){
 if(__isObject(data)){
 let missing18;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing18 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5862,12 +5863,12 @@ errors = (vErrors = __concatIssues(vErrors, validate374.errors)).length;
 if(errors === _errs96){
 if(__isObject(data)){
 let missing19;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing19 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing19}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data19 = data.sessionUpdate;
 if(typeof data19 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5895,12 +5896,12 @@ errors = (vErrors = __concatIssues(vErrors, validate377.errors)).length;
 if(errors === _errs101){
 if(__isObject(data)){
 let missing20;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing20 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing20}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data20 = data.sessionUpdate;
 if(typeof data20 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5928,12 +5929,12 @@ errors = (vErrors = __concatIssues(vErrors, validate384.errors)).length;
 if(errors === _errs106){
 if(__isObject(data)){
 let missing21;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing21 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing21}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data21 = data.sessionUpdate;
 if(typeof data21 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5961,12 +5962,12 @@ errors = (vErrors = __concatIssues(vErrors, validate387.errors)).length;
 if(errors === _errs111){
 if(__isObject(data)){
 let missing22;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing22 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing22}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data22 = data.sessionUpdate;
 if(typeof data22 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
@@ -5996,12 +5997,12 @@ const _errs121 = errors;
 if(errors === _errs121){
 if(__isObject(data)){
 let missing23;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing23 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data23 = data.sessionUpdate;
 if(typeof data23 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6026,12 +6027,12 @@ const _errs125 = errors;
 if(errors === _errs125){
 if(__isObject(data)){
 let missing24;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing24 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data24 = data.sessionUpdate;
 if(typeof data24 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6056,12 +6057,12 @@ const _errs129 = errors;
 if(errors === _errs129){
 if(__isObject(data)){
 let missing25;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing25 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data25 = data.sessionUpdate;
 if(typeof data25 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6086,12 +6087,12 @@ const _errs133 = errors;
 if(errors === _errs133){
 if(__isObject(data)){
 let missing26;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing26 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data26 = data.sessionUpdate;
 if(typeof data26 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6116,12 +6117,12 @@ const _errs137 = errors;
 if(errors === _errs137){
 if(__isObject(data)){
 let missing27;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing27 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data27 = data.sessionUpdate;
 if(typeof data27 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6146,12 +6147,12 @@ const _errs141 = errors;
 if(errors === _errs141){
 if(__isObject(data)){
 let missing28;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing28 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data28 = data.sessionUpdate;
 if(typeof data28 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6176,12 +6177,12 @@ const _errs145 = errors;
 if(errors === _errs145){
 if(__isObject(data)){
 let missing29;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing29 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data29 = data.sessionUpdate;
 if(typeof data29 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6206,12 +6207,12 @@ const _errs149 = errors;
 if(errors === _errs149){
 if(__isObject(data)){
 let missing30;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing30 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data30 = data.sessionUpdate;
 if(typeof data30 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6236,12 +6237,12 @@ const _errs153 = errors;
 if(errors === _errs153){
 if(__isObject(data)){
 let missing31;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing31 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data31 = data.sessionUpdate;
 if(typeof data31 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6266,12 +6267,12 @@ const _errs157 = errors;
 if(errors === _errs157){
 if(__isObject(data)){
 let missing32;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing32 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data32 = data.sessionUpdate;
 if(typeof data32 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6296,12 +6297,12 @@ const _errs161 = errors;
 if(errors === _errs161){
 if(__isObject(data)){
 let missing33;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing33 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data33 = data.sessionUpdate;
 if(typeof data33 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6326,12 +6327,12 @@ const _errs165 = errors;
 if(errors === _errs165){
 if(__isObject(data)){
 let missing34;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing34 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data34 = data.sessionUpdate;
 if(typeof data34 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6356,12 +6357,12 @@ const _errs169 = errors;
 if(errors === _errs169){
 if(__isObject(data)){
 let missing35;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing35 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data35 = data.sessionUpdate;
 if(typeof data35 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6386,12 +6387,12 @@ const _errs173 = errors;
 if(errors === _errs173){
 if(__isObject(data)){
 let missing36;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing36 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data36 = data.sessionUpdate;
 if(typeof data36 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6416,12 +6417,12 @@ const _errs177 = errors;
 if(errors === _errs177){
 if(__isObject(data)){
 let missing37;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing37 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data37 = data.sessionUpdate;
 if(typeof data37 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6446,12 +6447,12 @@ const _errs181 = errors;
 if(errors === _errs181){
 if(__isObject(data)){
 let missing38;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing38 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data38 = data.sessionUpdate;
 if(typeof data38 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6476,12 +6477,12 @@ const _errs185 = errors;
 if(errors === _errs185){
 if(__isObject(data)){
 let missing39;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing39 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing39 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data39 = data.sessionUpdate;
 if(typeof data39 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6506,12 +6507,12 @@ const _errs189 = errors;
 if(errors === _errs189){
 if(__isObject(data)){
 let missing40;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing40 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing40 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data40 = data.sessionUpdate;
 if(typeof data40 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6536,12 +6537,12 @@ const _errs193 = errors;
 if(errors === _errs193){
 if(__isObject(data)){
 let missing41;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing41 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing41 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data41 = data.sessionUpdate;
 if(typeof data41 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6566,12 +6567,12 @@ const _errs197 = errors;
 if(errors === _errs197){
 if(__isObject(data)){
 let missing42;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing42 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing42 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data42 = data.sessionUpdate;
 if(typeof data42 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6596,12 +6597,12 @@ const _errs201 = errors;
 if(errors === _errs201){
 if(__isObject(data)){
 let missing43;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing43 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing43 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data43 = data.sessionUpdate;
 if(typeof data43 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6626,12 +6627,12 @@ const _errs205 = errors;
 if(errors === _errs205){
 if(__isObject(data)){
 let missing44;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing44 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing44 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data44 = data.sessionUpdate;
 if(typeof data44 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6656,12 +6657,12 @@ const _errs209 = errors;
 if(errors === _errs209){
 if(__isObject(data)){
 let missing45;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing45 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing45 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data45 = data.sessionUpdate;
 if(typeof data45 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -6723,12 +6724,12 @@ vErrors = __truncateIssues(vErrors, _errs118);
 if(errors === _errs116){
 if(__isObject(data)){
 let missing46;
-if(!__hasOwnDefined(data, "sessionUpdate") && (missing46 = "sessionUpdate")){
+if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing46 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing46}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "sessionUpdate")){
+if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 if(typeof data.sessionUpdate !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/sessionUpdate","type",{type: "string"}));
 errors++;
@@ -6787,11 +6788,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "update") && (missing0 = "update"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate308, instancePath+"/sessionId", "string");
@@ -6802,7 +6803,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "update")){
+if(data.update !== undefined && func0.call(data, "update")){
 const _errs5 = errors;
 if(!(validate309(data.update, instancePath+"/update"))){
 errors = (vErrors = __concatIssues(vErrors, validate309.errors)).length;
@@ -6813,7 +6814,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -6847,11 +6848,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate307, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate307, instancePath+"/method", "string");
@@ -6862,7 +6863,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -6992,23 +6993,23 @@ function validate419(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(((!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")) || (!__hasOwnDefined(data, "apiType") && (missing0 = "apiType"))) || (!__hasOwnDefined(data, "baseUrl") && (missing0 = "baseUrl"))){
+if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate419, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
 return __failType(validate419, instancePath+"/providerId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "apiType")){
+if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
 return __failType(validate419, instancePath+"/apiType", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "baseUrl")){
+if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
@@ -7018,7 +7019,7 @@ return __failType(validate419, instancePath+"/baseUrl", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "headers")){
+if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 {
 if(__isObject(data3)){
@@ -7038,7 +7039,7 @@ return __failType(validate419, instancePath+"/headers", "object");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 if((!(__isObject(data5))) && (data5 !== null)){
 return __failType(validate419, instancePath+"/_meta", __schemaValue0);
@@ -7063,17 +7064,17 @@ function validate421(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "providerId") && (missing0 = "providerId")){
+if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 return __fail(validate421, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "providerId")){
+if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
 return __failType(validate421, instancePath+"/providerId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate421, instancePath+"/_meta", __schemaValue0);
@@ -7103,23 +7104,23 @@ function validate433(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "name") && (missing0 = "name")) || (!__hasOwnDefined(data, "serverId") && (missing0 = "serverId"))){
+if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "name")){
+if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
 return __failType(validate433, instancePath+"/name", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "serverId")){
+if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
 return __failType(validate433, instancePath+"/serverId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate433, instancePath+"/_meta", __schemaValue0);
@@ -7152,12 +7153,12 @@ errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "type") && (missing0 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7185,12 +7186,12 @@ errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "type") && (missing1 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7218,12 +7219,12 @@ errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing2;
-if(!__hasOwnDefined(data, "type") && (missing2 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
@@ -7253,12 +7254,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(__isObject(data)){
 let missing3;
-if(!__hasOwnDefined(data, "type") && (missing3 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data3 = data.type;
 if(typeof data3 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7283,12 +7284,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(__isObject(data)){
 let missing4;
-if(!__hasOwnDefined(data, "type") && (missing4 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data4 = data.type;
 if(typeof data4 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7313,12 +7314,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(__isObject(data)){
 let missing5;
-if(!__hasOwnDefined(data, "type") && (missing5 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 let data5 = data.type;
 if(typeof data5 !== "string"){
 vErrors = __pushIssue(vErrors, {});
@@ -7360,12 +7361,12 @@ vErrors = __truncateIssues(vErrors, _errs18);
 if(errors === _errs16){
 if(__isObject(data)){
 let missing6;
-if(!__hasOwnDefined(data, "type") && (missing6 = "type")){
+if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "type")){
+if(data.type !== undefined && func0.call(data, "type")){
 if(typeof data.type !== "string"){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/type","type",{type: "string"}));
 errors++;
@@ -7404,11 +7405,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "mode") && (missing0 = "mode")) || (!__hasOwnDefined(data, "content") && (missing0 = "content"))){
+if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate439, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "mode")){
+if(data.mode !== undefined && func0.call(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
 return __failType(validate439, instancePath+"/mode", "string");
@@ -7419,7 +7420,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "content")){
+if(data.content !== undefined && func0.call(data, "content")){
 let data1 = data.content;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7447,7 +7448,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -7477,11 +7478,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "cwd") && (missing0 = "cwd")){
+if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate427, instancePath+"/cwd", "string");
@@ -7492,7 +7493,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data1 = data.additionalDirectories;
 const _errs5 = errors;
 if(errors === _errs5){
@@ -7520,7 +7521,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data3 = data.mcpServers;
 const _errs10 = errors;
 if(errors === _errs10){
@@ -7548,7 +7549,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data5 = data.systemPrompt;
 const _errs13 = errors;
 const _errs14 = errors;
@@ -7584,7 +7585,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs18 = errors;
 if((!(__isObject(data6))) && (data6 !== null)){
@@ -7615,7 +7616,7 @@ let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 const _errs2 = errors;
@@ -7652,7 +7653,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cursor")){
+if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs8 = errors;
 const _errs9 = errors;
@@ -7689,7 +7690,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "archived")){
+if(data.archived !== undefined && func0.call(data, "archived")){
 let data2 = data.archived;
 const _errs15 = errors;
 const _errs16 = errors;
@@ -7726,7 +7727,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs22 = errors;
 if((!(__isObject(data3))) && (data3 !== null)){
@@ -7758,11 +7759,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate447, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate447, instancePath+"/sessionId", "string");
@@ -7773,7 +7774,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate447, instancePath+"/cwd", "string");
@@ -7784,7 +7785,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -7812,7 +7813,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -7840,7 +7841,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data6 = data.systemPrompt;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -7876,7 +7877,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
 if((!(__isObject(data7))) && (data7 !== null)){
@@ -7913,23 +7914,23 @@ function validate457(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "title") && (missing0 = "title"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate457, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
 return __failType(validate457, instancePath+"/sessionId", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "title")){
+if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
 return __failType(validate457, instancePath+"/title", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 if((!(__isObject(data2))) && (data2 !== null)){
 return __failType(validate457, instancePath+"/_meta", __schemaValue0);
@@ -7958,11 +7959,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "sessionId") && (missing0 = "sessionId")) || (!__hasOwnDefined(data, "cwd") && (missing0 = "cwd"))){
+if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate459, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "sessionId")){
+if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
 return __failType(validate459, instancePath+"/sessionId", "string");
@@ -7973,7 +7974,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "cwd")){
+if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
 return __failType(validate459, instancePath+"/cwd", "string");
@@ -7984,7 +7985,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "additionalDirectories")){
+if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
 let data2 = data.additionalDirectories;
 const _errs9 = errors;
 if(errors === _errs9){
@@ -8012,7 +8013,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "mcpServers")){
+if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
 let data4 = data.mcpServers;
 const _errs14 = errors;
 if(errors === _errs14){
@@ -8040,7 +8041,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "replayFrom")){
+if(data.replayFrom !== undefined && func0.call(data, "replayFrom")){
 let data6 = data.replayFrom;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -8076,7 +8077,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "systemPrompt")){
+if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
 let data7 = data.systemPrompt;
 const _errs22 = errors;
 const _errs23 = errors;
@@ -8112,7 +8113,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs27 = errors;
 if((!(__isObject(data8))) && (data8 !== null)){
@@ -8156,11 +8157,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate397, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8171,7 +8172,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate397, instancePath+"/method", "string");
@@ -8182,7 +8183,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -8463,11 +8464,11 @@ function validate497(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "code") && (missing0 = "code")) || (!__hasOwnDefined(data, "message") && (missing0 = "message"))){
+if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 return __fail(validate497, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "code")){
+if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
 return __failType(validate497, instancePath+"/code", "integer");
@@ -8481,7 +8482,7 @@ return __fail(validate497, instancePath+"/code","format",{format: "int32"});
 }
 }
 {
-if(__hasOwnDefined(data, "message")){
+if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
 return __failType(validate497, instancePath+"/message", "string");
 }
@@ -8507,12 +8508,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "result") && (missing0 = "result")){
+if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
 if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
@@ -8533,12 +8534,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(__isObject(data)){
 let missing1;
-if(!__hasOwnDefined(data, "error") && (missing1 = "error")){
+if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs8 = errors;
 if(!(validate497(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate497.errors)).length;
@@ -8549,7 +8550,7 @@ else {
 var valid2 = true;
 }
 if(valid2){
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
 if((!(__isObject(data2))) && (data2 !== null)){
@@ -8596,12 +8597,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8612,7 +8613,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 let data1 = data.result;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -8672,12 +8673,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 const _errs17 = errors;
 const _errs18 = errors;
@@ -8729,7 +8730,7 @@ else {
 var valid9 = true;
 }
 if(valid9){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs25 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -8780,11 +8781,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate501, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate501, instancePath+"/method", "string");
@@ -8795,7 +8796,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -8886,17 +8887,17 @@ function validate511(data, instancePath=""){
 {
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate511, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
 return __failType(validate511, instancePath+"/method", "string");
 }
 }
 {
-if(__hasOwnDefined(data, "_meta")){
+if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 if((!(__isObject(data1))) && (data1 !== null)){
 return __failType(validate511, instancePath+"/_meta", __schemaValue0);
@@ -8920,11 +8921,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "method") && (missing0 = "method"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs1 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -8935,7 +8936,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate506, instancePath+"/method", "string");
@@ -8946,7 +8947,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data2 = data.params;
 const _errs5 = errors;
 const _errs6 = errors;
@@ -9040,12 +9041,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(__isObject(data)){
 let missing0;
-if((!__hasOwnDefined(data, "id") && (missing0 = "id")) || (!__hasOwnDefined(data, "result") && (missing0 = "result"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 const _errs3 = errors;
 if(!(validate26(data.id, instancePath+"/id"))){
 errors = (vErrors = __concatIssues(vErrors, validate26.errors)).length;
@@ -9056,7 +9057,7 @@ else {
 var valid1 = true;
 }
 if(valid1){
-if(__hasOwnDefined(data, "result")){
+if(data.result !== undefined && func0.call(data, "result")){
 const _errs5 = errors;
 const _errs6 = errors;
 let valid3 = false;
@@ -9099,12 +9100,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(__isObject(data)){
 let missing1;
-if((!__hasOwnDefined(data, "id") && (missing1 = "id")) || (!__hasOwnDefined(data, "error") && (missing1 = "error"))){
+if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
 errors++;
 }
 else {
-if(__hasOwnDefined(data, "id")){
+if(data.id !== undefined && func0.call(data, "id")){
 let data2 = data.id;
 const _errs13 = errors;
 const _errs14 = errors;
@@ -9156,7 +9157,7 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(__hasOwnDefined(data, "error")){
+if(data.error !== undefined && func0.call(data, "error")){
 const _errs21 = errors;
 if(!(validate266(data.error, instancePath+"/error"))){
 errors = (vErrors = __concatIssues(vErrors, validate266.errors)).length;
@@ -9210,11 +9211,11 @@ let errors = 0;
 if(errors === 0){
 if(__isObject(data)){
 let missing0;
-if(!__hasOwnDefined(data, "method") && (missing0 = "method")){
+if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate520, instancePath,"required",{missingProperty: missing0});
 }
 else {
-if(__hasOwnDefined(data, "method")){
+if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
 return __failType(validate520, instancePath+"/method", "string");
@@ -9225,7 +9226,7 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(__hasOwnDefined(data, "params")){
+if(data.params !== undefined && func0.call(data, "params")){
 let data1 = data.params;
 const _errs3 = errors;
 const _errs4 = errors;
