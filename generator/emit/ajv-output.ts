@@ -339,6 +339,14 @@ const objectTests: Compaction = {
     ),
 };
 
+/** A string literal, or a validator's name where it is code (not a property: `data.validate1`). */
+const VALIDATOR_NAME = /"(?:[^"\\\n]|\\.)*"|(?<![\w$.])validate\d+(?![\w$])/g;
+
+/** `code` with each validator's name where it is code replaced by `rename`'s answer. */
+function renameValidators(code: string, rename: (name: string) => string): string {
+  return code.replace(VALIDATOR_NAME, (token) => (token.startsWith('"') ? token : rename(token)));
+}
+
 /**
  * ajv compiles each schema on its own, so definitions that validate alike (capabilities that
  * hold only `_meta`, requests of the same fields) get a function each, 46 of v1's 155 shared
@@ -365,9 +373,9 @@ const identicalValidators: Compaction = {
         if (end < 0) throw new Error(`cannot find the end of ${match[0]}`);
         scanned = end + 1;
         // Its own name as a character no code holds, so that only the rest is compared.
-        const text = out
-          .slice(match.index, end + 1)
-          .replace(new RegExp(String.raw`\b${name}\b`, "g"), "\0");
+        const text = renameValidators(out.slice(match.index, end + 1), (n) =>
+          n === name ? "\0" : n,
+        );
         const same = first.get(text);
         if (same === undefined) {
           first.set(text, name);
@@ -378,7 +386,7 @@ const identicalValidators: Compaction = {
         at = end + 1 + (out[end + 1] === "\n" ? 1 : 0);
       }
       if (merged.size === 0) return out;
-      out = (kept + out.slice(at)).replace(/\bvalidate\d+\b/g, (name) => merged.get(name) ?? name);
+      out = renameValidators(kept + out.slice(at), (name) => merged.get(name) ?? name);
     }
   },
 };

@@ -119,6 +119,19 @@ describe("identical validators merged", () => {
     );
   });
 
+  it("tells a function's name from a property or a string that spells it", () => {
+    // Each reads a property spelled as its own name: they read different properties.
+    const reader = (name: string) =>
+      validator(
+        name,
+        `if(data.${name} !== undefined && func0.call(data, "${name}")){`,
+        `return __failType(${name}, instancePath+"/${name}", "string");`,
+        "}",
+      );
+    const code = lines(reader("validate1"), reader("validate2"), "export const v = validate2;");
+    expect(apply(code)).toBe(code);
+  });
+
   it("keeps functions that differ in anything but their name", () => {
     const code = lines(
       stringCheck("validate1"),
