@@ -6,6 +6,13 @@ function fail(validator, instancePath, keyword, params) {
   validator.errors = [issue(instancePath, keyword, params)];
   return false;
 }
+function failType(validator, instancePath, type) {
+  validator.errors = [issue(instancePath, "type", { type })];
+  return false;
+}
+function isObject(data) {
+  return typeof data === "object" && data !== null && !Array.isArray(data);
+}
 function pushIssue(list, error) {
   if (list === null)
     return [error];
@@ -4208,6 +4215,7 @@ export {
   equal,
   extensionResult,
   fail,
+  failType,
   fillEmpty,
   formats,
   free,
@@ -4222,6 +4230,7 @@ export {
   isInputEnded,
   isJsonRpcId,
   isMalformedFrame,
+  isObject,
   isRefusedMessage,
   issue,
   issuesOf,

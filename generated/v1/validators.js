@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -387,7 +387,7 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
@@ -407,7 +407,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -537,7 +537,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -553,30 +553,30 @@ const formats26 = __formats.uint16;
 
 function validate132(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.http !== undefined && func0.call(data, "http")){
 if(typeof data.http !== "boolean"){
-return __fail(validate132, instancePath+"/http","type",{type: "boolean"});
+return __failType(validate132, instancePath+"/http", "boolean");
 }
 }
 {
 if(data.sse !== undefined && func0.call(data, "sse")){
 if(typeof data.sse !== "boolean"){
-return __fail(validate132, instancePath+"/sse","type",{type: "boolean"});
+return __failType(validate132, instancePath+"/sse", "boolean");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate132, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate132, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate132, instancePath,"type",{type: "object"});
+return __failType(validate132, instancePath, "object");
 }
 }
 validate132.errors = null;
@@ -598,7 +598,7 @@ function validate134(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
@@ -782,8 +782,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs26 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate134, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate134, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs26 === errors;
 }
@@ -797,7 +797,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate134, instancePath,"type",{type: "object"});
+return __failType(validate134, instancePath, "object");
 }
 }
 validate134.errors = vErrors;
@@ -811,7 +811,7 @@ function validate146(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.logout !== undefined && func0.call(data, "logout")){
 let data0 = data.logout;
 const _errs1 = errors;
@@ -851,8 +851,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate146, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -862,7 +862,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate146, instancePath,"type",{type: "object"});
+return __failType(validate146, instancePath, "object");
 }
 }
 validate146.errors = vErrors;
@@ -874,11 +874,11 @@ function validate129(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-return __fail(validate129, instancePath+"/loadSession","type",{type: "boolean"});
+return __failType(validate129, instancePath+"/loadSession", "boolean");
 }
 var valid0 = _errs1 === errors;
 }
@@ -933,8 +933,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate129, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate129, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -948,7 +948,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate129, instancePath,"type",{type: "object"});
+return __failType(validate129, instancePath, "object");
 }
 }
 validate129.errors = vErrors;
@@ -968,7 +968,7 @@ function validate126(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate126, instancePath,"required",{missingProperty: missing0});
@@ -1015,7 +1015,7 @@ break;
 }
 }
 else {
-return __fail(validate126, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate126, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1063,8 +1063,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate126, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate126, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -1078,7 +1078,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate126, instancePath,"type",{type: "object"});
+return __failType(validate126, instancePath, "object");
 }
 }
 validate126.errors = vErrors;
@@ -1112,7 +1112,7 @@ return errors === 0;
 
 function validate188(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate188, instancePath,"required",{missingProperty: missing0});
@@ -1120,13 +1120,13 @@ return __fail(validate188, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate188, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate188, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate188, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate188, instancePath+"/cwd", "string");
 }
 }
 {
@@ -1138,7 +1138,7 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate188, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate188, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = true;
 if(!valid3){
@@ -1147,7 +1147,7 @@ break;
 }
 }
 else {
-return __fail(validate188, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate188, instancePath+"/additionalDirectories", "array");
 }
 }
 }
@@ -1155,21 +1155,21 @@ return __fail(validate188, instancePath+"/additionalDirectories","type",{type: "
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate188, instancePath+"/title","type",{type: __schemaValue1});
+return __failType(validate188, instancePath+"/title", __schemaValue1);
 }
 }
 {
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate188, instancePath+"/updatedAt","type",{type: __schemaValue1});
+return __failType(validate188, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate188, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1180,7 +1180,7 @@ return __fail(validate188, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate188, instancePath,"type",{type: "object"});
+return __failType(validate188, instancePath, "object");
 }
 }
 validate188.errors = null;
@@ -1192,7 +1192,7 @@ function validate187(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate187, instancePath,"required",{missingProperty: missing0});
@@ -1217,7 +1217,7 @@ break;
 }
 }
 else {
-return __fail(validate187, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate187, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1230,7 +1230,7 @@ if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate187, instancePath+"/nextCursor","type",{type: __schemaValue1});
+return __failType(validate187, instancePath+"/nextCursor", __schemaValue1);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1241,8 +1241,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate187, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate187, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -1254,7 +1254,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate187, instancePath,"type",{type: "object"});
+return __failType(validate187, instancePath, "object");
 }
 }
 validate187.errors = vErrors;
@@ -1274,7 +1274,7 @@ return errors === 0;
 
 function validate204(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 return __fail(validate204, instancePath,"required",{missingProperty: missing0});
@@ -1289,15 +1289,15 @@ return __fail(validate204, instancePath+"/stopReason","enum",{allowedValues: __s
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate204, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate204, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate204, instancePath,"type",{type: "object"});
+return __failType(validate204, instancePath, "object");
 }
 }
 validate204.errors = null;
@@ -1317,7 +1317,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -1465,7 +1465,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs33 = errors;
 if(errors === _errs33){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -1573,7 +1573,7 @@ function validate213(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
@@ -1582,7 +1582,7 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing0});
@@ -1591,7 +1591,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("user_message_chunk" !== data0){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
@@ -1600,7 +1600,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1610,7 +1610,7 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing1});
@@ -1619,7 +1619,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("agent_message_chunk" !== data1){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
@@ -1628,7 +1628,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1638,7 +1638,7 @@ if(!(validate214(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate214.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing2});
@@ -1647,7 +1647,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("agent_thought_chunk" !== data2){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
@@ -1656,7 +1656,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1666,7 +1666,7 @@ if(!(validate219(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate219.errors)).length;
 }
 if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing3});
@@ -1675,7 +1675,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call" !== data3){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
@@ -1684,7 +1684,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1694,7 +1694,7 @@ if(!(validate33(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing4});
@@ -1703,7 +1703,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call_update" !== data4){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
@@ -1712,7 +1712,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1722,7 +1722,7 @@ if(!(validate224(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate224.errors)).length;
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing5});
@@ -1731,7 +1731,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("plan" !== data5){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
@@ -1740,7 +1740,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1750,7 +1750,7 @@ if(!(validate228(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate228.errors)).length;
 }
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing6});
@@ -1759,7 +1759,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("available_commands_update" !== data6){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
@@ -1768,7 +1768,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1778,7 +1778,7 @@ if(!(validate236(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate236.errors)).length;
 }
 if(errors === _errs37){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing7});
@@ -1787,7 +1787,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("current_mode_update" !== data7){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
@@ -1796,7 +1796,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1806,7 +1806,7 @@ if(!(validate238(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate238.errors)).length;
 }
 if(errors === _errs42){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing8});
@@ -1815,7 +1815,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("config_option_update" !== data8){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
@@ -1824,7 +1824,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1834,7 +1834,7 @@ if(!(validate241(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 }
 if(errors === _errs47){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing9});
@@ -1843,7 +1843,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("session_info_update" !== data9){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
@@ -1852,7 +1852,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1862,7 +1862,7 @@ if(!(validate243(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate243.errors)).length;
 }
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing10});
@@ -1871,7 +1871,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("usage_update" !== data10){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
@@ -1880,7 +1880,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1890,7 +1890,7 @@ if(!(validate247(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 }
 if(errors === _errs57){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing11});
@@ -1899,7 +1899,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("notice" !== data11){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
@@ -1908,7 +1908,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1918,7 +1918,7 @@ if(!(validate249(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 }
 if(errors === _errs62){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing12});
@@ -1927,7 +1927,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_update" !== data12){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
@@ -1936,7 +1936,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1946,7 +1946,7 @@ if(!(validate252(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate252.errors)).length;
 }
 if(errors === _errs67){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 return __fail(validate213, instancePath,"required",{missingProperty: missing13});
@@ -1955,7 +1955,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
-return __fail(validate213, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate213, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_summary_chunk" !== data13){
 return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
@@ -1964,7 +1964,7 @@ return __fail(validate213, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 }
@@ -1977,7 +1977,7 @@ return __fail(validate213, instancePath,"discriminator",{error: "tag", tag: "ses
 }
 }
 else {
-return __fail(validate213, instancePath,"type",{type: "object"});
+return __failType(validate213, instancePath, "object");
 }
 }
 validate213.errors = vErrors;
@@ -1989,7 +1989,7 @@ function validate212(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
@@ -1998,7 +1998,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate212, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate212, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2020,8 +2020,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate212, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -2033,7 +2033,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate212, instancePath,"type",{type: "object"});
+return __failType(validate212, instancePath, "object");
 }
 }
 validate212.errors = vErrors;
@@ -2047,7 +2047,7 @@ function validate211(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
@@ -2056,7 +2056,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate211, instancePath+"/method","type",{type: "string"});
+return __failType(validate211, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2129,7 +2129,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate211, instancePath,"type",{type: "object"});
+return __failType(validate211, instancePath, "object");
 }
 }
 validate211.errors = vErrors;
@@ -2162,7 +2162,7 @@ function validate263(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate264(data.fs, instancePath+"/fs"))){
@@ -2177,7 +2177,7 @@ if(valid0){
 if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate263, instancePath+"/terminal","type",{type: "boolean"});
+return __failType(validate263, instancePath+"/terminal", "boolean");
 }
 var valid0 = _errs3 === errors;
 }
@@ -2271,8 +2271,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate263, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate263, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -2286,7 +2286,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate263, instancePath,"type",{type: "object"});
+return __failType(validate263, instancePath, "object");
 }
 }
 validate263.errors = vErrors;
@@ -2298,7 +2298,7 @@ function validate261(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate261, instancePath,"required",{missingProperty: missing0});
@@ -2365,8 +2365,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate261, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate261, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -2379,7 +2379,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate261, instancePath,"type",{type: "object"});
+return __failType(validate261, instancePath, "object");
 }
 }
 validate261.errors = vErrors;
@@ -2409,7 +2409,7 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2442,7 +2442,7 @@ if(!(validate293(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -2497,7 +2497,7 @@ function validate287(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
@@ -2506,7 +2506,7 @@ else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate287, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate287, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2524,7 +2524,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate287, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate287, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -2533,7 +2533,7 @@ break;
 }
 }
 else {
-return __fail(validate287, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate287, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs3 === errors;
@@ -2561,7 +2561,7 @@ break;
 }
 }
 else {
-return __fail(validate287, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate287, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -2573,8 +2573,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate287, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -2587,7 +2587,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate287, instancePath,"type",{type: "object"});
+return __failType(validate287, instancePath, "object");
 }
 }
 validate287.errors = vErrors;
@@ -2599,7 +2599,7 @@ function validate301(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate301, instancePath,"required",{missingProperty: missing0});
@@ -2624,7 +2624,7 @@ break;
 }
 }
 else {
-return __fail(validate301, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate301, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2636,7 +2636,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate301, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate301, instancePath+"/cwd", "string");
 }
 var valid0 = _errs4 === errors;
 }
@@ -2654,7 +2654,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate301, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __failType(validate301, instancePath+"/additionalDirectories/" + i1, "string");
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -2663,7 +2663,7 @@ break;
 }
 }
 else {
-return __fail(validate301, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate301, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs6 === errors;
@@ -2675,7 +2675,7 @@ if(valid0){
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate301, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate301, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs10 === errors;
 }
@@ -2686,8 +2686,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate301, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate301, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs14 === errors;
 }
@@ -2701,7 +2701,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate301, instancePath,"type",{type: "object"});
+return __failType(validate301, instancePath, "object");
 }
 }
 validate301.errors = vErrors;
@@ -2711,32 +2711,32 @@ return errors === 0;
 
 function validate304(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate304, instancePath+"/cwd","type",{type: __schemaValue1});
+return __failType(validate304, instancePath+"/cwd", __schemaValue1);
 }
 }
 {
 if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate304, instancePath+"/cursor","type",{type: __schemaValue1});
+return __failType(validate304, instancePath+"/cursor", __schemaValue1);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate304, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate304, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate304, instancePath,"type",{type: "object"});
+return __failType(validate304, instancePath, "object");
 }
 }
 validate304.errors = null;
@@ -2750,7 +2750,7 @@ function validate308(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
@@ -2759,7 +2759,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate308, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate308, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2770,7 +2770,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate308, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate308, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -2788,7 +2788,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate308, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate308, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -2797,7 +2797,7 @@ break;
 }
 }
 else {
-return __fail(validate308, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate308, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -2825,7 +2825,7 @@ break;
 }
 }
 else {
-return __fail(validate308, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate308, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs11 === errors;
@@ -2837,8 +2837,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs14 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate308, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate308, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs14 === errors;
 }
@@ -2852,7 +2852,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate308, instancePath,"type",{type: "object"});
+return __failType(validate308, instancePath, "object");
 }
 }
 validate308.errors = vErrors;
@@ -2872,7 +2872,7 @@ function validate259(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate259, instancePath,"required",{missingProperty: missing0});
@@ -2892,7 +2892,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate259, instancePath+"/method","type",{type: "string"});
+return __failType(validate259, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -3046,7 +3046,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate259, instancePath,"type",{type: "object"});
+return __failType(validate259, instancePath, "object");
 }
 }
 validate259.errors = vErrors;
@@ -3104,7 +3104,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -3228,7 +3228,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs27 = errors;
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -3289,7 +3289,7 @@ function validate352(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate352, instancePath,"required",{missingProperty: missing0});
@@ -3298,7 +3298,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate352, instancePath+"/method","type",{type: "string"});
+return __failType(validate352, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -3363,7 +3363,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate352, instancePath,"type",{type: "object"});
+return __failType(validate352, instancePath, "object");
 }
 }
 validate352.errors = vErrors;

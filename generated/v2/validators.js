@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "./shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -421,7 +421,7 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
@@ -441,7 +441,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -515,7 +515,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -545,7 +545,7 @@ function validate150(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
@@ -621,8 +621,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate150, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate150, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -633,7 +633,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate150, instancePath,"type",{type: "object"});
+return __failType(validate150, instancePath, "object");
 }
 }
 validate150.errors = vErrors;
@@ -649,7 +649,7 @@ function validate141(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
@@ -797,8 +797,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs21 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate141, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate141, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs21 === errors;
 }
@@ -811,7 +811,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate141, instancePath,"type",{type: "object"});
+return __failType(validate141, instancePath, "object");
 }
 }
 validate141.errors = vErrors;
@@ -821,16 +821,16 @@ return errors === 0;
 
 function validate161(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate161, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate161, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate161, instancePath,"type",{type: "object"});
+return __failType(validate161, instancePath, "object");
 }
 }
 validate161.errors = null;
@@ -842,7 +842,7 @@ function validate140(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
@@ -918,8 +918,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate140, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate140, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -930,7 +930,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate140, instancePath,"type",{type: "object"});
+return __failType(validate140, instancePath, "object");
 }
 }
 validate140.errors = vErrors;
@@ -950,7 +950,7 @@ function validate135(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 return __fail(validate135, instancePath,"required",{missingProperty: missing0});
@@ -1008,7 +1008,7 @@ break;
 }
 }
 else {
-return __fail(validate135, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate135, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -1020,8 +1020,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate135, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate135, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -1035,7 +1035,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate135, instancePath,"type",{type: "object"});
+return __failType(validate135, instancePath, "object");
 }
 }
 validate135.errors = vErrors;
@@ -1071,7 +1071,7 @@ return errors === 0;
 
 function validate201(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
@@ -1079,13 +1079,13 @@ return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate201, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate201, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate201, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate201, instancePath+"/cwd", "string");
 }
 }
 {
@@ -1097,7 +1097,7 @@ var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate201, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate201, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -1106,7 +1106,7 @@ break;
 }
 }
 else {
-return __fail(validate201, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate201, instancePath+"/additionalDirectories", "array");
 }
 }
 }
@@ -1114,21 +1114,21 @@ return __fail(validate201, instancePath+"/additionalDirectories","type",{type: "
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate201, instancePath+"/title","type",{type: __schemaValue1});
+return __failType(validate201, instancePath+"/title", __schemaValue1);
 }
 }
 {
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate201, instancePath+"/updatedAt","type",{type: __schemaValue1});
+return __failType(validate201, instancePath+"/updatedAt", __schemaValue1);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate201, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1139,7 +1139,7 @@ return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate201, instancePath,"type",{type: "object"});
+return __failType(validate201, instancePath, "object");
 }
 }
 validate201.errors = null;
@@ -1151,7 +1151,7 @@ function validate200(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
@@ -1176,7 +1176,7 @@ break;
 }
 }
 else {
-return __fail(validate200, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate200, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1225,8 +1225,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate200, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate200, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1238,7 +1238,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate200, instancePath,"type",{type: "object"});
+return __failType(validate200, instancePath, "object");
 }
 }
 validate200.errors = vErrors;
@@ -1274,7 +1274,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -1422,7 +1422,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs33 = errors;
 if(errors === _errs33){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -1554,7 +1554,7 @@ if(!(validate247(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate247.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -1587,7 +1587,7 @@ if(!(validate249(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate249.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -1622,7 +1622,7 @@ const _errs15 = errors;
 let valid6 = false;
 const _errs16 = errors;
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -1652,7 +1652,7 @@ valid6 = valid6 || _valid1;
 if(!valid6){
 const _errs20 = errors;
 if(errors === _errs20){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -1698,7 +1698,7 @@ errors = _errs13;
 vErrors = __truncateIssues(vErrors, _errs13);
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -1741,12 +1741,12 @@ function validate245(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.background !== undefined && func0.call(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate245, instancePath+"/background","type",{type: __schemaValue2});
+return __failType(validate245, instancePath+"/background", __schemaValue2);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -1773,8 +1773,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate245, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate245, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1784,7 +1784,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate245, instancePath,"type",{type: "object"});
+return __failType(validate245, instancePath, "object");
 }
 }
 validate245.errors = vErrors;
@@ -1801,7 +1801,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -1831,7 +1831,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -1861,7 +1861,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -1891,7 +1891,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -1921,7 +1921,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -1954,7 +1954,7 @@ if(!(validate254(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
@@ -1989,7 +1989,7 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2019,7 +2019,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2049,7 +2049,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2079,7 +2079,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2109,7 +2109,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2139,7 +2139,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -2189,7 +2189,7 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
@@ -2214,7 +2214,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
@@ -2247,12 +2247,12 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.background !== undefined && func0.call(data, "background")){
 let data14 = data.background;
 const _errs63 = errors;
 if((!(Array.isArray(data14))) && (data14 !== null)){
-return __fail(validate253, instancePath+"/background","type",{type: __schemaValue2});
+return __failType(validate253, instancePath+"/background", __schemaValue2);
 }
 if(errors === _errs63){
 if(Array.isArray(data14)){
@@ -2279,8 +2279,8 @@ if(valid18){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data16 = data._meta;
 const _errs66 = errors;
-if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)){
-return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data16))) && (data16 !== null)){
+return __failType(validate253, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs66 === errors;
 }
@@ -2292,7 +2292,7 @@ if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data17 = data.stopReason;
 const _errs69 = errors;
 if((typeof data17 !== "string") && (data17 !== null)){
-return __fail(validate253, instancePath+"/stopReason","type",{type: __schemaValue1});
+return __failType(validate253, instancePath+"/stopReason", __schemaValue1);
 }
 var valid18 = _errs69 === errors;
 }
@@ -2303,7 +2303,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate253, instancePath,"type",{type: "object"});
+return __failType(validate253, instancePath, "object");
 }
 }
 validate253.errors = vErrors;
@@ -2311,59 +2311,6 @@ return errors === 0;
 }
 
 
-function validate259(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate259, instancePath+"/background","type",{type: __schemaValue2});
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate246(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate246.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate259, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __fail(validate259, instancePath,"type",{type: "object"});
-}
-}
-validate259.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate244(data, instancePath=""){
@@ -2376,7 +2323,7 @@ if(!(validate245(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2409,7 +2356,7 @@ if(!(validate253(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -2438,11 +2385,11 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate259(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate259.errors)).length;
+if(!(validate245(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate245.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -2477,7 +2424,7 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -2507,7 +2454,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -2537,7 +2484,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -2584,7 +2531,7 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -2654,7 +2601,7 @@ if(!(validate283(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate283.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2689,7 +2636,7 @@ const _errs10 = errors;
 let valid4 = false;
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -2734,7 +2681,7 @@ errors = _errs8;
 vErrors = __truncateIssues(vErrors, _errs8);
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing2 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -2794,7 +2741,7 @@ function validate281(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate281, instancePath,"required",{missingProperty: missing0});
@@ -2814,8 +2761,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate281, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate281, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -2826,7 +2773,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate281, instancePath,"type",{type: "object"});
+return __failType(validate281, instancePath, "object");
 }
 }
 validate281.errors = vErrors;
@@ -2861,7 +2808,7 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2894,7 +2841,7 @@ if(!(validate233(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -2927,7 +2874,7 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -2960,7 +2907,7 @@ if(!(validate237(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate237.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -2993,7 +2940,7 @@ if(!(validate230(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate230.errors)).length;
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -3026,7 +2973,7 @@ if(!(validate241(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate241.errors)).length;
 }
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
@@ -3059,7 +3006,7 @@ if(!(validate244(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate244.errors)).length;
 }
 if(errors === _errs31){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -3092,7 +3039,7 @@ if(!(validate263(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate263.errors)).length;
 }
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
@@ -3125,7 +3072,7 @@ if(!(validate31(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 }
 if(errors === _errs41){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
@@ -3158,7 +3105,7 @@ if(!(validate267(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate267.errors)).length;
 }
 if(errors === _errs46){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
@@ -3191,7 +3138,7 @@ if(!(validate279(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate279.errors)).length;
 }
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
@@ -3224,7 +3171,7 @@ if(!(validate281(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate281.errors)).length;
 }
 if(errors === _errs56){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
@@ -3257,7 +3204,7 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs61){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
@@ -3290,7 +3237,7 @@ if(!(validate292(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate292.errors)).length;
 }
 if(errors === _errs66){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
@@ -3323,7 +3270,7 @@ if(!(validate295(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 }
 if(errors === _errs71){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
@@ -3356,7 +3303,7 @@ if(!(validate297(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate297.errors)).length;
 }
 if(errors === _errs76){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
@@ -3389,7 +3336,7 @@ if(!(validate301(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate301.errors)).length;
 }
 if(errors === _errs81){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
@@ -3422,7 +3369,7 @@ if(!(validate303(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 if(errors === _errs86){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
@@ -3455,7 +3402,7 @@ if(!(validate306(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate306.errors)).length;
 }
 if(errors === _errs91){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
@@ -3490,7 +3437,7 @@ const _errs100 = errors;
 let valid40 = false;
 const _errs101 = errors;
 if(errors === _errs101){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing19;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3520,7 +3467,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs105 = errors;
 if(errors === _errs105){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing20;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3550,7 +3497,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs109 = errors;
 if(errors === _errs109){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing21;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3580,7 +3527,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs113 = errors;
 if(errors === _errs113){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing22;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3610,7 +3557,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs117 = errors;
 if(errors === _errs117){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing23;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3640,7 +3587,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs121 = errors;
 if(errors === _errs121){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing24;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3670,7 +3617,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs125 = errors;
 if(errors === _errs125){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing25;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3700,7 +3647,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs129 = errors;
 if(errors === _errs129){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing26;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3730,7 +3677,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs133 = errors;
 if(errors === _errs133){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing27;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3760,7 +3707,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs137 = errors;
 if(errors === _errs137){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing28;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3790,7 +3737,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs141 = errors;
 if(errors === _errs141){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing29;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3820,7 +3767,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs145 = errors;
 if(errors === _errs145){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing30;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3850,7 +3797,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs149 = errors;
 if(errors === _errs149){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing31;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3880,7 +3827,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs153 = errors;
 if(errors === _errs153){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing32;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3910,7 +3857,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs157 = errors;
 if(errors === _errs157){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing33;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3940,7 +3887,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs161 = errors;
 if(errors === _errs161){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing34;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -3970,7 +3917,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs165 = errors;
 if(errors === _errs165){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing35;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -4000,7 +3947,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs169 = errors;
 if(errors === _errs169){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing36;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -4030,7 +3977,7 @@ valid40 = valid40 || _valid1;
 if(!valid40){
 const _errs173 = errors;
 if(errors === _errs173){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing37;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -4093,7 +4040,7 @@ errors = _errs98;
 vErrors = __truncateIssues(vErrors, _errs98);
 }
 if(errors === _errs96){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing38;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing38}));
@@ -4153,7 +4100,7 @@ function validate228(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate228, instancePath,"required",{missingProperty: missing0});
@@ -4162,7 +4109,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate228, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate228, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4184,8 +4131,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate228, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate228, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4197,7 +4144,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate228, instancePath,"type",{type: "object"});
+return __failType(validate228, instancePath, "object");
 }
 }
 validate228.errors = vErrors;
@@ -4211,7 +4158,7 @@ function validate227(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate227, instancePath,"required",{missingProperty: missing0});
@@ -4220,7 +4167,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate227, instancePath+"/method","type",{type: "string"});
+return __failType(validate227, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4293,7 +4240,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate227, instancePath,"type",{type: "object"});
+return __failType(validate227, instancePath, "object");
 }
 }
 validate227.errors = vErrors;
@@ -4310,7 +4257,7 @@ export const vRunningStateUpdate = validate245;
 
 export const vIdleStateUpdate = validate253;
 
-export const vRequiresActionStateUpdate = validate259;
+export const vRequiresActionStateUpdate = validate245;
 
 export const vStateUpdate = validate244;
 
@@ -4354,7 +4301,7 @@ if(!(validate337(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate337.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -4387,7 +4334,7 @@ if(!(validate341(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -4422,7 +4369,7 @@ const _errs15 = errors;
 let valid6 = false;
 const _errs16 = errors;
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -4452,7 +4399,7 @@ valid6 = valid6 || _valid1;
 if(!valid6){
 const _errs20 = errors;
 if(errors === _errs20){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -4498,7 +4445,7 @@ errors = _errs13;
 vErrors = __truncateIssues(vErrors, _errs13);
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -4541,7 +4488,7 @@ function validate335(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 return __fail(validate335, instancePath,"required",{missingProperty: missing0});
@@ -4550,7 +4497,7 @@ else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate335, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate335, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4568,7 +4515,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate335, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate335, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -4577,7 +4524,7 @@ break;
 }
 }
 else {
-return __fail(validate335, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate335, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -4605,7 +4552,7 @@ break;
 }
 }
 else {
-return __fail(validate335, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate335, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs10 === errors;
@@ -4617,8 +4564,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate335, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate335, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -4631,7 +4578,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate335, instancePath,"type",{type: "object"});
+return __failType(validate335, instancePath, "object");
 }
 }
 validate335.errors = vErrors;
@@ -4643,7 +4590,7 @@ function validate346(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
@@ -4721,8 +4668,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs15 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate346, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate346, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs15 === errors;
 }
@@ -4733,7 +4680,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate346, instancePath,"type",{type: "object"});
+return __failType(validate346, instancePath, "object");
 }
 }
 validate346.errors = vErrors;
@@ -4751,7 +4698,7 @@ function validate350(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate350, instancePath,"required",{missingProperty: missing0});
@@ -4760,7 +4707,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate350, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate350, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4771,7 +4718,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate350, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate350, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -4789,7 +4736,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate350, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate350, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -4798,7 +4745,7 @@ break;
 }
 }
 else {
-return __fail(validate350, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate350, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -4826,7 +4773,7 @@ break;
 }
 }
 else {
-return __fail(validate350, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate350, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -4874,8 +4821,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate350, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate350, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -4890,7 +4837,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate350, instancePath,"type",{type: "object"});
+return __failType(validate350, instancePath, "object");
 }
 }
 validate350.errors = vErrors;
@@ -4912,7 +4859,7 @@ function validate313(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate313, instancePath,"required",{missingProperty: missing0});
@@ -4932,7 +4879,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate313, instancePath+"/method","type",{type: "string"});
+return __failType(validate313, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -5086,7 +5033,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate313, instancePath,"type",{type: "object"});
+return __failType(validate313, instancePath, "object");
 }
 }
 validate313.errors = vErrors;
@@ -5124,7 +5071,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -5192,7 +5139,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs13 = errors;
 if(errors === _errs13){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -5294,7 +5241,7 @@ function validate385(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate385, instancePath,"required",{missingProperty: missing0});
@@ -5303,7 +5250,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate385, instancePath+"/method","type",{type: "string"});
+return __failType(validate385, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5368,7 +5315,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate385, instancePath,"type",{type: "object"});
+return __failType(validate385, instancePath, "object");
 }
 }
 validate385.errors = vErrors;

@@ -311,6 +311,86 @@ function validFlagsAlwaysTrue(fn: string): string {
   return out;
 }
 
+/**
+ * `return __fail(validate3, instancePath,"type",{type: "string"});`, the failure of a `type`
+ * check, 550 times a surface, becomes `return __failType(validate3, instancePath, "string");`
+ * (ajv-helpers.ts): the same error.
+ */
+const typeFailures: Compaction = {
+  name: "type failures returned by one helper",
+  apply: (code) =>
+    code.replace(
+      /^return __fail\((validate\d+), (.*),"type",\{type: ([^{}\n]*)\}\);$/gm,
+      "return __failType($1, $2, $3);",
+    ),
+};
+
+/**
+ * `data3 && typeof data3 == "object" && !Array.isArray(data3)`, ajv's test for an object, 530
+ * times a surface, becomes `__isObject(data3)` (ajv-helpers.ts) where only its truth is read:
+ * as an `if`'s whole condition or negated.
+ */
+const objectTests: Compaction = {
+  name: "object tests by one helper",
+  apply: (code) =>
+    code.replace(
+      /(?<=\bif\(|!\()(data\d*) && typeof \1 == "object" && !Array\.isArray\(\1\)(?=\))/g,
+      "__isObject($1)",
+    ),
+};
+
+/** A string literal, or a validator's name where it is code (not a property: `data.validate1`). */
+const VALIDATOR_NAME = /"(?:[^"\\\n]|\\.)*"|(?<![\w$.])validate\d+(?![\w$])/g;
+
+/** `code` with each validator's name where it is code replaced by `rename`'s answer. */
+function renameValidators(code: string, rename: (name: string) => string): string {
+  return code.replace(VALIDATOR_NAME, (token) => (token.startsWith('"') ? token : rename(token)));
+}
+
+/**
+ * ajv compiles each schema on its own, so definitions that validate alike (capabilities that
+ * hold only `_meta`, requests of the same fields) get a function each, 46 of v1's 155 shared
+ * validators the same text as another but for their own name. Such a function is the same
+ * validator: it reads the same constants and calls the same functions, and the `errors` it
+ * sets are on itself. Each one goes, and every reference to it names the first of its kind;
+ * repeated until no two are alike (a caller of two merged functions may become like another).
+ */
+const identicalValidators: Compaction = {
+  name: "identical validators merged",
+  apply(code) {
+    let out = code;
+    for (;;) {
+      const first = new Map<string, string>();
+      const merged = new Map<string, string>();
+      let kept = "";
+      let at = 0;
+      let scanned = 0;
+      for (const match of out.matchAll(VALIDATOR_START)) {
+        // A function inside one already compared is part of its text.
+        if (match.index < scanned) continue;
+        const name = /validate\d+/.exec(match[0])?.[0] ?? "";
+        const end = closingBrace(out, match.index + match[0].length - 1, true);
+        if (end < 0) throw new Error(`cannot find the end of ${match[0]}`);
+        scanned = end + 1;
+        // Its own name as a character no code holds, so that only the rest is compared.
+        const text = renameValidators(out.slice(match.index, end + 1), (n) =>
+          n === name ? "\0" : n,
+        );
+        const same = first.get(text);
+        if (same === undefined) {
+          first.set(text, name);
+          continue;
+        }
+        merged.set(name, same);
+        kept += out.slice(at, match.index);
+        at = end + 1 + (out[end + 1] === "\n" ? 1 : 0);
+      }
+      if (merged.size === 0) return out;
+      out = renameValidators(kept + out.slice(at), (name) => merged.get(name) ?? name);
+    }
+  },
+};
+
 /** The rewrites the generator applies, in order. */
 export const COMPACTIONS: readonly Compaction[] = [
   sourceUrls,
@@ -323,6 +403,9 @@ export const COMPACTIONS: readonly Compaction[] = [
   truncatedErrors,
   failures,
   constantErrorCount,
+  typeFailures,
+  objectTests,
+  identicalValidators,
 ];
 
 const FUNCTION_START =

@@ -99,6 +99,8 @@ const AJV_RUNTIME = [
   "concatIssues",
   "truncateIssues",
   "fail",
+  "failType",
+  "isObject",
 ];
 
 /**

@@ -26,6 +26,24 @@ export function fail(
   return false;
 }
 
+/**
+ * `fail` for a failed `type` check, the most common failure by far: the same error, without
+ * the keyword and the params' property name written out at every site.
+ */
+export function failType(
+  validator: { errors?: unknown },
+  instancePath: string,
+  type: unknown,
+): false {
+  validator.errors = [issue(instancePath, "type", { type })];
+  return false;
+}
+
+/** ajv's test that a value is a JSON object (`data && typeof data == "object" && !Array.isArray(data)`). */
+export function isObject(data: unknown): boolean {
+  return typeof data === "object" && data !== null && !Array.isArray(data);
+}
+
 /** An issue is what a validator's `errors` list holds. */
 type Issue = ReturnType<typeof issue>;
 

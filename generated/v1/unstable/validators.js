@@ -156,7 +156,7 @@ export {
   vCancelNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vWriteTextFileRequest as validate28,
@@ -388,7 +388,7 @@ const formats10 = __formats.uint64;
 
 function validate124(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate124, instancePath,"required",{missingProperty: missing0});
@@ -396,33 +396,33 @@ return __fail(validate124, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate124, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate124, instancePath+"/serverId", "string");
 }
 }
 {
 if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate124, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate124, instancePath+"/requestId", "string");
 }
 }
 {
 if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate124, instancePath+"/method","type",{type: "string"});
+return __failType(validate124, instancePath+"/method", "string");
 }
 }
 {
 if(data.params !== undefined && func0.call(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate124, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate124, instancePath+"/params", __schemaValue0);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate124, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -432,7 +432,7 @@ return __fail(validate124, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate124, instancePath,"type",{type: "object"});
+return __failType(validate124, instancePath, "object");
 }
 }
 validate124.errors = null;
@@ -444,7 +444,7 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
@@ -464,7 +464,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -602,7 +602,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -615,21 +615,14 @@ export const vMcpServerAcpId = validate126;
 
 function validate126(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate126, instancePath,"type",{type: "string"});
+return __failType(validate126, instancePath, "string");
 }
 validate126.errors = null;
 return true;
 }
 
-export const vMcpRequestId = validate127;
+export const vMcpRequestId = validate126;
 
-function validate127(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate127, instancePath,"type",{type: "string"});
-}
-validate127.errors = null;
-return true;
-}
 
 export const vAgentResponse = validate128;
 const formats26 = __formats.uint16;
@@ -640,29 +633,29 @@ const formats26 = __formats.uint16;
 
 function validate136(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.http !== undefined && func0.call(data, "http")){
 if(typeof data.http !== "boolean"){
-return __fail(validate136, instancePath+"/http","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/http", "boolean");
 }
 }
 {
 if(data.sse !== undefined && func0.call(data, "sse")){
 if(typeof data.sse !== "boolean"){
-return __fail(validate136, instancePath+"/sse","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/sse", "boolean");
 }
 }
 {
 if(data.acp !== undefined && func0.call(data, "acp")){
 if(typeof data.acp !== "boolean"){
-return __fail(validate136, instancePath+"/acp","type",{type: "boolean"});
+return __failType(validate136, instancePath+"/acp", "boolean");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate136, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate136, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -670,7 +663,7 @@ return __fail(validate136, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate136, instancePath,"type",{type: "object"});
+return __failType(validate136, instancePath, "object");
 }
 }
 validate136.errors = null;
@@ -686,16 +679,16 @@ return true;
 
 function validate147(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate147, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate147, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate147, instancePath,"type",{type: "object"});
+return __failType(validate147, instancePath, "object");
 }
 }
 validate147.errors = null;
@@ -707,7 +700,7 @@ function validate146(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.override !== undefined && func0.call(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
@@ -747,8 +740,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate146, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate146, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -758,7 +751,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate146, instancePath,"type",{type: "object"});
+return __failType(validate146, instancePath, "object");
 }
 }
 validate146.errors = vErrors;
@@ -770,7 +763,7 @@ function validate145(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
@@ -810,8 +803,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate145, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate145, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -821,7 +814,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate145, instancePath,"type",{type: "object"});
+return __failType(validate145, instancePath, "object");
 }
 }
 validate145.errors = vErrors;
@@ -829,80 +822,12 @@ return errors === 0;
 }
 
 
-function validate151(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate151, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate151, instancePath,"type",{type: "object"});
-}
-}
-validate151.errors = null;
-return true;
-}
 
 
-function validate153(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate153, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate153, instancePath,"type",{type: "object"});
-}
-}
-validate153.errors = null;
-return true;
-}
 
 
-function validate155(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate155, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate155, instancePath,"type",{type: "object"});
-}
-}
-validate155.errors = null;
-return true;
-}
 
 
-function validate157(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate157, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate157, instancePath,"type",{type: "object"});
-}
-}
-validate157.errors = null;
-return true;
-}
 
 
 
@@ -913,7 +838,7 @@ function validate138(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.list !== undefined && func0.call(data, "list")){
 let data0 = data.list;
 const _errs1 = errors;
@@ -1064,8 +989,8 @@ const _errs21 = errors;
 const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
-if(!(validate151(data4, instancePath+"/fork"))){
-errors = (vErrors = __concatIssues(vErrors, validate151.errors)).length;
+if(!(validate147(data4, instancePath+"/fork"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid4 = _errs23 === errors;
 valid5 = valid5 || _valid4;
@@ -1100,8 +1025,8 @@ const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate153(data5, instancePath+"/archive"))){
-errors = (vErrors = __concatIssues(vErrors, validate153.errors)).length;
+if(!(validate147(data5, instancePath+"/archive"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid5 = _errs28 === errors;
 valid6 = valid6 || _valid5;
@@ -1136,8 +1061,8 @@ const _errs31 = errors;
 const _errs32 = errors;
 let valid7 = false;
 const _errs33 = errors;
-if(!(validate155(data6, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate155.errors)).length;
+if(!(validate147(data6, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid6 = _errs33 === errors;
 valid7 = valid7 || _valid6;
@@ -1172,8 +1097,8 @@ const _errs36 = errors;
 const _errs37 = errors;
 let valid8 = false;
 const _errs38 = errors;
-if(!(validate157(data7, instancePath+"/title"))){
-errors = (vErrors = __concatIssues(vErrors, validate157.errors)).length;
+if(!(validate147(data7, instancePath+"/title"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid7 = _errs38 === errors;
 valid8 = valid8 || _valid7;
@@ -1277,8 +1202,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data10 = data._meta;
 const _errs51 = errors;
-if((!(data10 && typeof data10 == "object" && !Array.isArray(data10))) && (data10 !== null)){
-return __fail(validate138, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data10))) && (data10 !== null)){
+return __failType(validate138, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs51 === errors;
 }
@@ -1297,7 +1222,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate138, instancePath,"type",{type: "object"});
+return __failType(validate138, instancePath, "object");
 }
 }
 validate138.errors = vErrors;
@@ -1305,23 +1230,6 @@ return errors === 0;
 }
 
 
-function validate165(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate165, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate165, instancePath,"type",{type: "object"});
-}
-}
-validate165.errors = null;
-return true;
-}
 
 
 
@@ -1330,15 +1238,15 @@ function validate164(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.status !== undefined && func0.call(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate165(data0, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate165.errors)).length;
+if(!(validate147(data0, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -1406,8 +1314,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs11 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate164, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate164, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -1418,7 +1326,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate164, instancePath,"type",{type: "object"});
+return __failType(validate164, instancePath, "object");
 }
 }
 validate164.errors = vErrors;
@@ -1426,34 +1334,17 @@ return errors === 0;
 }
 
 
-function validate170(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate170, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate170, instancePath,"type",{type: "object"});
-}
-}
-validate170.errors = null;
-return true;
-}
 
 
 function validate133(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.loadSession !== undefined && func0.call(data, "loadSession")){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-return __fail(validate133, instancePath+"/loadSession","type",{type: "boolean"});
+return __failType(validate133, instancePath+"/loadSession", "boolean");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1511,8 +1402,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid5 = false;
 const _errs13 = errors;
-if(!(validate170(data5, instancePath+"/providers"))){
-errors = (vErrors = __concatIssues(vErrors, validate170.errors)).length;
+if(!(validate147(data5, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs13 === errors;
 valid5 = valid5 || _valid0;
@@ -1544,8 +1435,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs16 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate133, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -1560,7 +1451,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate133, instancePath,"type",{type: "object"});
+return __failType(validate133, instancePath, "object");
 }
 }
 validate133.errors = vErrors;
@@ -1580,7 +1471,7 @@ function validate130(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate130, instancePath,"required",{missingProperty: missing0});
@@ -1627,7 +1518,7 @@ break;
 }
 }
 else {
-return __fail(validate130, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate130, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1675,8 +1566,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs13 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate130, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate130, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -1690,7 +1581,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate130, instancePath,"type",{type: "object"});
+return __failType(validate130, instancePath, "object");
 }
 }
 validate130.errors = vErrors;
@@ -1702,7 +1593,7 @@ return errors === 0;
 
 function validate186(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate186, instancePath,"required",{missingProperty: missing0});
@@ -1710,20 +1601,20 @@ return __fail(validate186, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate186, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate186, instancePath+"/apiType", "string");
 }
 }
 {
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate186, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate186, instancePath+"/baseUrl", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate186, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1731,7 +1622,7 @@ return __fail(validate186, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate186, instancePath,"type",{type: "object"});
+return __failType(validate186, instancePath, "object");
 }
 }
 validate186.errors = null;
@@ -1743,7 +1634,7 @@ function validate185(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 return __fail(validate185, instancePath,"required",{missingProperty: missing0});
@@ -1752,7 +1643,7 @@ else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-return __fail(validate185, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate185, instancePath+"/providerId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1770,7 +1661,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate185, instancePath+"/supported/" + i0,"type",{type: "string"});
+return __failType(validate185, instancePath+"/supported/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -1779,7 +1670,7 @@ break;
 }
 }
 else {
-return __fail(validate185, instancePath+"/supported","type",{type: "array"});
+return __failType(validate185, instancePath+"/supported", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1791,7 +1682,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-return __fail(validate185, instancePath+"/required","type",{type: "boolean"});
+return __failType(validate185, instancePath+"/required", "boolean");
 }
 var valid0 = _errs10 === errors;
 }
@@ -1838,8 +1729,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate185, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate185, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -1853,7 +1744,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate185, instancePath,"type",{type: "object"});
+return __failType(validate185, instancePath, "object");
 }
 }
 validate185.errors = vErrors;
@@ -1865,7 +1756,7 @@ function validate184(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 return __fail(validate184, instancePath,"required",{missingProperty: missing0});
@@ -1890,7 +1781,7 @@ break;
 }
 }
 else {
-return __fail(validate184, instancePath+"/providers","type",{type: "array"});
+return __failType(validate184, instancePath+"/providers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1902,8 +1793,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate184, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate184, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1914,7 +1805,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate184, instancePath,"type",{type: "object"});
+return __failType(validate184, instancePath, "object");
 }
 }
 validate184.errors = vErrors;
@@ -1922,49 +1813,15 @@ return errors === 0;
 }
 
 
-function validate190(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate190, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate190, instancePath,"type",{type: "object"});
-}
-}
-validate190.errors = null;
-return true;
-}
 
 
-function validate192(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate192, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate192, instancePath,"type",{type: "object"});
-}
-}
-validate192.errors = null;
-return true;
-}
 
 
 
 
 function validate197(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
 return __fail(validate197, instancePath,"required",{missingProperty: missing0});
@@ -1972,42 +1829,42 @@ return __fail(validate197, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.label !== undefined && func0.call(data, "label")){
 if(typeof data.label !== "string"){
-return __fail(validate197, instancePath+"/label","type",{type: "string"});
+return __failType(validate197, instancePath+"/label", "string");
 }
 }
 {
 if(data.active !== undefined && func0.call(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-return __fail(validate197, instancePath+"/active","type",{type: __schemaValue1});
+return __failType(validate197, instancePath+"/active", __schemaValue1);
 }
 }
 {
 if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate197, instancePath+"/name","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/name", __schemaValue2);
 }
 }
 {
 if(data.email !== undefined && func0.call(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate197, instancePath+"/email","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/email", __schemaValue2);
 }
 }
 {
 if(data.organization !== undefined && func0.call(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate197, instancePath+"/organization","type",{type: __schemaValue2});
+return __failType(validate197, instancePath+"/organization", __schemaValue2);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate197, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2018,7 +1875,7 @@ return __fail(validate197, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate197, instancePath,"type",{type: "object"});
+return __failType(validate197, instancePath, "object");
 }
 }
 validate197.errors = null;
@@ -2030,7 +1887,7 @@ function validate196(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 return __fail(validate196, instancePath,"required",{missingProperty: missing0});
@@ -2039,7 +1896,7 @@ else {
 if(data.state !== undefined && func0.call(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate196, instancePath+"/state","type",{type: "string"});
+return __failType(validate196, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2066,7 +1923,7 @@ break;
 }
 }
 else {
-return __fail(validate196, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate196, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2078,8 +1935,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate196, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate196, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -2091,7 +1948,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate196, instancePath,"type",{type: "object"});
+return __failType(validate196, instancePath, "object");
 }
 }
 validate196.errors = vErrors;
@@ -2121,7 +1978,7 @@ return errors === 0;
 
 function validate224(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate224, instancePath,"required",{missingProperty: missing0});
@@ -2129,13 +1986,13 @@ return __fail(validate224, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate224, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate224, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate224, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate224, instancePath+"/cwd", "string");
 }
 }
 {
@@ -2147,7 +2004,7 @@ var valid3 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate224, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate224, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = true;
 if(!valid3){
@@ -2156,7 +2013,7 @@ break;
 }
 }
 else {
-return __fail(validate224, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate224, instancePath+"/additionalDirectories", "array");
 }
 }
 }
@@ -2164,28 +2021,28 @@ return __fail(validate224, instancePath+"/additionalDirectories","type",{type: "
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate224, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate224, instancePath+"/title", __schemaValue2);
 }
 }
 {
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate224, instancePath+"/updatedAt","type",{type: __schemaValue2});
+return __failType(validate224, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
 if(data.archived !== undefined && func0.call(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-return __fail(validate224, instancePath+"/archived","type",{type: __schemaValue1});
+return __failType(validate224, instancePath+"/archived", __schemaValue1);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate224, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate224, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2197,7 +2054,7 @@ return __fail(validate224, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate224, instancePath,"type",{type: "object"});
+return __failType(validate224, instancePath, "object");
 }
 }
 validate224.errors = null;
@@ -2209,7 +2066,7 @@ function validate223(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate223, instancePath,"required",{missingProperty: missing0});
@@ -2234,7 +2091,7 @@ break;
 }
 }
 else {
-return __fail(validate223, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate223, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2247,7 +2104,7 @@ if(data.nextCursor !== undefined && func0.call(data, "nextCursor")){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate223, instancePath+"/nextCursor","type",{type: __schemaValue2});
+return __failType(validate223, instancePath+"/nextCursor", __schemaValue2);
 }
 var valid0 = _errs4 === errors;
 }
@@ -2258,8 +2115,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs6 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate223, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate223, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -2271,7 +2128,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate223, instancePath,"type",{type: "object"});
+return __failType(validate223, instancePath, "object");
 }
 }
 validate223.errors = vErrors;
@@ -2285,7 +2142,7 @@ function validate229(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate229, instancePath,"required",{missingProperty: missing0});
@@ -2294,7 +2151,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate229, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate229, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2342,7 +2199,7 @@ if(data.configOptions !== undefined && func0.call(data, "configOptions")){
 let data2 = data.configOptions;
 const _errs10 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate229, instancePath+"/configOptions","type",{type: __schemaValue3});
+return __failType(validate229, instancePath+"/configOptions", __schemaValue3);
 }
 if(errors === _errs10){
 if(Array.isArray(data2)){
@@ -2369,8 +2226,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
 const _errs13 = errors;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate229, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate229, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs13 === errors;
 }
@@ -2383,7 +2240,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate229, instancePath,"type",{type: "object"});
+return __failType(validate229, instancePath, "object");
 }
 }
 validate229.errors = vErrors;
@@ -2391,47 +2248,13 @@ return errors === 0;
 }
 
 
-function validate233(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate233, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate233, instancePath,"type",{type: "object"});
-}
-}
-validate233.errors = null;
-return true;
-}
 
 
-function validate235(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate235, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate235, instancePath,"type",{type: "object"});
-}
-}
-validate235.errors = null;
-return true;
-}
 
 
 function validate237(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 return __fail(validate237, instancePath,"required",{missingProperty: missing0});
@@ -2439,21 +2262,21 @@ return __fail(validate237, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.status !== undefined && func0.call(data, "status")){
 if(typeof data.status !== "string"){
-return __fail(validate237, instancePath+"/status","type",{type: "string"});
+return __failType(validate237, instancePath+"/status", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate237, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate237, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate237, instancePath,"type",{type: "object"});
+return __failType(validate237, instancePath, "object");
 }
 }
 validate237.errors = null;
@@ -2463,7 +2286,7 @@ return true;
 
 function validate239(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
@@ -2471,21 +2294,21 @@ return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate239, instancePath+"/title","type",{type: "string"});
+return __failType(validate239, instancePath+"/title", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate239, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate239, instancePath,"type",{type: "object"});
+return __failType(validate239, instancePath, "object");
 }
 }
 validate239.errors = null;
@@ -2503,7 +2326,7 @@ return true;
 
 function validate253(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 return __fail(validate253, instancePath,"required",{missingProperty: missing0});
@@ -2512,7 +2335,7 @@ else {
 if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate253, instancePath+"/totalTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/totalTokens", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -2531,7 +2354,7 @@ return __fail(validate253, instancePath+"/totalTokens","format",{format: "uint64
 if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate253, instancePath+"/inputTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/inputTokens", "integer");
 }
 {
 if((typeof data1 == "number") && (isFinite(data1))){
@@ -2550,7 +2373,7 @@ return __fail(validate253, instancePath+"/inputTokens","format",{format: "uint64
 if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate253, instancePath+"/outputTokens","type",{type: "integer"});
+return __failType(validate253, instancePath+"/outputTokens", "integer");
 }
 {
 if((typeof data2 == "number") && (isFinite(data2))){
@@ -2569,7 +2392,7 @@ return __fail(validate253, instancePath+"/outputTokens","format",{format: "uint6
 if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate253, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/thoughtTokens", __schemaValue4);
 }
 {
 if((typeof data3 == "number") && (isFinite(data3))){
@@ -2588,7 +2411,7 @@ return __fail(validate253, instancePath+"/thoughtTokens","format",{format: "uint
 if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-return __fail(validate253, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/cachedReadTokens", __schemaValue4);
 }
 {
 if((typeof data4 == "number") && (isFinite(data4))){
@@ -2607,7 +2430,7 @@ return __fail(validate253, instancePath+"/cachedReadTokens","format",{format: "u
 if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-return __fail(validate253, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
+return __failType(validate253, instancePath+"/cachedWriteTokens", __schemaValue4);
 }
 {
 if((typeof data5 == "number") && (isFinite(data5))){
@@ -2625,8 +2448,8 @@ return __fail(validate253, instancePath+"/cachedWriteTokens","format",{format: "
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate253, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2638,7 +2461,7 @@ return __fail(validate253, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate253, instancePath,"type",{type: "object"});
+return __failType(validate253, instancePath, "object");
 }
 }
 validate253.errors = null;
@@ -2650,7 +2473,7 @@ function validate252(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
@@ -2707,8 +2530,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs9 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate252, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate252, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs9 === errors;
 }
@@ -2720,7 +2543,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate252, instancePath,"type",{type: "object"});
+return __failType(validate252, instancePath, "object");
 }
 }
 validate252.errors = vErrors;
@@ -2740,7 +2563,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2785,15 +2608,15 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate190(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate190.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate192(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate192.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
@@ -2848,15 +2671,15 @@ var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate233(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate233.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate235(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate235.errors)).length;
+if(!(validate147(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
@@ -2960,7 +2783,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs51 = errors;
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -3027,61 +2850,40 @@ export const vSessionSystemPromptModeCapabilities = validate146;
 
 export const vSessionSystemPromptOverrideCapabilities = validate147;
 
-export const vSessionForkCapabilities = validate151;
+export const vSessionForkCapabilities = validate147;
 
-export const vSessionArchiveCapabilities = validate153;
+export const vSessionArchiveCapabilities = validate147;
 
-export const vSessionStatusCapabilities = validate155;
+export const vSessionStatusCapabilities = validate147;
 
-export const vSessionTitleCapabilities = validate157;
+export const vSessionTitleCapabilities = validate147;
 
 export const vAgentAuthCapabilities = validate164;
 
-export const vAuthStatusCapabilities = validate165;
+export const vAuthStatusCapabilities = validate147;
 
-export const vProvidersCapabilities = validate170;
+export const vProvidersCapabilities = validate147;
 
 export const vListProvidersResponse = validate184;
 
 export const vProviderInfo = validate185;
 
-export const vProviderId = validate261;
+export const vProviderId = validate126;
 
-function validate261(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate261, instancePath,"type",{type: "string"});
-}
-validate261.errors = null;
-return true;
-}
 
-export const vLlmProtocol = validate262;
+export const vLlmProtocol = validate126;
 
-function validate262(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate262, instancePath,"type",{type: "string"});
-}
-validate262.errors = null;
-return true;
-}
 
 export const vProviderCurrentConfig = validate186;
 
-export const vSetProviderResponse = validate190;
+export const vSetProviderResponse = validate147;
 
-export const vDisableProviderResponse = validate192;
+export const vDisableProviderResponse = validate147;
 
 export const vAuthStatusResponse = validate196;
 
-export const vAuthState = validate263;
+export const vAuthState = validate126;
 
-function validate263(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate263, instancePath,"type",{type: "string"});
-}
-validate263.errors = null;
-return true;
-}
 
 export const vAuthAccount = validate197;
 
@@ -3091,21 +2893,14 @@ export const vSessionInfo = validate224;
 
 export const vForkSessionResponse = validate229;
 
-export const vArchiveSessionResponse = validate233;
+export const vArchiveSessionResponse = validate147;
 
-export const vUnarchiveSessionResponse = validate235;
+export const vUnarchiveSessionResponse = validate147;
 
 export const vSessionStatusResponse = validate237;
 
-export const vSessionStatus = validate264;
+export const vSessionStatus = validate126;
 
-function validate264(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate264, instancePath,"type",{type: "string"});
-}
-validate264.errors = null;
-return true;
-}
 
 export const vSetSessionTitleResponse = validate239;
 
@@ -3127,7 +2922,7 @@ function validate284(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.entries === undefined) || (!(func0.call(data, "entries")))) && (missing0 = "entries"))){
 return __fail(validate284, instancePath,"required",{missingProperty: missing0});
@@ -3136,7 +2931,7 @@ else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 const _errs1 = errors;
 if(typeof data.planId !== "string"){
-return __fail(validate284, instancePath+"/planId","type",{type: "string"});
+return __failType(validate284, instancePath+"/planId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -3163,7 +2958,7 @@ break;
 }
 }
 else {
-return __fail(validate284, instancePath+"/entries","type",{type: "array"});
+return __failType(validate284, instancePath+"/entries", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -3175,8 +2970,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate284, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate284, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -3188,7 +2983,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate284, instancePath,"type",{type: "object"});
+return __failType(validate284, instancePath, "object");
 }
 }
 validate284.errors = vErrors;
@@ -3198,7 +2993,7 @@ return errors === 0;
 
 function validate287(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 return __fail(validate287, instancePath,"required",{missingProperty: missing0});
@@ -3206,20 +3001,20 @@ return __fail(validate287, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate287, instancePath+"/planId","type",{type: "string"});
+return __failType(validate287, instancePath+"/planId", "string");
 }
 }
 {
 if(data.uri !== undefined && func0.call(data, "uri")){
 if(typeof data.uri !== "string"){
-return __fail(validate287, instancePath+"/uri","type",{type: "string"});
+return __failType(validate287, instancePath+"/uri", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate287, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -3227,7 +3022,7 @@ return __fail(validate287, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate287, instancePath,"type",{type: "object"});
+return __failType(validate287, instancePath, "object");
 }
 }
 validate287.errors = null;
@@ -3237,7 +3032,7 @@ return true;
 
 function validate289(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate289, instancePath,"required",{missingProperty: missing0});
@@ -3245,20 +3040,20 @@ return __fail(validate289, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate289, instancePath+"/planId","type",{type: "string"});
+return __failType(validate289, instancePath+"/planId", "string");
 }
 }
 {
 if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
-return __fail(validate289, instancePath+"/content","type",{type: "string"});
+return __failType(validate289, instancePath+"/content", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate289, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate289, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -3266,7 +3061,7 @@ return __fail(validate289, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate289, instancePath,"type",{type: "object"});
+return __failType(validate289, instancePath, "object");
 }
 }
 validate289.errors = null;
@@ -3278,7 +3073,7 @@ function validate283(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
@@ -3287,7 +3082,7 @@ if(!(validate284(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate284.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing0});
@@ -3296,7 +3091,7 @@ else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("items" !== data0){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "items"});
@@ -3305,7 +3100,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "items"})
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3315,7 +3110,7 @@ if(!(validate287(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate287.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing1});
@@ -3324,7 +3119,7 @@ else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("file" !== data1){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "file"});
@@ -3333,7 +3128,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "file"});
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3343,7 +3138,7 @@ if(!(validate289(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate289.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 return __fail(validate283, instancePath,"required",{missingProperty: missing2});
@@ -3352,7 +3147,7 @@ else {
 if(data.type !== undefined && func0.call(data, "type")){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-return __fail(validate283, instancePath+"/type","type",{type: "string"});
+return __failType(validate283, instancePath+"/type", "string");
 }
 if("markdown" !== data2){
 return __fail(validate283, instancePath+"/type","const",{allowedValue: "markdown"});
@@ -3361,7 +3156,7 @@ return __fail(validate283, instancePath+"/type","const",{allowedValue: "markdown
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 }
@@ -3374,7 +3169,7 @@ return __fail(validate283, instancePath,"discriminator",{error: "tag", tag: "typ
 }
 }
 else {
-return __fail(validate283, instancePath,"type",{type: "object"});
+return __failType(validate283, instancePath, "object");
 }
 }
 validate283.errors = vErrors;
@@ -3386,7 +3181,7 @@ function validate282(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate282, instancePath,"required",{missingProperty: missing0});
@@ -3406,8 +3201,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate282, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate282, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -3418,7 +3213,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate282, instancePath,"type",{type: "object"});
+return __failType(validate282, instancePath, "object");
 }
 }
 validate282.errors = vErrors;
@@ -3428,7 +3223,7 @@ return errors === 0;
 
 function validate293(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 return __fail(validate293, instancePath,"required",{missingProperty: missing0});
@@ -3436,21 +3231,21 @@ return __fail(validate293, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate293, instancePath+"/planId","type",{type: "string"});
+return __failType(validate293, instancePath+"/planId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate293, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate293, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate293, instancePath,"type",{type: "object"});
+return __failType(validate293, instancePath, "object");
 }
 }
 validate293.errors = null;
@@ -3483,38 +3278,21 @@ const func662 = __ucs2length;
 
 
 
-function validate324(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate324, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate324, instancePath,"type",{type: "object"});
-}
-}
-validate324.errors = null;
-return true;
-}
 
 
 function validate323(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cancel !== undefined && func0.call(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate324(data0, instancePath+"/cancel"))){
-errors = (vErrors = __concatIssues(vErrors, validate324.errors)).length;
+if(!(validate147(data0, instancePath+"/cancel"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -3546,8 +3324,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate323, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate323, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -3557,7 +3335,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate323, instancePath,"type",{type: "object"});
+return __failType(validate323, instancePath, "object");
 }
 }
 validate323.errors = vErrors;
@@ -3565,30 +3343,13 @@ return errors === 0;
 }
 
 
-function validate328(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate328, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate328, instancePath,"type",{type: "object"});
-}
-}
-validate328.errors = null;
-return true;
-}
 
 
 function validate331(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.error !== undefined && func0.call(data, "error")){
 let data0 = data.error;
 const _errs2 = errors;
@@ -3621,7 +3382,7 @@ vErrors = __truncateIssues(vErrors, _errs2);
 }
 }
 else {
-return __fail(validate331, instancePath,"type",{type: "object"});
+return __failType(validate331, instancePath, "object");
 }
 }
 validate331.errors = vErrors;
@@ -3636,7 +3397,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -3666,7 +3427,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -3696,7 +3457,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -3726,7 +3487,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -3756,7 +3517,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -3789,7 +3550,7 @@ if(!(validate331(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate331.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
@@ -3824,7 +3585,7 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3854,7 +3615,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3884,7 +3645,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3914,7 +3675,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3944,7 +3705,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3974,7 +3735,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -4024,7 +3785,7 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
@@ -4049,7 +3810,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
@@ -4082,7 +3843,7 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.usage !== undefined && func0.call(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
@@ -4122,8 +3883,8 @@ if(valid18){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data15 = data._meta;
 const _errs68 = errors;
-if((!(data15 && typeof data15 == "object" && !Array.isArray(data15))) && (data15 !== null)){
-return __fail(validate330, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data15))) && (data15 !== null)){
+return __failType(validate330, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs68 === errors;
 }
@@ -4135,7 +3896,7 @@ if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data16 = data.stopReason;
 const _errs71 = errors;
 if((typeof data16 !== "string") && (data16 !== null)){
-return __fail(validate330, instancePath+"/stopReason","type",{type: __schemaValue2});
+return __failType(validate330, instancePath+"/stopReason", __schemaValue2);
 }
 var valid18 = _errs71 === errors;
 }
@@ -4146,7 +3907,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate330, instancePath,"type",{type: "object"});
+return __failType(validate330, instancePath, "object");
 }
 }
 validate330.errors = vErrors;
@@ -4154,42 +3915,8 @@ return errors === 0;
 }
 
 
-function validate336(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate336, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate336, instancePath,"type",{type: "object"});
-}
-}
-validate336.errors = null;
-return true;
-}
 
 
-function validate338(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate338, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate338, instancePath,"type",{type: "object"});
-}
-}
-validate338.errors = null;
-return true;
-}
 
 
 function validate327(data, instancePath=""){
@@ -4198,11 +3925,11 @@ let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate328(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate328.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -4235,7 +3962,7 @@ if(!(validate330(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate330.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -4264,11 +3991,11 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate336(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate336.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -4297,11 +4024,11 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate338(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate338.errors)).length;
+if(!(validate147(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -4336,7 +4063,7 @@ const _errs25 = errors;
 let valid10 = false;
 const _errs26 = errors;
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -4366,7 +4093,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs30 = errors;
 if(errors === _errs30){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -4396,7 +4123,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs34 = errors;
 if(errors === _errs34){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -4426,7 +4153,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs38 = errors;
 if(errors === _errs38){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -4474,7 +4201,7 @@ errors = _errs23;
 vErrors = __truncateIssues(vErrors, _errs23);
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
@@ -4519,7 +4246,7 @@ function validate322(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate322, instancePath,"required",{missingProperty: missing0});
@@ -4528,7 +4255,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate322, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate322, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4540,7 +4267,7 @@ if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate322, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/title", __schemaValue2);
 }
 var valid0 = _errs5 === errors;
 }
@@ -4552,7 +4279,7 @@ if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate322, instancePath+"/description","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/description", __schemaValue2);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4636,7 +4363,7 @@ if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data5 = data.cwd;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate322, instancePath+"/cwd","type",{type: __schemaValue2});
+return __failType(validate322, instancePath+"/cwd", __schemaValue2);
 }
 var valid0 = _errs19 === errors;
 }
@@ -4648,7 +4375,7 @@ if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirec
 let data6 = data.additionalDirectories;
 const _errs21 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate322, instancePath+"/additionalDirectories","type",{type: __schemaValue3});
+return __failType(validate322, instancePath+"/additionalDirectories", __schemaValue3);
 }
 if(errors === _errs21){
 if(Array.isArray(data6)){
@@ -4657,7 +4384,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs23 = errors;
 if(typeof data6[i0] !== "string"){
-return __fail(validate322, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate322, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs23 === errors;
 if(!valid5){
@@ -4675,8 +4402,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs25 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate322, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate322, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs25 === errors;
 }
@@ -4693,7 +4420,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate322, instancePath,"type",{type: "object"});
+return __failType(validate322, instancePath, "object");
 }
 }
 validate322.errors = vErrors;
@@ -4705,7 +4432,7 @@ function validate342(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 return __fail(validate342, instancePath,"required",{missingProperty: missing0});
@@ -4714,7 +4441,7 @@ else {
 if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate342, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate342, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4874,7 +4601,7 @@ if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate342, instancePath+"/content","type",{type: __schemaValue3});
+return __failType(validate342, instancePath+"/content", __schemaValue3);
 }
 if(errors === _errs33){
 if(Array.isArray(data5)){
@@ -4901,8 +4628,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate342, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate342, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs36 === errors;
 }
@@ -4918,7 +4645,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate342, instancePath,"type",{type: "object"});
+return __failType(validate342, instancePath, "object");
 }
 }
 validate342.errors = vErrors;
@@ -4930,7 +4657,7 @@ function validate345(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate345, instancePath,"required",{missingProperty: missing0});
@@ -4939,7 +4666,7 @@ else {
 if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate345, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate345, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4961,8 +4688,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate345, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate345, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -4974,7 +4701,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate345, instancePath,"type",{type: "object"});
+return __failType(validate345, instancePath, "object");
 }
 }
 validate345.errors = vErrors;
@@ -4986,7 +4713,7 @@ function validate267(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
@@ -4995,7 +4722,7 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing0});
@@ -5004,7 +4731,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("user_message_chunk" !== data0){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "user_message_chunk"});
@@ -5013,7 +4740,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5023,7 +4750,7 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs7){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing1});
@@ -5032,7 +4759,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data1 = data.sessionUpdate;
 if(typeof data1 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("agent_message_chunk" !== data1){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_message_chunk"});
@@ -5041,7 +4768,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5051,7 +4778,7 @@ if(!(validate268(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate268.errors)).length;
 }
 if(errors === _errs12){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing2});
@@ -5060,7 +4787,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data2 = data.sessionUpdate;
 if(typeof data2 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("agent_thought_chunk" !== data2){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "agent_thought_chunk"});
@@ -5069,7 +4796,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5079,7 +4806,7 @@ if(!(validate273(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate273.errors)).length;
 }
 if(errors === _errs17){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing3});
@@ -5088,7 +4815,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data3 = data.sessionUpdate;
 if(typeof data3 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call" !== data3){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call"});
@@ -5097,7 +4824,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5107,7 +4834,7 @@ if(!(validate33(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate33.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing4});
@@ -5116,7 +4843,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data4 = data.sessionUpdate;
 if(typeof data4 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("tool_call_update" !== data4){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "tool_call_update"});
@@ -5125,7 +4852,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5135,7 +4862,7 @@ if(!(validate278(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate278.errors)).length;
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing5});
@@ -5144,7 +4871,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data5 = data.sessionUpdate;
 if(typeof data5 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan" !== data5){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan"});
@@ -5153,7 +4880,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5163,7 +4890,7 @@ if(!(validate282(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate282.errors)).length;
 }
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing6});
@@ -5172,7 +4899,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data6 = data.sessionUpdate;
 if(typeof data6 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan_update" !== data6){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_update"});
@@ -5181,7 +4908,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5191,7 +4918,7 @@ if(!(validate293(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate293.errors)).length;
 }
 if(errors === _errs37){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing7});
@@ -5200,7 +4927,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data7 = data.sessionUpdate;
 if(typeof data7 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("plan_removed" !== data7){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "plan_removed"});
@@ -5209,7 +4936,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5219,7 +4946,7 @@ if(!(validate295(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate295.errors)).length;
 }
 if(errors === _errs42){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing8});
@@ -5228,7 +4955,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data8 = data.sessionUpdate;
 if(typeof data8 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("available_commands_update" !== data8){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "available_commands_update"});
@@ -5237,7 +4964,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5247,7 +4974,7 @@ if(!(validate303(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate303.errors)).length;
 }
 if(errors === _errs47){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing9});
@@ -5256,7 +4983,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data9 = data.sessionUpdate;
 if(typeof data9 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("current_mode_update" !== data9){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "current_mode_update"});
@@ -5265,7 +4992,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5275,7 +5002,7 @@ if(!(validate305(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate305.errors)).length;
 }
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing10});
@@ -5284,7 +5011,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data10 = data.sessionUpdate;
 if(typeof data10 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("config_option_update" !== data10){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "config_option_update"});
@@ -5293,7 +5020,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5303,7 +5030,7 @@ if(!(validate308(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate308.errors)).length;
 }
 if(errors === _errs57){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing11});
@@ -5312,7 +5039,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data11 = data.sessionUpdate;
 if(typeof data11 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_info_update" !== data11){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_info_update"});
@@ -5321,7 +5048,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5331,7 +5058,7 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs62){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing12});
@@ -5340,7 +5067,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data12 = data.sessionUpdate;
 if(typeof data12 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("usage_update" !== data12){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "usage_update"});
@@ -5349,7 +5076,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5359,7 +5086,7 @@ if(!(validate314(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate314.errors)).length;
 }
 if(errors === _errs67){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing13});
@@ -5368,7 +5095,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data13 = data.sessionUpdate;
 if(typeof data13 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("notice" !== data13){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "notice"});
@@ -5377,7 +5104,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5387,7 +5114,7 @@ if(!(validate316(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate316.errors)).length;
 }
 if(errors === _errs72){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing14});
@@ -5396,7 +5123,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data14 = data.sessionUpdate;
 if(typeof data14 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_update" !== data14){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_update"});
@@ -5405,7 +5132,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5415,7 +5142,7 @@ if(!(validate319(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate319.errors)).length;
 }
 if(errors === _errs77){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing15});
@@ -5424,7 +5151,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data15 = data.sessionUpdate;
 if(typeof data15 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("compaction_summary_chunk" !== data15){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "compaction_summary_chunk"});
@@ -5433,7 +5160,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5443,7 +5170,7 @@ if(!(validate322(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate322.errors)).length;
 }
 if(errors === _errs82){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing16});
@@ -5452,7 +5179,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data16 = data.sessionUpdate;
 if(typeof data16 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("subagent_update" !== data16){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "subagent_update"});
@@ -5461,7 +5188,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5471,7 +5198,7 @@ if(!(validate342(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate342.errors)).length;
 }
 if(errors === _errs87){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing17});
@@ -5480,7 +5207,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data17 = data.sessionUpdate;
 if(typeof data17 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_message" !== data17){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message"});
@@ -5489,7 +5216,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5499,7 +5226,7 @@ if(!(validate345(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 }
 if(errors === _errs92){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 return __fail(validate267, instancePath,"required",{missingProperty: missing18});
@@ -5508,7 +5235,7 @@ else {
 if(data.sessionUpdate !== undefined && func0.call(data, "sessionUpdate")){
 let data18 = data.sessionUpdate;
 if(typeof data18 !== "string"){
-return __fail(validate267, instancePath+"/sessionUpdate","type",{type: "string"});
+return __failType(validate267, instancePath+"/sessionUpdate", "string");
 }
 if("session_message_chunk" !== data18){
 return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: "session_message_chunk"});
@@ -5517,7 +5244,7 @@ return __fail(validate267, instancePath+"/sessionUpdate","const",{allowedValue: 
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 }
@@ -5530,7 +5257,7 @@ return __fail(validate267, instancePath,"discriminator",{error: "tag", tag: "ses
 }
 }
 else {
-return __fail(validate267, instancePath,"type",{type: "object"});
+return __failType(validate267, instancePath, "object");
 }
 }
 validate267.errors = vErrors;
@@ -5542,7 +5269,7 @@ function validate266(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate266, instancePath,"required",{missingProperty: missing0});
@@ -5551,7 +5278,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate266, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate266, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5573,8 +5300,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate266, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate266, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5586,7 +5313,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate266, instancePath,"type",{type: "object"});
+return __failType(validate266, instancePath, "object");
 }
 }
 validate266.errors = vErrors;
@@ -5596,84 +5323,13 @@ return errors === 0;
 
 
 
-function validate352(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
-return __fail(validate352, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.state !== undefined && func0.call(data, "state")){
-const _errs1 = errors;
-if(typeof data.state !== "string"){
-return __fail(validate352, instancePath+"/state","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
-let data1 = data.accounts;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate197(data1[i0], instancePath+"/accounts/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate197.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate352, instancePath+"/accounts","type",{type: "array"});
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate352, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate352, instancePath,"type",{type: "object"});
-}
-}
-validate352.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate265(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate265, instancePath,"required",{missingProperty: missing0});
@@ -5682,7 +5338,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate265, instancePath+"/method","type",{type: "string"});
+return __failType(validate265, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5713,8 +5369,8 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate352(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate352.errors)).length;
+if(!(validate196(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate196.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -5763,7 +5419,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate265, instancePath,"type",{type: "object"});
+return __failType(validate265, instancePath, "object");
 }
 }
 validate265.errors = vErrors;
@@ -5776,15 +5432,8 @@ export const vSessionUpdate = validate267;
 
 export const vPlanUpdateContent = validate283;
 
-export const vPlanId = validate355;
+export const vPlanId = validate126;
 
-function validate355(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate355, instancePath,"type",{type: "string"});
-}
-validate355.errors = null;
-return true;
-}
 
 export const vPlanItems = validate284;
 
@@ -5798,19 +5447,19 @@ export const vPlanRemoved = validate293;
 
 export const vSubagentSessionCapabilities = validate323;
 
-export const vSessionCancelCapabilities = validate324;
+export const vSessionCancelCapabilities = validate147;
 
 export const vStateUpdate = validate327;
 
-export const vRunningStateUpdate = validate328;
+export const vRunningStateUpdate = validate147;
 
 export const vErrorStopReason = validate331;
 
 export const vIdleStateUpdate = validate330;
 
-export const vRequiresActionStateUpdate = validate336;
+export const vRequiresActionStateUpdate = validate147;
 
-export const vUnknownStateUpdate = validate338;
+export const vUnknownStateUpdate = validate147;
 
 export const vSubagentUpdate = validate322;
 
@@ -5818,7 +5467,7 @@ export const vSessionMessage = validate342;
 
 export const vSessionMessageChunk = validate345;
 
-export const vAuthStatusUpdateNotification = validate352;
+export const vAuthStatusUpdateNotification = validate196;
 
 export const vClientRequest = validate356;
 
@@ -5830,42 +5479,8 @@ export const vClientRequest = validate356;
 
 
 
-function validate369(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate369, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate369, instancePath,"type",{type: "object"});
-}
-}
-validate369.errors = null;
-return true;
-}
 
 
-function validate371(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate371, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate371, instancePath,"type",{type: "object"});
-}
-}
-validate371.errors = null;
-return true;
-}
 
 
 
@@ -5880,7 +5495,7 @@ function validate360(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.fs !== undefined && func0.call(data, "fs")){
 const _errs1 = errors;
 if(!(validate361(data.fs, instancePath+"/fs"))){
@@ -5895,7 +5510,7 @@ if(valid0){
 if(data.terminal !== undefined && func0.call(data, "terminal")){
 const _errs3 = errors;
 if(typeof data.terminal !== "boolean"){
-return __fail(validate360, instancePath+"/terminal","type",{type: "boolean"});
+return __failType(validate360, instancePath+"/terminal", "boolean");
 }
 var valid0 = _errs3 === errors;
 }
@@ -5945,8 +5560,8 @@ const _errs10 = errors;
 const _errs11 = errors;
 let valid3 = false;
 const _errs12 = errors;
-if(!(validate369(data3, instancePath+"/subagents"))){
-errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
+if(!(validate147(data3, instancePath+"/subagents"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs12 === errors;
 valid3 = valid3 || _valid1;
@@ -5981,8 +5596,8 @@ const _errs15 = errors;
 const _errs16 = errors;
 let valid4 = false;
 const _errs17 = errors;
-if(!(validate371(data4, instancePath+"/plan"))){
-errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
+if(!(validate147(data4, instancePath+"/plan"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid2 = _errs17 === errors;
 valid4 = valid4 || _valid2;
@@ -6061,8 +5676,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs27 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate360, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate360, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs27 === errors;
 }
@@ -6078,7 +5693,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate360, instancePath,"type",{type: "object"});
+return __failType(validate360, instancePath, "object");
 }
 }
 validate360.errors = vErrors;
@@ -6090,7 +5705,7 @@ function validate358(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")){
 return __fail(validate358, instancePath,"required",{missingProperty: missing0});
@@ -6157,8 +5772,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs10 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate358, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate358, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -6171,7 +5786,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate358, instancePath,"type",{type: "object"});
+return __failType(validate358, instancePath, "object");
 }
 }
 validate358.errors = vErrors;
@@ -6181,28 +5796,11 @@ return errors === 0;
 
 
 
-function validate386(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate386, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate386, instancePath,"type",{type: "object"});
-}
-}
-validate386.errors = null;
-return true;
-}
 
 
 function validate388(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate388, instancePath,"required",{missingProperty: missing0});
@@ -6210,29 +5808,29 @@ return __fail(validate388, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate388, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate388, instancePath+"/providerId", "string");
 }
 }
 {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate388, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate388, instancePath+"/apiType", "string");
 }
 }
 {
 if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 if(typeof data.baseUrl !== "string"){
-return __fail(validate388, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate388, instancePath+"/baseUrl", "string");
 }
 }
 {
 if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 {
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(__isObject(data3)){
 for(const key0 of Object.keys(data3)){
 if(typeof data3[key0] !== "string"){
-return __fail(validate388, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+return __failType(validate388, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -6241,15 +5839,15 @@ break;
 }
 }
 else {
-return __fail(validate388, instancePath+"/headers","type",{type: "object"});
+return __failType(validate388, instancePath+"/headers", "object");
 }
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate388, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate388, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -6259,7 +5857,7 @@ return __fail(validate388, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate388, instancePath,"type",{type: "object"});
+return __failType(validate388, instancePath, "object");
 }
 }
 validate388.errors = null;
@@ -6269,7 +5867,7 @@ return true;
 
 function validate390(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 return __fail(validate390, instancePath,"required",{missingProperty: missing0});
@@ -6277,21 +5875,21 @@ return __fail(validate390, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate390, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate390, instancePath+"/providerId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate390, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate390, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate390, instancePath,"type",{type: "object"});
+return __failType(validate390, instancePath, "object");
 }
 }
 validate390.errors = null;
@@ -6301,23 +5899,6 @@ return true;
 
 
 
-function validate394(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate394, instancePath,"type",{type: "object"});
-}
-}
-validate394.errors = null;
-return true;
-}
 
 
 
@@ -6328,7 +5909,7 @@ return true;
 
 function validate405(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 return __fail(validate405, instancePath,"required",{missingProperty: missing0});
@@ -6336,20 +5917,20 @@ return __fail(validate405, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-return __fail(validate405, instancePath+"/name","type",{type: "string"});
+return __failType(validate405, instancePath+"/name", "string");
 }
 }
 {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate405, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate405, instancePath+"/serverId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate405, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate405, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -6357,7 +5938,7 @@ return __fail(validate405, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate405, instancePath,"type",{type: "object"});
+return __failType(validate405, instancePath, "object");
 }
 }
 validate405.errors = null;
@@ -6377,7 +5958,7 @@ if(!(validate398(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate398.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -6410,7 +5991,7 @@ if(!(validate402(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate402.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -6443,7 +6024,7 @@ if(!(validate405(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate405.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -6499,7 +6080,7 @@ function validate411(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate411, instancePath,"required",{missingProperty: missing0});
@@ -6508,7 +6089,7 @@ else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
-return __fail(validate411, instancePath+"/mode","type",{type: "string"});
+return __failType(validate411, instancePath+"/mode", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6535,7 +6116,7 @@ break;
 }
 }
 else {
-return __fail(validate411, instancePath+"/content","type",{type: "array"});
+return __failType(validate411, instancePath+"/content", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -6547,8 +6128,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate411, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate411, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -6560,7 +6141,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate411, instancePath,"type",{type: "object"});
+return __failType(validate411, instancePath, "object");
 }
 }
 validate411.errors = vErrors;
@@ -6572,7 +6153,7 @@ function validate396(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")) || (((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers"))){
 return __fail(validate396, instancePath,"required",{missingProperty: missing0});
@@ -6581,7 +6162,7 @@ else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate396, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate396, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6599,7 +6180,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate396, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate396, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid1 = _errs5 === errors;
 if(!valid1){
@@ -6608,7 +6189,7 @@ break;
 }
 }
 else {
-return __fail(validate396, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate396, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs3 === errors;
@@ -6636,7 +6217,7 @@ break;
 }
 }
 else {
-return __fail(validate396, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate396, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -6684,8 +6265,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs15 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate396, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate396, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs15 === errors;
 }
@@ -6699,7 +6280,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate396, instancePath,"type",{type: "object"});
+return __failType(validate396, instancePath, "object");
 }
 }
 validate396.errors = vErrors;
@@ -6711,7 +6292,7 @@ function validate415(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.mcpServers === undefined) || (!(func0.call(data, "mcpServers")))) && (missing0 = "mcpServers")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))) || (((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId"))){
 return __fail(validate415, instancePath,"required",{missingProperty: missing0});
@@ -6736,7 +6317,7 @@ break;
 }
 }
 else {
-return __fail(validate415, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate415, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -6748,7 +6329,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs4 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate415, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate415, instancePath+"/cwd", "string");
 }
 var valid0 = _errs4 === errors;
 }
@@ -6766,7 +6347,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
 if(typeof data3[i1] !== "string"){
-return __fail(validate415, instancePath+"/additionalDirectories/" + i1,"type",{type: "string"});
+return __failType(validate415, instancePath+"/additionalDirectories/" + i1, "string");
 }
 var valid2 = _errs8 === errors;
 if(!valid2){
@@ -6775,7 +6356,7 @@ break;
 }
 }
 else {
-return __fail(validate415, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate415, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs6 === errors;
@@ -6787,7 +6368,7 @@ if(valid0){
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs10 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate415, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate415, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs10 === errors;
 }
@@ -6834,8 +6415,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate415, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate415, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs19 === errors;
 }
@@ -6850,7 +6431,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate415, instancePath,"type",{type: "object"});
+return __failType(validate415, instancePath, "object");
 }
 }
 validate415.errors = vErrors;
@@ -6862,12 +6443,12 @@ function validate419(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-return __fail(validate419, instancePath+"/cwd","type",{type: __schemaValue2});
+return __failType(validate419, instancePath+"/cwd", __schemaValue2);
 }
 var valid0 = _errs1 === errors;
 }
@@ -6879,7 +6460,7 @@ if(data.cursor !== undefined && func0.call(data, "cursor")){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate419, instancePath+"/cursor","type",{type: __schemaValue2});
+return __failType(validate419, instancePath+"/cursor", __schemaValue2);
 }
 var valid0 = _errs3 === errors;
 }
@@ -6927,8 +6508,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs12 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate419, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs12 === errors;
 }
@@ -6940,7 +6521,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate419, instancePath,"type",{type: "object"});
+return __failType(validate419, instancePath, "object");
 }
 }
 validate419.errors = vErrors;
@@ -6954,7 +6535,7 @@ function validate423(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate423, instancePath,"required",{missingProperty: missing0});
@@ -6963,7 +6544,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate423, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate423, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -6974,7 +6555,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate423, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate423, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -6992,7 +6573,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate423, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate423, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -7001,7 +6582,7 @@ break;
 }
 }
 else {
-return __fail(validate423, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate423, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -7029,7 +6610,7 @@ break;
 }
 }
 else {
-return __fail(validate423, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate423, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs11 === errors;
@@ -7077,8 +6658,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate423, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate423, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs19 === errors;
 }
@@ -7093,7 +6674,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate423, instancePath,"type",{type: "object"});
+return __failType(validate423, instancePath, "object");
 }
 }
 validate423.errors = vErrors;
@@ -7103,7 +6684,7 @@ return errors === 0;
 
 function validate427(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
@@ -7111,21 +6692,21 @@ return __fail(validate427, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate427, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate427, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate427, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate427, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate427, instancePath,"type",{type: "object"});
+return __failType(validate427, instancePath, "object");
 }
 }
 validate427.errors = null;
@@ -7133,73 +6714,13 @@ return true;
 }
 
 
-function validate429(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate429, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate429, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate429, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate429, instancePath,"type",{type: "object"});
-}
-}
-validate429.errors = null;
-return true;
-}
 
 
-function validate431(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate431, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate431, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate431, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate431, instancePath,"type",{type: "object"});
-}
-}
-validate431.errors = null;
-return true;
-}
 
 
 function validate433(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
@@ -7207,20 +6728,20 @@ return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate433, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate433, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate433, instancePath+"/title","type",{type: "string"});
+return __failType(validate433, instancePath+"/title", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate433, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7228,7 +6749,7 @@ return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate433, instancePath,"type",{type: "object"});
+return __failType(validate433, instancePath, "object");
 }
 }
 validate433.errors = null;
@@ -7236,155 +6757,6 @@ return true;
 }
 
 
-function validate435(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
-return __fail(validate435, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-const _errs1 = errors;
-if(typeof data.sessionId !== "string"){
-return __fail(validate435, instancePath+"/sessionId","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.cwd !== undefined && func0.call(data, "cwd")){
-const _errs5 = errors;
-if(typeof data.cwd !== "string"){
-return __fail(validate435, instancePath+"/cwd","type",{type: "string"});
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirectories")){
-let data2 = data.additionalDirectories;
-const _errs7 = errors;
-if(errors === _errs7){
-if(Array.isArray(data2)){
-var valid3 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs9 = errors;
-if(typeof data2[i0] !== "string"){
-return __fail(validate435, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
-}
-var valid3 = _errs9 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate435, instancePath+"/additionalDirectories","type",{type: "array"});
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mcpServers !== undefined && func0.call(data, "mcpServers")){
-let data4 = data.mcpServers;
-const _errs11 = errors;
-if(errors === _errs11){
-if(Array.isArray(data4)){
-var valid4 = true;
-const len1 = data4.length;
-for(let i1=0; i1<len1; i1++){
-const _errs13 = errors;
-if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1))){
-errors = (vErrors = __concatIssues(vErrors, validate397.errors)).length;
-}
-var valid4 = _errs13 === errors;
-if(!valid4){
-break;
-}
-}
-}
-else {
-return __fail(validate435, instancePath+"/mcpServers","type",{type: "array"});
-}
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.systemPrompt !== undefined && func0.call(data, "systemPrompt")){
-let data6 = data.systemPrompt;
-const _errs14 = errors;
-const _errs15 = errors;
-let valid5 = false;
-const _errs16 = errors;
-if(!(validate411(data6, instancePath+"/systemPrompt"))){
-errors = (vErrors = __concatIssues(vErrors, validate411.errors)).length;
-}
-var _valid0 = _errs16 === errors;
-valid5 = valid5 || _valid0;
-if(!valid5){
-const _errs17 = errors;
-if(data6 !== null){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","type",{type: "null"}));
-errors++;
-}
-var _valid0 = _errs17 === errors;
-valid5 = valid5 || _valid0;
-}
-if(!valid5){
-vErrors = __pushIssue(vErrors, __issue(instancePath+"/systemPrompt","anyOf",{}));
-errors++;
-validate435.errors = vErrors;
-return false;
-}
-else {
-errors = _errs15;
-vErrors = __truncateIssues(vErrors, _errs15);
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data7 = data._meta;
-const _errs19 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate435, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs19 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate435, instancePath,"type",{type: "object"});
-}
-}
-validate435.errors = vErrors;
-return errors === 0;
-}
 
 
 
@@ -7399,7 +6771,7 @@ function validate356(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate356, instancePath,"required",{missingProperty: missing0});
@@ -7419,7 +6791,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate356, instancePath+"/method","type",{type: "string"});
+return __failType(validate356, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -7450,8 +6822,8 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate386(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate386.errors)).length;
+if(!(validate147(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
@@ -7478,8 +6850,8 @@ var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate394(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
+if(!(validate147(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate147.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
@@ -7527,15 +6899,15 @@ var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate429(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
+if(!(validate427(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate427.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs37 = errors;
-if(!(validate431(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate431.errors)).length;
+if(!(validate427(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate427.errors)).length;
 }
 var _valid1 = _errs37 === errors;
 valid3 = valid3 || _valid1;
@@ -7548,8 +6920,8 @@ var _valid1 = _errs39 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs41 = errors;
-if(!(validate435(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
+if(!(validate423(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate423.errors)).length;
 }
 var _valid1 = _errs41 === errors;
 valid3 = valid3 || _valid1;
@@ -7645,7 +7017,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate356, instancePath,"type",{type: "object"});
+return __failType(validate356, instancePath, "object");
 }
 }
 validate356.errors = vErrors;
@@ -7656,17 +7028,17 @@ export const vInitializeRequest = validate358;
 
 export const vClientCapabilities = validate360;
 
-export const vSubagentCapabilities = validate369;
+export const vSubagentCapabilities = validate147;
 
-export const vPlanCapabilities = validate371;
+export const vPlanCapabilities = validate147;
 
-export const vListProvidersRequest = validate386;
+export const vListProvidersRequest = validate147;
 
 export const vSetProviderRequest = validate388;
 
 export const vDisableProviderRequest = validate390;
 
-export const vAuthStatusRequest = validate394;
+export const vAuthStatusRequest = validate147;
 
 export const vNewSessionRequest = validate396;
 
@@ -7676,41 +7048,27 @@ export const vMcpServerAcp = validate405;
 
 export const vSystemPrompt = validate411;
 
-export const vSystemPromptMode = validate448;
+export const vSystemPromptMode = validate126;
 
-function validate448(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate448, instancePath,"type",{type: "string"});
-}
-validate448.errors = null;
-return true;
-}
 
 export const vLoadSessionRequest = validate415;
 
 export const vListSessionsRequest = validate419;
 
-export const vSessionArchiveFilter = validate449;
+export const vSessionArchiveFilter = validate126;
 
-function validate449(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate449, instancePath,"type",{type: "string"});
-}
-validate449.errors = null;
-return true;
-}
 
 export const vForkSessionRequest = validate423;
 
 export const vArchiveSessionRequest = validate427;
 
-export const vUnarchiveSessionRequest = validate429;
+export const vUnarchiveSessionRequest = validate427;
 
-export const vSessionStatusRequest = validate431;
+export const vSessionStatusRequest = validate427;
 
 export const vSetSessionTitleRequest = validate433;
 
-export const vResumeSessionRequest = validate435;
+export const vResumeSessionRequest = validate423;
 
 export const vClientResponse = validate450;
 
@@ -7744,7 +7102,7 @@ export const vClientResponse = validate450;
 
 function validate481(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 return __fail(validate481, instancePath,"required",{missingProperty: missing0});
@@ -7753,7 +7111,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate481, instancePath+"/code","type",{type: "integer"});
+return __failType(validate481, instancePath+"/code", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -7766,14 +7124,14 @@ return __fail(validate481, instancePath+"/code","format",{format: "int32"});
 {
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-return __fail(validate481, instancePath+"/message","type",{type: "string"});
+return __failType(validate481, instancePath+"/message", "string");
 }
 }
 }
 }
 }
 else {
-return __fail(validate481, instancePath,"type",{type: "object"});
+return __failType(validate481, instancePath, "object");
 }
 }
 validate481.errors = null;
@@ -7788,7 +7146,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -7797,7 +7155,7 @@ errors++;
 else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -7814,7 +7172,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -7835,7 +7193,7 @@ if(valid2){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+if((!(__isObject(data2))) && (data2 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -7877,7 +7235,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -8009,7 +7367,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -8070,65 +7428,13 @@ export const vClientNotification = validate486;
 
 
 
-function validate489(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate489, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
-if(typeof data.serverId !== "string"){
-return __fail(validate489, instancePath+"/serverId","type",{type: "string"});
-}
-}
-{
-if(data.requestId !== undefined && func0.call(data, "requestId")){
-if(typeof data.requestId !== "string"){
-return __fail(validate489, instancePath+"/requestId","type",{type: "string"});
-}
-}
-{
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate489, instancePath+"/method","type",{type: "string"});
-}
-}
-{
-if(data.params !== undefined && func0.call(data, "params")){
-let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate489, instancePath+"/params","type",{type: __schemaValue0});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate489, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate489, instancePath,"type",{type: "object"});
-}
-}
-validate489.errors = null;
-return true;
-}
 
 
 function validate486(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate486, instancePath,"required",{missingProperty: missing0});
@@ -8137,7 +7443,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate486, instancePath+"/method","type",{type: "string"});
+return __failType(validate486, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8161,8 +7467,8 @@ var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate489(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate489.errors)).length;
+if(!(validate124(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate124.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
@@ -8210,14 +7516,14 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate486, instancePath,"type",{type: "object"});
+return __failType(validate486, instancePath, "object");
 }
 }
 validate486.errors = vErrors;
 return errors === 0;
 }
 
-export const vMessageMcpNotification = validate489;
+export const vMessageMcpNotification = validate124;
 
 export const vProxyRequest = validate491;
 
@@ -8234,7 +7540,7 @@ return errors === 0;
 
 function validate496(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate496, instancePath,"required",{missingProperty: missing0});
@@ -8242,21 +7548,21 @@ return __fail(validate496, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate496, instancePath+"/method","type",{type: "string"});
+return __failType(validate496, instancePath+"/method", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate496, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate496, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate496, instancePath,"type",{type: "object"});
+return __failType(validate496, instancePath, "object");
 }
 }
 validate496.errors = null;
@@ -8268,7 +7574,7 @@ function validate491(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate491, instancePath,"required",{missingProperty: missing0});
@@ -8288,7 +7594,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate491, instancePath+"/method","type",{type: "string"});
+return __failType(validate491, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -8357,7 +7663,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate491, instancePath,"type",{type: "object"});
+return __failType(validate491, instancePath, "object");
 }
 }
 validate491.errors = vErrors;
@@ -8388,7 +7694,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -8447,7 +7753,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -8511,43 +7817,13 @@ return true;
 
 export const vProxyNotification = validate506;
 
-function validate507(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate507, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate507, instancePath+"/method","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate507, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate507, instancePath,"type",{type: "object"});
-}
-}
-validate507.errors = null;
-return true;
-}
 
 
 function validate506(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
@@ -8556,7 +7832,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate506, instancePath+"/method","type",{type: "string"});
+return __failType(validate506, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8573,8 +7849,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate507(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate507.errors)).length;
+if(!(validate496(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate496.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
@@ -8616,12 +7892,12 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate506, instancePath,"type",{type: "object"});
+return __failType(validate506, instancePath, "object");
 }
 }
 validate506.errors = vErrors;
 return errors === 0;
 }
 
-export const vProxySuccessorNotification = validate507;
+export const vProxySuccessorNotification = validate496;
 

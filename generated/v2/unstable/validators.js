@@ -172,7 +172,7 @@ export {
   vCancelSessionNotification,
   vCancelRequestNotification,
 } from "../shared-validators.js";
-import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, formats as __formats } from "../../runtime/index.js";
+import { ucs2length as __ucs2length, issue as __issue, pushIssue as __pushIssue, concatIssues as __concatIssues, truncateIssues as __truncateIssues, fail as __fail, failType as __failType, isObject as __isObject, formats as __formats } from "../../runtime/index.js";
 import {
   vRequestId as validate26,
   vAnnotations as validate36,
@@ -421,7 +421,7 @@ const formats4 = __formats.uint32;
 
 function validate133(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate133, instancePath,"required",{missingProperty: missing0});
@@ -429,33 +429,33 @@ return __fail(validate133, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate133, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate133, instancePath+"/serverId", "string");
 }
 }
 {
 if(data.requestId !== undefined && func0.call(data, "requestId")){
 if(typeof data.requestId !== "string"){
-return __fail(validate133, instancePath+"/requestId","type",{type: "string"});
+return __failType(validate133, instancePath+"/requestId", "string");
 }
 }
 {
 if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate133, instancePath+"/method","type",{type: "string"});
+return __failType(validate133, instancePath+"/method", "string");
 }
 }
 {
 if(data.params !== undefined && func0.call(data, "params")){
 let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate133, instancePath+"/params","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate133, instancePath+"/params", __schemaValue0);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data4))) && (data4 !== null)){
+return __failType(validate133, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -465,7 +465,7 @@ return __fail(validate133, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate133, instancePath,"type",{type: "object"});
+return __failType(validate133, instancePath, "object");
 }
 }
 validate133.errors = null;
@@ -477,7 +477,7 @@ function validate25(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate25, instancePath,"required",{missingProperty: missing0});
@@ -497,7 +497,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate25, instancePath+"/method","type",{type: "string"});
+return __failType(validate25, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -579,7 +579,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate25, instancePath,"type",{type: "object"});
+return __failType(validate25, instancePath, "object");
 }
 }
 validate25.errors = vErrors;
@@ -592,21 +592,14 @@ export const vMcpServerAcpId = validate135;
 
 function validate135(data, instancePath=""){
 if(typeof data !== "string"){
-return __fail(validate135, instancePath,"type",{type: "string"});
+return __failType(validate135, instancePath, "string");
 }
 validate135.errors = null;
 return true;
 }
 
-export const vMcpRequestId = validate136;
+export const vMcpRequestId = validate135;
 
-function validate136(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate136, instancePath,"type",{type: "string"});
-}
-validate136.errors = null;
-return true;
-}
 
 export const vAgentResponse = validate137;
 const formats20 = __formats.uint16;
@@ -629,16 +622,16 @@ const formats20 = __formats.uint16;
 
 function validate159(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate159, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data0))) && (data0 !== null)){
+return __failType(validate159, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 else {
-return __fail(validate159, instancePath,"type",{type: "object"});
+return __failType(validate159, instancePath, "object");
 }
 }
 validate159.errors = null;
@@ -650,7 +643,7 @@ function validate154(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.stdio !== undefined && func0.call(data, "stdio")){
 let data0 = data.stdio;
 const _errs1 = errors;
@@ -762,8 +755,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate154, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate154, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -775,7 +768,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate154, instancePath,"type",{type: "object"});
+return __failType(validate154, instancePath, "object");
 }
 }
 validate154.errors = vErrors;
@@ -787,38 +780,21 @@ return errors === 0;
 
 
 
-function validate168(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate168, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate168, instancePath,"type",{type: "object"});
-}
-}
-validate168.errors = null;
-return true;
-}
 
 
 function validate167(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.override !== undefined && func0.call(data, "override")){
 let data0 = data.override;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate168(data0, instancePath+"/override"))){
-errors = (vErrors = __concatIssues(vErrors, validate168.errors)).length;
+if(!(validate159(data0, instancePath+"/override"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -850,8 +826,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate167, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate167, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -861,7 +837,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate167, instancePath,"type",{type: "object"});
+return __failType(validate167, instancePath, "object");
 }
 }
 validate167.errors = vErrors;
@@ -873,7 +849,7 @@ function validate166(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.mode !== undefined && func0.call(data, "mode")){
 let data0 = data.mode;
 const _errs1 = errors;
@@ -913,8 +889,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate166, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate166, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -924,7 +900,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate166, instancePath,"type",{type: "object"});
+return __failType(validate166, instancePath, "object");
 }
 }
 validate166.errors = vErrors;
@@ -932,87 +908,19 @@ return errors === 0;
 }
 
 
-function validate172(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate172, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate172, instancePath,"type",{type: "object"});
-}
-}
-validate172.errors = null;
-return true;
-}
 
 
-function validate174(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate174, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate174, instancePath,"type",{type: "object"});
-}
-}
-validate174.errors = null;
-return true;
-}
 
 
-function validate176(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate176, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate176, instancePath,"type",{type: "object"});
-}
-}
-validate176.errors = null;
-return true;
-}
 
 
-function validate178(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate178, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate178, instancePath,"type",{type: "object"});
-}
-}
-validate178.errors = null;
-return true;
-}
 
 
 function validate145(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.prompt !== undefined && func0.call(data, "prompt")){
 let data0 = data.prompt;
 const _errs1 = errors;
@@ -1199,8 +1107,8 @@ const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate172(data5, instancePath+"/fork"))){
-errors = (vErrors = __concatIssues(vErrors, validate172.errors)).length;
+if(!(validate159(data5, instancePath+"/fork"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid5 = _errs28 === errors;
 valid6 = valid6 || _valid5;
@@ -1235,8 +1143,8 @@ const _errs31 = errors;
 const _errs32 = errors;
 let valid7 = false;
 const _errs33 = errors;
-if(!(validate174(data6, instancePath+"/archive"))){
-errors = (vErrors = __concatIssues(vErrors, validate174.errors)).length;
+if(!(validate159(data6, instancePath+"/archive"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid6 = _errs33 === errors;
 valid7 = valid7 || _valid6;
@@ -1271,8 +1179,8 @@ const _errs36 = errors;
 const _errs37 = errors;
 let valid8 = false;
 const _errs38 = errors;
-if(!(validate176(data7, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate176.errors)).length;
+if(!(validate159(data7, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid7 = _errs38 === errors;
 valid8 = valid8 || _valid7;
@@ -1307,8 +1215,8 @@ const _errs41 = errors;
 const _errs42 = errors;
 let valid9 = false;
 const _errs43 = errors;
-if(!(validate178(data8, instancePath+"/title"))){
-errors = (vErrors = __concatIssues(vErrors, validate178.errors)).length;
+if(!(validate159(data8, instancePath+"/title"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid8 = _errs43 === errors;
 valid9 = valid9 || _valid8;
@@ -1340,8 +1248,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data9 = data._meta;
 const _errs46 = errors;
-if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-return __fail(validate145, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data9))) && (data9 !== null)){
+return __failType(validate145, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs46 === errors;
 }
@@ -1359,7 +1267,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate145, instancePath,"type",{type: "object"});
+return __failType(validate145, instancePath, "object");
 }
 }
 validate145.errors = vErrors;
@@ -1367,38 +1275,21 @@ return errors === 0;
 }
 
 
-function validate182(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate182, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate182, instancePath,"type",{type: "object"});
-}
-}
-validate182.errors = null;
-return true;
-}
 
 
 function validate181(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.status !== undefined && func0.call(data, "status")){
 let data0 = data.status;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate182(data0, instancePath+"/status"))){
-errors = (vErrors = __concatIssues(vErrors, validate182.errors)).length;
+if(!(validate159(data0, instancePath+"/status"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -1430,8 +1321,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate181, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate181, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -1441,7 +1332,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate181, instancePath,"type",{type: "object"});
+return __failType(validate181, instancePath, "object");
 }
 }
 validate181.errors = vErrors;
@@ -1449,30 +1340,13 @@ return errors === 0;
 }
 
 
-function validate185(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate185, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate185, instancePath,"type",{type: "object"});
-}
-}
-validate185.errors = null;
-return true;
-}
 
 
 function validate144(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.session !== undefined && func0.call(data, "session")){
 let data0 = data.session;
 const _errs1 = errors;
@@ -1551,8 +1425,8 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate185(data2, instancePath+"/providers"))){
-errors = (vErrors = __concatIssues(vErrors, validate185.errors)).length;
+if(!(validate159(data2, instancePath+"/providers"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
@@ -1584,8 +1458,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs16 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate144, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate144, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs16 === errors;
 }
@@ -1597,7 +1471,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate144, instancePath,"type",{type: "object"});
+return __failType(validate144, instancePath, "object");
 }
 }
 validate144.errors = vErrors;
@@ -1617,7 +1491,7 @@ function validate139(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.protocolVersion === undefined) || (!(func0.call(data, "protocolVersion")))) && (missing0 = "protocolVersion")) || (((data.info === undefined) || (!(func0.call(data, "info")))) && (missing0 = "info"))){
 return __fail(validate139, instancePath,"required",{missingProperty: missing0});
@@ -1675,7 +1549,7 @@ break;
 }
 }
 else {
-return __fail(validate139, instancePath+"/authMethods","type",{type: "array"});
+return __failType(validate139, instancePath+"/authMethods", "array");
 }
 }
 var valid0 = _errs7 === errors;
@@ -1687,8 +1561,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs10 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate139, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate139, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -1702,7 +1576,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate139, instancePath,"type",{type: "object"});
+return __failType(validate139, instancePath, "object");
 }
 }
 validate139.errors = vErrors;
@@ -1714,7 +1588,7 @@ return errors === 0;
 
 function validate201(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType")) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate201, instancePath,"required",{missingProperty: missing0});
@@ -1722,7 +1596,7 @@ return __fail(validate201, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate201, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate201, instancePath+"/apiType", "string");
 }
 }
 {
@@ -1730,7 +1604,7 @@ if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
-return __fail(validate201, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate201, instancePath+"/baseUrl", "string");
 }
 }
 }
@@ -1738,8 +1612,8 @@ return __fail(validate201, instancePath+"/baseUrl","type",{type: "string"});
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate201, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -1747,7 +1621,7 @@ return __fail(validate201, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate201, instancePath,"type",{type: "object"});
+return __failType(validate201, instancePath, "object");
 }
 }
 validate201.errors = null;
@@ -1759,7 +1633,7 @@ function validate200(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.supported === undefined) || (!(func0.call(data, "supported")))) && (missing0 = "supported"))) || (((data.required === undefined) || (!(func0.call(data, "required")))) && (missing0 = "required"))){
 return __fail(validate200, instancePath,"required",{missingProperty: missing0});
@@ -1768,7 +1642,7 @@ else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 const _errs1 = errors;
 if(typeof data.providerId !== "string"){
-return __fail(validate200, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate200, instancePath+"/providerId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -1786,7 +1660,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate200, instancePath+"/supported/" + i0,"type",{type: "string"});
+return __failType(validate200, instancePath+"/supported/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -1795,7 +1669,7 @@ break;
 }
 }
 else {
-return __fail(validate200, instancePath+"/supported","type",{type: "array"});
+return __failType(validate200, instancePath+"/supported", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -1807,7 +1681,7 @@ if(valid0){
 if(data.required !== undefined && func0.call(data, "required")){
 const _errs10 = errors;
 if(typeof data.required !== "boolean"){
-return __fail(validate200, instancePath+"/required","type",{type: "boolean"});
+return __failType(validate200, instancePath+"/required", "boolean");
 }
 var valid0 = _errs10 === errors;
 }
@@ -1854,8 +1728,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs17 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate200, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate200, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs17 === errors;
 }
@@ -1869,7 +1743,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate200, instancePath,"type",{type: "object"});
+return __failType(validate200, instancePath, "object");
 }
 }
 validate200.errors = vErrors;
@@ -1881,7 +1755,7 @@ function validate199(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.providers === undefined) || (!(func0.call(data, "providers")))) && (missing0 = "providers")){
 return __fail(validate199, instancePath,"required",{missingProperty: missing0});
@@ -1906,7 +1780,7 @@ break;
 }
 }
 else {
-return __fail(validate199, instancePath+"/providers","type",{type: "array"});
+return __failType(validate199, instancePath+"/providers", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -1918,8 +1792,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate199, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate199, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -1930,7 +1804,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate199, instancePath,"type",{type: "object"});
+return __failType(validate199, instancePath, "object");
 }
 }
 validate199.errors = vErrors;
@@ -1938,49 +1812,15 @@ return errors === 0;
 }
 
 
-function validate205(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate205, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate205, instancePath,"type",{type: "object"});
-}
-}
-validate205.errors = null;
-return true;
-}
 
 
-function validate207(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate207, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate207, instancePath,"type",{type: "object"});
-}
-}
-validate207.errors = null;
-return true;
-}
 
 
 
 
 function validate212(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.label === undefined) || (!(func0.call(data, "label")))) && (missing0 = "label")){
 return __fail(validate212, instancePath,"required",{missingProperty: missing0});
@@ -1988,42 +1828,42 @@ return __fail(validate212, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.label !== undefined && func0.call(data, "label")){
 if(typeof data.label !== "string"){
-return __fail(validate212, instancePath+"/label","type",{type: "string"});
+return __failType(validate212, instancePath+"/label", "string");
 }
 }
 {
 if(data.active !== undefined && func0.call(data, "active")){
 let data1 = data.active;
 if((typeof data1 !== "boolean") && (data1 !== null)){
-return __fail(validate212, instancePath+"/active","type",{type: __schemaValue1});
+return __failType(validate212, instancePath+"/active", __schemaValue1);
 }
 }
 {
 if(data.name !== undefined && func0.call(data, "name")){
 let data2 = data.name;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate212, instancePath+"/name","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/name", __schemaValue2);
 }
 }
 {
 if(data.email !== undefined && func0.call(data, "email")){
 let data3 = data.email;
 if((typeof data3 !== "string") && (data3 !== null)){
-return __fail(validate212, instancePath+"/email","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/email", __schemaValue2);
 }
 }
 {
 if(data.organization !== undefined && func0.call(data, "organization")){
 let data4 = data.organization;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate212, instancePath+"/organization","type",{type: __schemaValue2});
+return __failType(validate212, instancePath+"/organization", __schemaValue2);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate212, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2034,7 +1874,7 @@ return __fail(validate212, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate212, instancePath,"type",{type: "object"});
+return __failType(validate212, instancePath, "object");
 }
 }
 validate212.errors = null;
@@ -2046,7 +1886,7 @@ function validate211(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 return __fail(validate211, instancePath,"required",{missingProperty: missing0});
@@ -2055,7 +1895,7 @@ else {
 if(data.state !== undefined && func0.call(data, "state")){
 const _errs1 = errors;
 if(typeof data.state !== "string"){
-return __fail(validate211, instancePath+"/state","type",{type: "string"});
+return __failType(validate211, instancePath+"/state", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2082,7 +1922,7 @@ break;
 }
 }
 else {
-return __fail(validate211, instancePath+"/accounts","type",{type: "array"});
+return __failType(validate211, instancePath+"/accounts", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2094,8 +1934,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate211, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate211, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -2107,7 +1947,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate211, instancePath,"type",{type: "object"});
+return __failType(validate211, instancePath, "object");
 }
 }
 validate211.errors = vErrors;
@@ -2139,7 +1979,7 @@ return errors === 0;
 
 function validate239(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate239, instancePath,"required",{missingProperty: missing0});
@@ -2147,13 +1987,13 @@ return __fail(validate239, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate239, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate239, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 if(typeof data.cwd !== "string"){
-return __fail(validate239, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate239, instancePath+"/cwd", "string");
 }
 }
 {
@@ -2165,7 +2005,7 @@ var valid5 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data2[i0] !== "string"){
-return __fail(validate239, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate239, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -2174,7 +2014,7 @@ break;
 }
 }
 else {
-return __fail(validate239, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate239, instancePath+"/additionalDirectories", "array");
 }
 }
 }
@@ -2182,28 +2022,28 @@ return __fail(validate239, instancePath+"/additionalDirectories","type",{type: "
 if(data.title !== undefined && func0.call(data, "title")){
 let data4 = data.title;
 if((typeof data4 !== "string") && (data4 !== null)){
-return __fail(validate239, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate239, instancePath+"/title", __schemaValue2);
 }
 }
 {
 if(data.updatedAt !== undefined && func0.call(data, "updatedAt")){
 let data5 = data.updatedAt;
 if((typeof data5 !== "string") && (data5 !== null)){
-return __fail(validate239, instancePath+"/updatedAt","type",{type: __schemaValue2});
+return __failType(validate239, instancePath+"/updatedAt", __schemaValue2);
 }
 }
 {
 if(data.archived !== undefined && func0.call(data, "archived")){
 let data6 = data.archived;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-return __fail(validate239, instancePath+"/archived","type",{type: __schemaValue1});
+return __failType(validate239, instancePath+"/archived", __schemaValue1);
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate239, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2215,7 +2055,7 @@ return __fail(validate239, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate239, instancePath,"type",{type: "object"});
+return __failType(validate239, instancePath, "object");
 }
 }
 validate239.errors = null;
@@ -2227,7 +2067,7 @@ function validate238(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessions === undefined) || (!(func0.call(data, "sessions")))) && (missing0 = "sessions")){
 return __fail(validate238, instancePath,"required",{missingProperty: missing0});
@@ -2252,7 +2092,7 @@ break;
 }
 }
 else {
-return __fail(validate238, instancePath+"/sessions","type",{type: "array"});
+return __failType(validate238, instancePath+"/sessions", "array");
 }
 }
 var valid0 = _errs1 === errors;
@@ -2301,8 +2141,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs11 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate238, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate238, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -2314,7 +2154,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate238, instancePath,"type",{type: "object"});
+return __failType(validate238, instancePath, "object");
 }
 }
 validate238.errors = vErrors;
@@ -2328,7 +2168,7 @@ function validate244(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate244, instancePath,"required",{missingProperty: missing0});
@@ -2337,7 +2177,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate244, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate244, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -2364,7 +2204,7 @@ break;
 }
 }
 else {
-return __fail(validate244, instancePath+"/configOptions","type",{type: "array"});
+return __failType(validate244, instancePath+"/configOptions", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -2392,7 +2232,7 @@ break;
 }
 }
 else {
-return __fail(validate244, instancePath+"/availableCommands","type",{type: "array"});
+return __failType(validate244, instancePath+"/availableCommands", "array");
 }
 }
 var valid0 = _errs8 === errors;
@@ -2404,8 +2244,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
 const _errs11 = errors;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate244, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate244, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs11 === errors;
 }
@@ -2418,7 +2258,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate244, instancePath,"type",{type: "object"});
+return __failType(validate244, instancePath, "object");
 }
 }
 validate244.errors = vErrors;
@@ -2426,42 +2266,8 @@ return errors === 0;
 }
 
 
-function validate248(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate248, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate248, instancePath,"type",{type: "object"});
-}
-}
-validate248.errors = null;
-return true;
-}
 
 
-function validate250(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate250, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate250, instancePath,"type",{type: "object"});
-}
-}
-validate250.errors = null;
-return true;
-}
 
 
 
@@ -2470,7 +2276,7 @@ return true;
 
 function validate260(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate260, instancePath,"required",{missingProperty: missing0});
@@ -2478,21 +2284,21 @@ return __fail(validate260, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate260, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate260, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate260, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate260, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate260, instancePath,"type",{type: "object"});
+return __failType(validate260, instancePath, "object");
 }
 }
 validate260.errors = null;
@@ -2510,7 +2316,7 @@ if(!(validate256(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate256.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -2543,7 +2349,7 @@ if(!(validate258(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate258.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -2576,7 +2382,7 @@ if(!(validate260(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -2611,7 +2417,7 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -2641,7 +2447,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -2671,7 +2477,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -2718,7 +2524,7 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -2762,12 +2568,12 @@ function validate254(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.background !== undefined && func0.call(data, "background")){
 let data0 = data.background;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate254, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate254, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs1){
 if(Array.isArray(data0)){
@@ -2794,8 +2600,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate254, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate254, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs4 === errors;
 }
@@ -2805,7 +2611,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate254, instancePath,"type",{type: "object"});
+return __failType(validate254, instancePath, "object");
 }
 }
 validate254.errors = vErrors;
@@ -2824,7 +2630,7 @@ const formats22 = __formats.int32;
 
 function validate273(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.totalTokens === undefined) || (!(func0.call(data, "totalTokens")))) && (missing0 = "totalTokens")) || (((data.inputTokens === undefined) || (!(func0.call(data, "inputTokens")))) && (missing0 = "inputTokens"))) || (((data.outputTokens === undefined) || (!(func0.call(data, "outputTokens")))) && (missing0 = "outputTokens"))){
 return __fail(validate273, instancePath,"required",{missingProperty: missing0});
@@ -2833,7 +2639,7 @@ else {
 if(data.totalTokens !== undefined && func0.call(data, "totalTokens")){
 let data0 = data.totalTokens;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate273, instancePath+"/totalTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/totalTokens", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -2852,7 +2658,7 @@ return __fail(validate273, instancePath+"/totalTokens","format",{format: "uint64
 if(data.inputTokens !== undefined && func0.call(data, "inputTokens")){
 let data1 = data.inputTokens;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-return __fail(validate273, instancePath+"/inputTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/inputTokens", "integer");
 }
 {
 if((typeof data1 == "number") && (isFinite(data1))){
@@ -2871,7 +2677,7 @@ return __fail(validate273, instancePath+"/inputTokens","format",{format: "uint64
 if(data.outputTokens !== undefined && func0.call(data, "outputTokens")){
 let data2 = data.outputTokens;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-return __fail(validate273, instancePath+"/outputTokens","type",{type: "integer"});
+return __failType(validate273, instancePath+"/outputTokens", "integer");
 }
 {
 if((typeof data2 == "number") && (isFinite(data2))){
@@ -2890,7 +2696,7 @@ return __fail(validate273, instancePath+"/outputTokens","format",{format: "uint6
 if(data.thoughtTokens !== undefined && func0.call(data, "thoughtTokens")){
 let data3 = data.thoughtTokens;
 if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-return __fail(validate273, instancePath+"/thoughtTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/thoughtTokens", __schemaValue4);
 }
 {
 if((typeof data3 == "number") && (isFinite(data3))){
@@ -2909,7 +2715,7 @@ return __fail(validate273, instancePath+"/thoughtTokens","format",{format: "uint
 if(data.cachedReadTokens !== undefined && func0.call(data, "cachedReadTokens")){
 let data4 = data.cachedReadTokens;
 if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-return __fail(validate273, instancePath+"/cachedReadTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/cachedReadTokens", __schemaValue4);
 }
 {
 if((typeof data4 == "number") && (isFinite(data4))){
@@ -2928,7 +2734,7 @@ return __fail(validate273, instancePath+"/cachedReadTokens","format",{format: "u
 if(data.cachedWriteTokens !== undefined && func0.call(data, "cachedWriteTokens")){
 let data5 = data.cachedWriteTokens;
 if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-return __fail(validate273, instancePath+"/cachedWriteTokens","type",{type: __schemaValue4});
+return __failType(validate273, instancePath+"/cachedWriteTokens", __schemaValue4);
 }
 {
 if((typeof data5 == "number") && (isFinite(data5))){
@@ -2946,8 +2752,8 @@ return __fail(validate273, instancePath+"/cachedWriteTokens","format",{format: "
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate273, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate273, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -2959,7 +2765,7 @@ return __fail(validate273, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate273, instancePath,"type",{type: "object"});
+return __failType(validate273, instancePath, "object");
 }
 }
 validate273.errors = null;
@@ -2974,7 +2780,7 @@ const _errs1 = errors;
 let valid0 = false;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing0 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -3004,7 +2810,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing1 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -3034,7 +2840,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs10 = errors;
 if(errors === _errs10){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing2 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -3064,7 +2870,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs14 = errors;
 if(errors === _errs14){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing3 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -3094,7 +2900,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs18 = errors;
 if(errors === _errs18){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing4 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -3127,7 +2933,7 @@ if(!(validate265(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate265.errors)).length;
 }
 if(errors === _errs22){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing5 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
@@ -3162,7 +2968,7 @@ const _errs31 = errors;
 let valid9 = false;
 const _errs32 = errors;
 if(errors === _errs32){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing6 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3192,7 +2998,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs36 = errors;
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing7 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3222,7 +3028,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs40 = errors;
 if(errors === _errs40){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing8 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3252,7 +3058,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs44 = errors;
 if(errors === _errs44){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing9 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3282,7 +3088,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs48 = errors;
 if(errors === _errs48){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing10 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3312,7 +3118,7 @@ valid9 = valid9 || _valid1;
 if(!valid9){
 const _errs52 = errors;
 if(errors === _errs52){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing11 = "stopReason")){
 vErrors = __pushIssue(vErrors, {});
@@ -3362,7 +3168,7 @@ errors = _errs29;
 vErrors = __truncateIssues(vErrors, _errs29);
 }
 if(errors === _errs27){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.stopReason === undefined) || (!(func0.call(data, "stopReason")))) && (missing12 = "stopReason")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
@@ -3387,7 +3193,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs59 = errors;
 if(errors === _errs59){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 if(data.stopReason !== null){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/stopReason","type",{type: "null"}));
@@ -3420,7 +3226,7 @@ errors = _errs1;
 vErrors = __truncateIssues(vErrors, _errs1);
 }
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.usage !== undefined && func0.call(data, "usage")){
 let data14 = data.usage;
 const _errs63 = errors;
@@ -3461,7 +3267,7 @@ if(data.background !== undefined && func0.call(data, "background")){
 let data15 = data.background;
 const _errs68 = errors;
 if((!(Array.isArray(data15))) && (data15 !== null)){
-return __fail(validate264, instancePath+"/background","type",{type: __schemaValue3});
+return __failType(validate264, instancePath+"/background", __schemaValue3);
 }
 if(errors === _errs68){
 if(Array.isArray(data15)){
@@ -3488,8 +3294,8 @@ if(valid18){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data17 = data._meta;
 const _errs71 = errors;
-if((!(data17 && typeof data17 == "object" && !Array.isArray(data17))) && (data17 !== null)){
-return __fail(validate264, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data17))) && (data17 !== null)){
+return __failType(validate264, instancePath+"/_meta", __schemaValue0);
 }
 var valid18 = _errs71 === errors;
 }
@@ -3501,7 +3307,7 @@ if(data.stopReason !== undefined && func0.call(data, "stopReason")){
 let data18 = data.stopReason;
 const _errs74 = errors;
 if((typeof data18 !== "string") && (data18 !== null)){
-return __fail(validate264, instancePath+"/stopReason","type",{type: __schemaValue2});
+return __failType(validate264, instancePath+"/stopReason", __schemaValue2);
 }
 var valid18 = _errs74 === errors;
 }
@@ -3513,7 +3319,7 @@ var valid18 = true;
 }
 }
 else {
-return __fail(validate264, instancePath,"type",{type: "object"});
+return __failType(validate264, instancePath, "object");
 }
 }
 validate264.errors = vErrors;
@@ -3521,114 +3327,8 @@ return errors === 0;
 }
 
 
-function validate277(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate277, instancePath+"/background","type",{type: __schemaValue3});
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate255(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate277, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __fail(validate277, instancePath,"type",{type: "object"});
-}
-}
-validate277.errors = vErrors;
-return errors === 0;
-}
 
 
-function validate280(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.background !== undefined && func0.call(data, "background")){
-let data0 = data.background;
-const _errs1 = errors;
-if((!(Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate280, instancePath+"/background","type",{type: __schemaValue3});
-}
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate255(data0[i0], instancePath+"/background/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate255.errors)).length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data2 = data._meta;
-const _errs4 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate280, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-else {
-return __fail(validate280, instancePath,"type",{type: "object"});
-}
-}
-validate280.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate253(data, instancePath=""){
@@ -3641,7 +3341,7 @@ if(!(validate254(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -3674,7 +3374,7 @@ if(!(validate264(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate264.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing1 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -3703,11 +3403,11 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
-if(!(validate277(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate277.errors)).length;
+if(!(validate254(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing2 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -3736,11 +3436,11 @@ var _valid0 = _errs11 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs16 = errors;
-if(!(validate280(data, instancePath))){
-errors = (vErrors = __concatIssues(vErrors, validate280.errors)).length;
+if(!(validate254(data, instancePath))){
+errors = (vErrors = __concatIssues(vErrors, validate254.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing3 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -3775,7 +3475,7 @@ const _errs25 = errors;
 let valid10 = false;
 const _errs26 = errors;
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing4 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -3805,7 +3505,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs30 = errors;
 if(errors === _errs30){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing5 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -3835,7 +3535,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs34 = errors;
 if(errors === _errs34){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing6 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -3865,7 +3565,7 @@ valid10 = valid10 || _valid1;
 if(!valid10){
 const _errs38 = errors;
 if(errors === _errs38){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing7 = "state")){
 vErrors = __pushIssue(vErrors, {});
@@ -3913,7 +3613,7 @@ errors = _errs23;
 vErrors = __truncateIssues(vErrors, _errs23);
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing8 = "state")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
@@ -3958,7 +3658,7 @@ function validate252(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.status === undefined) || (!(func0.call(data, "status")))) && (missing0 = "status")){
 return __fail(validate252, instancePath,"required",{missingProperty: missing0});
@@ -3967,7 +3667,7 @@ else {
 if(data.status !== undefined && func0.call(data, "status")){
 const _errs1 = errors;
 if(typeof data.status !== "string"){
-return __fail(validate252, instancePath+"/status","type",{type: "string"});
+return __failType(validate252, instancePath+"/status", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -4014,8 +3714,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate252, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate252, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs10 === errors;
 }
@@ -4027,7 +3727,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate252, instancePath,"type",{type: "object"});
+return __failType(validate252, instancePath, "object");
 }
 }
 validate252.errors = vErrors;
@@ -4037,7 +3737,7 @@ return errors === 0;
 
 function validate285(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title")){
 return __fail(validate285, instancePath,"required",{missingProperty: missing0});
@@ -4045,21 +3745,21 @@ return __fail(validate285, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate285, instancePath+"/title","type",{type: "string"});
+return __failType(validate285, instancePath+"/title", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate285, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate285, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate285, instancePath,"type",{type: "object"});
+return __failType(validate285, instancePath, "object");
 }
 }
 validate285.errors = null;
@@ -4086,7 +3786,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -4131,15 +3831,15 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate205(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate205.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs15 = errors;
-if(!(validate207(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate207.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs15 === errors;
 valid3 = valid3 || _valid1;
@@ -4187,15 +3887,15 @@ var _valid1 = _errs27 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs29 = errors;
-if(!(validate248(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate248.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate250(data1, instancePath+"/result"))){
-errors = (vErrors = __concatIssues(vErrors, validate250.errors)).length;
+if(!(validate159(data1, instancePath+"/result"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
@@ -4306,7 +4006,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs51 = errors;
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -4414,63 +4114,42 @@ export const vSessionSystemPromptCapabilities = validate166;
 
 export const vSessionSystemPromptModeCapabilities = validate167;
 
-export const vSessionSystemPromptOverrideCapabilities = validate168;
+export const vSessionSystemPromptOverrideCapabilities = validate159;
 
-export const vSessionForkCapabilities = validate172;
+export const vSessionForkCapabilities = validate159;
 
-export const vSessionArchiveCapabilities = validate174;
+export const vSessionArchiveCapabilities = validate159;
 
-export const vSessionStatusCapabilities = validate176;
+export const vSessionStatusCapabilities = validate159;
 
-export const vSessionTitleCapabilities = validate178;
+export const vSessionTitleCapabilities = validate159;
 
 export const vAgentAuthCapabilities = validate181;
 
-export const vAuthStatusCapabilities = validate182;
+export const vAuthStatusCapabilities = validate159;
 
-export const vProvidersCapabilities = validate185;
+export const vProvidersCapabilities = validate159;
 
 export const vListProvidersResponse = validate199;
 
 export const vProviderInfo = validate200;
 
-export const vProviderId = validate303;
+export const vProviderId = validate135;
 
-function validate303(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate303, instancePath,"type",{type: "string"});
-}
-validate303.errors = null;
-return true;
-}
 
-export const vLlmProtocol = validate304;
+export const vLlmProtocol = validate135;
 
-function validate304(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate304, instancePath,"type",{type: "string"});
-}
-validate304.errors = null;
-return true;
-}
 
 export const vProviderCurrentConfig = validate201;
 
-export const vSetProviderResponse = validate205;
+export const vSetProviderResponse = validate159;
 
-export const vDisableProviderResponse = validate207;
+export const vDisableProviderResponse = validate159;
 
 export const vAuthStatusResponse = validate211;
 
-export const vAuthState = validate305;
+export const vAuthState = validate135;
 
-function validate305(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate305, instancePath,"type",{type: "string"});
-}
-validate305.errors = null;
-return true;
-}
 
 export const vAuthAccount = validate212;
 
@@ -4480,21 +4159,14 @@ export const vSessionInfo = validate239;
 
 export const vForkSessionResponse = validate244;
 
-export const vArchiveSessionResponse = validate248;
+export const vArchiveSessionResponse = validate159;
 
-export const vUnarchiveSessionResponse = validate250;
+export const vUnarchiveSessionResponse = validate159;
 
 export const vSessionStatusResponse = validate252;
 
-export const vSessionStatus = validate306;
+export const vSessionStatus = validate135;
 
-function validate306(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate306, instancePath,"type",{type: "string"});
-}
-validate306.errors = null;
-return true;
-}
 
 export const vStateUpdate = validate253;
 
@@ -4508,9 +4180,9 @@ export const vUsage = validate273;
 
 export const vIdleStateUpdate = validate264;
 
-export const vRequiresActionStateUpdate = validate277;
+export const vRequiresActionStateUpdate = validate254;
 
-export const vUnknownStateUpdate = validate280;
+export const vUnknownStateUpdate = validate254;
 
 export const vSetSessionTitleResponse = validate285;
 
@@ -4546,7 +4218,7 @@ export const vAgentNotification = validate307;
 
 function validate349(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.uri === undefined) || (!(func0.call(data, "uri")))) && (missing0 = "uri"))){
 return __fail(validate349, instancePath,"required",{missingProperty: missing0});
@@ -4554,7 +4226,7 @@ return __fail(validate349, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate349, instancePath+"/planId","type",{type: "string"});
+return __failType(validate349, instancePath+"/planId", "string");
 }
 }
 {
@@ -4562,7 +4234,7 @@ if(data.uri !== undefined && func0.call(data, "uri")){
 {
 {
 if(!(typeof data.uri === "string")){
-return __fail(validate349, instancePath+"/uri","type",{type: "string"});
+return __failType(validate349, instancePath+"/uri", "string");
 }
 }
 }
@@ -4570,8 +4242,8 @@ return __fail(validate349, instancePath+"/uri","type",{type: "string"});
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate349, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate349, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -4579,7 +4251,7 @@ return __fail(validate349, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate349, instancePath,"type",{type: "object"});
+return __failType(validate349, instancePath, "object");
 }
 }
 validate349.errors = null;
@@ -4589,7 +4261,7 @@ return true;
 
 function validate351(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate351, instancePath,"required",{missingProperty: missing0});
@@ -4597,20 +4269,20 @@ return __fail(validate351, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate351, instancePath+"/planId","type",{type: "string"});
+return __failType(validate351, instancePath+"/planId", "string");
 }
 }
 {
 if(data.content !== undefined && func0.call(data, "content")){
 if(typeof data.content !== "string"){
-return __fail(validate351, instancePath+"/content","type",{type: "string"});
+return __failType(validate351, instancePath+"/content", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate351, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate351, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -4618,7 +4290,7 @@ return __fail(validate351, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate351, instancePath,"type",{type: "object"});
+return __failType(validate351, instancePath, "object");
 }
 }
 validate351.errors = null;
@@ -4636,7 +4308,7 @@ if(!(validate345(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate345.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -4669,7 +4341,7 @@ if(!(validate349(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate349.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -4702,7 +4374,7 @@ if(!(validate351(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate351.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -4737,7 +4409,7 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -4767,7 +4439,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -4797,7 +4469,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -4844,7 +4516,7 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if((((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")) || (((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing6 = "planId"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -4906,7 +4578,7 @@ function validate343(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.plan === undefined) || (!(func0.call(data, "plan")))) && (missing0 = "plan")){
 return __fail(validate343, instancePath,"required",{missingProperty: missing0});
@@ -4926,8 +4598,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs3 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate343, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate343, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs3 === errors;
 }
@@ -4938,7 +4610,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate343, instancePath,"type",{type: "object"});
+return __failType(validate343, instancePath, "object");
 }
 }
 validate343.errors = vErrors;
@@ -4948,7 +4620,7 @@ return errors === 0;
 
 function validate355(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.planId === undefined) || (!(func0.call(data, "planId")))) && (missing0 = "planId")){
 return __fail(validate355, instancePath,"required",{missingProperty: missing0});
@@ -4956,21 +4628,21 @@ return __fail(validate355, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.planId !== undefined && func0.call(data, "planId")){
 if(typeof data.planId !== "string"){
-return __fail(validate355, instancePath+"/planId","type",{type: "string"});
+return __failType(validate355, instancePath+"/planId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate355, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate355, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate355, instancePath,"type",{type: "object"});
+return __failType(validate355, instancePath, "object");
 }
 }
 validate355.errors = null;
@@ -4995,38 +4667,21 @@ const func855 = __ucs2length;
 
 
 
-function validate379(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate379, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate379, instancePath,"type",{type: "object"});
-}
-}
-validate379.errors = null;
-return true;
-}
 
 
 function validate378(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cancel !== undefined && func0.call(data, "cancel")){
 let data0 = data.cancel;
 const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate379(data0, instancePath+"/cancel"))){
-errors = (vErrors = __concatIssues(vErrors, validate379.errors)).length;
+if(!(validate159(data0, instancePath+"/cancel"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
@@ -5058,8 +4713,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
 const _errs6 = errors;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate378, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate378, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs6 === errors;
 }
@@ -5069,7 +4724,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate378, instancePath,"type",{type: "object"});
+return __failType(validate378, instancePath, "object");
 }
 }
 validate378.errors = vErrors;
@@ -5081,7 +4736,7 @@ function validate377(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
 return __fail(validate377, instancePath,"required",{missingProperty: missing0});
@@ -5090,7 +4745,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate377, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate377, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5102,7 +4757,7 @@ if(data.title !== undefined && func0.call(data, "title")){
 let data1 = data.title;
 const _errs5 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-return __fail(validate377, instancePath+"/title","type",{type: __schemaValue2});
+return __failType(validate377, instancePath+"/title", __schemaValue2);
 }
 var valid0 = _errs5 === errors;
 }
@@ -5114,7 +4769,7 @@ if(data.description !== undefined && func0.call(data, "description")){
 let data2 = data.description;
 const _errs7 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-return __fail(validate377, instancePath+"/description","type",{type: __schemaValue2});
+return __failType(validate377, instancePath+"/description", __schemaValue2);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5235,7 +4890,7 @@ if(data.additionalDirectories !== undefined && func0.call(data, "additionalDirec
 let data6 = data.additionalDirectories;
 const _errs26 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate377, instancePath+"/additionalDirectories","type",{type: __schemaValue3});
+return __failType(validate377, instancePath+"/additionalDirectories", __schemaValue3);
 }
 if(errors === _errs26){
 if(Array.isArray(data6)){
@@ -5244,7 +4899,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs28 = errors;
 if(typeof data6[i0] !== "string"){
-return __fail(validate377, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate377, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid7 = _errs28 === errors;
 if(!valid7){
@@ -5262,8 +4917,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs31 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate377, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate377, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs31 === errors;
 }
@@ -5280,7 +4935,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate377, instancePath,"type",{type: "object"});
+return __failType(validate377, instancePath, "object");
 }
 }
 validate377.errors = vErrors;
@@ -5292,7 +4947,7 @@ function validate384(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")){
 return __fail(validate384, instancePath,"required",{missingProperty: missing0});
@@ -5301,7 +4956,7 @@ else {
 if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate384, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate384, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5461,7 +5116,7 @@ if(data.content !== undefined && func0.call(data, "content")){
 let data5 = data.content;
 const _errs33 = errors;
 if((!(Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate384, instancePath+"/content","type",{type: __schemaValue3});
+return __failType(validate384, instancePath+"/content", __schemaValue3);
 }
 if(errors === _errs33){
 if(Array.isArray(data5)){
@@ -5488,8 +5143,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs36 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate384, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate384, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs36 === errors;
 }
@@ -5505,7 +5160,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate384, instancePath,"type",{type: "object"});
+return __failType(validate384, instancePath, "object");
 }
 }
 validate384.errors = vErrors;
@@ -5517,7 +5172,7 @@ function validate387(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.messageId === undefined) || (!(func0.call(data, "messageId")))) && (missing0 = "messageId")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate387, instancePath,"required",{missingProperty: missing0});
@@ -5526,7 +5181,7 @@ else {
 if(data.messageId !== undefined && func0.call(data, "messageId")){
 const _errs1 = errors;
 if(typeof data.messageId !== "string"){
-return __fail(validate387, instancePath+"/messageId","type",{type: "string"});
+return __failType(validate387, instancePath+"/messageId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -5548,8 +5203,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate387, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate387, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -5561,7 +5216,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate387, instancePath,"type",{type: "object"});
+return __failType(validate387, instancePath, "object");
 }
 }
 validate387.errors = vErrors;
@@ -5579,7 +5234,7 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing0 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -5612,7 +5267,7 @@ if(!(validate313(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate313.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing1 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -5645,7 +5300,7 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing2 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -5678,7 +5333,7 @@ if(!(validate317(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate317.errors)).length;
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing3 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing3}));
@@ -5711,7 +5366,7 @@ if(!(validate310(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate310.errors)).length;
 }
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing4 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing4}));
@@ -5744,7 +5399,7 @@ if(!(validate321(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate321.errors)).length;
 }
 if(errors === _errs26){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing5 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing5}));
@@ -5777,7 +5432,7 @@ if(!(validate253(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate253.errors)).length;
 }
 if(errors === _errs31){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing6 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -5810,7 +5465,7 @@ if(!(validate325(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate325.errors)).length;
 }
 if(errors === _errs36){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing7;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing7 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing7}));
@@ -5843,7 +5498,7 @@ if(!(validate31(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate31.errors)).length;
 }
 if(errors === _errs41){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing8;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing8 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing8}));
@@ -5876,7 +5531,7 @@ if(!(validate329(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate329.errors)).length;
 }
 if(errors === _errs46){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing9;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing9 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing9}));
@@ -5909,7 +5564,7 @@ if(!(validate341(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate341.errors)).length;
 }
 if(errors === _errs51){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing10;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing10 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing10}));
@@ -5942,7 +5597,7 @@ if(!(validate343(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate343.errors)).length;
 }
 if(errors === _errs56){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing11;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing11 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing11}));
@@ -5975,7 +5630,7 @@ if(!(validate355(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate355.errors)).length;
 }
 if(errors === _errs61){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing12;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing12 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing12}));
@@ -6008,7 +5663,7 @@ if(!(validate357(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate357.errors)).length;
 }
 if(errors === _errs66){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing13;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing13 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing13}));
@@ -6041,7 +5696,7 @@ if(!(validate360(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate360.errors)).length;
 }
 if(errors === _errs71){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing14;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing14 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing14}));
@@ -6074,7 +5729,7 @@ if(!(validate363(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate363.errors)).length;
 }
 if(errors === _errs76){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing15;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing15 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing15}));
@@ -6107,7 +5762,7 @@ if(!(validate365(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate365.errors)).length;
 }
 if(errors === _errs81){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing16;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing16 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing16}));
@@ -6140,7 +5795,7 @@ if(!(validate369(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate369.errors)).length;
 }
 if(errors === _errs86){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing17;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing17 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing17}));
@@ -6173,7 +5828,7 @@ if(!(validate371(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate371.errors)).length;
 }
 if(errors === _errs91){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing18;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing18 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing18}));
@@ -6206,7 +5861,7 @@ if(!(validate374(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate374.errors)).length;
 }
 if(errors === _errs96){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing19;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing19 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing19}));
@@ -6239,7 +5894,7 @@ if(!(validate377(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate377.errors)).length;
 }
 if(errors === _errs101){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing20;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing20 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing20}));
@@ -6272,7 +5927,7 @@ if(!(validate384(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate384.errors)).length;
 }
 if(errors === _errs106){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing21;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing21 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing21}));
@@ -6305,7 +5960,7 @@ if(!(validate387(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate387.errors)).length;
 }
 if(errors === _errs111){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing22;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing22 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing22}));
@@ -6340,7 +5995,7 @@ const _errs120 = errors;
 let valid48 = false;
 const _errs121 = errors;
 if(errors === _errs121){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing23;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing23 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6370,7 +6025,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs125 = errors;
 if(errors === _errs125){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing24;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing24 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6400,7 +6055,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs129 = errors;
 if(errors === _errs129){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing25;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing25 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6430,7 +6085,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs133 = errors;
 if(errors === _errs133){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing26;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing26 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6460,7 +6115,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs137 = errors;
 if(errors === _errs137){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing27;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing27 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6490,7 +6145,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs141 = errors;
 if(errors === _errs141){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing28;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing28 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6520,7 +6175,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs145 = errors;
 if(errors === _errs145){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing29;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing29 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6550,7 +6205,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs149 = errors;
 if(errors === _errs149){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing30;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing30 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6580,7 +6235,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs153 = errors;
 if(errors === _errs153){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing31;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing31 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6610,7 +6265,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs157 = errors;
 if(errors === _errs157){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing32;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing32 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6640,7 +6295,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs161 = errors;
 if(errors === _errs161){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing33;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing33 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6670,7 +6325,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs165 = errors;
 if(errors === _errs165){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing34;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing34 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6700,7 +6355,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs169 = errors;
 if(errors === _errs169){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing35;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing35 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6730,7 +6385,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs173 = errors;
 if(errors === _errs173){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing36;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing36 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6760,7 +6415,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs177 = errors;
 if(errors === _errs177){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing37;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing37 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6790,7 +6445,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs181 = errors;
 if(errors === _errs181){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing38;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing38 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6820,7 +6475,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs185 = errors;
 if(errors === _errs185){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing39;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing39 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6850,7 +6505,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs189 = errors;
 if(errors === _errs189){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing40;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing40 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6880,7 +6535,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs193 = errors;
 if(errors === _errs193){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing41;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing41 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6910,7 +6565,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs197 = errors;
 if(errors === _errs197){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing42;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing42 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6940,7 +6595,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs201 = errors;
 if(errors === _errs201){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing43;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing43 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -6970,7 +6625,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs205 = errors;
 if(errors === _errs205){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing44;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing44 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -7000,7 +6655,7 @@ valid48 = valid48 || _valid1;
 if(!valid48){
 const _errs209 = errors;
 if(errors === _errs209){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing45;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing45 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, {});
@@ -7067,7 +6722,7 @@ errors = _errs118;
 vErrors = __truncateIssues(vErrors, _errs118);
 }
 if(errors === _errs116){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing46;
 if(((data.sessionUpdate === undefined) || (!(func0.call(data, "sessionUpdate")))) && (missing46 = "sessionUpdate")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing46}));
@@ -7131,7 +6786,7 @@ function validate308(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.update === undefined) || (!(func0.call(data, "update")))) && (missing0 = "update"))){
 return __fail(validate308, instancePath,"required",{missingProperty: missing0});
@@ -7140,7 +6795,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate308, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate308, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7162,8 +6817,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs7 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate308, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate308, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs7 === errors;
 }
@@ -7175,7 +6830,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate308, instancePath,"type",{type: "object"});
+return __failType(validate308, instancePath, "object");
 }
 }
 validate308.errors = vErrors;
@@ -7185,84 +6840,13 @@ return errors === 0;
 
 
 
-function validate394(data, instancePath=""){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.state === undefined) || (!(func0.call(data, "state")))) && (missing0 = "state")){
-return __fail(validate394, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.state !== undefined && func0.call(data, "state")){
-const _errs1 = errors;
-if(typeof data.state !== "string"){
-return __fail(validate394, instancePath+"/state","type",{type: "string"});
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accounts !== undefined && func0.call(data, "accounts")){
-let data1 = data.accounts;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-var valid3 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-const _errs7 = errors;
-if(!(validate212(data1[i0], instancePath+"/accounts/" + i0))){
-errors = (vErrors = __concatIssues(vErrors, validate212.errors)).length;
-}
-var valid3 = _errs7 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-return __fail(validate394, instancePath+"/accounts","type",{type: "array"});
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data3 = data._meta;
-const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate394, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-return __fail(validate394, instancePath,"type",{type: "object"});
-}
-}
-validate394.errors = vErrors;
-return errors === 0;
-}
 
 
 function validate307(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate307, instancePath,"required",{missingProperty: missing0});
@@ -7271,7 +6855,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate307, instancePath+"/method","type",{type: "string"});
+return __failType(validate307, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7302,8 +6886,8 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs11 = errors;
-if(!(validate394(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate394.errors)).length;
+if(!(validate211(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate211.errors)).length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
@@ -7352,7 +6936,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate307, instancePath,"type",{type: "object"});
+return __failType(validate307, instancePath, "object");
 }
 }
 validate307.errors = vErrors;
@@ -7375,7 +6959,7 @@ export const vPlanRemoved = validate355;
 
 export const vSubagentSessionCapabilities = validate378;
 
-export const vSessionCancelCapabilities = validate379;
+export const vSessionCancelCapabilities = validate159;
 
 export const vSubagentUpdate = validate377;
 
@@ -7383,7 +6967,7 @@ export const vSessionMessage = validate384;
 
 export const vSessionMessageChunk = validate387;
 
-export const vAuthStatusUpdateNotification = validate394;
+export const vAuthStatusUpdateNotification = validate211;
 
 export const vClientRequest = validate397;
 
@@ -7403,28 +6987,11 @@ export const vClientRequest = validate397;
 
 
 
-function validate417(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate417, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate417, instancePath,"type",{type: "object"});
-}
-}
-validate417.errors = null;
-return true;
-}
 
 
 function validate419(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")) || (((data.apiType === undefined) || (!(func0.call(data, "apiType")))) && (missing0 = "apiType"))) || (((data.baseUrl === undefined) || (!(func0.call(data, "baseUrl")))) && (missing0 = "baseUrl"))){
 return __fail(validate419, instancePath,"required",{missingProperty: missing0});
@@ -7432,13 +6999,13 @@ return __fail(validate419, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate419, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate419, instancePath+"/providerId", "string");
 }
 }
 {
 if(data.apiType !== undefined && func0.call(data, "apiType")){
 if(typeof data.apiType !== "string"){
-return __fail(validate419, instancePath+"/apiType","type",{type: "string"});
+return __failType(validate419, instancePath+"/apiType", "string");
 }
 }
 {
@@ -7446,7 +7013,7 @@ if(data.baseUrl !== undefined && func0.call(data, "baseUrl")){
 {
 {
 if(!(typeof data.baseUrl === "string")){
-return __fail(validate419, instancePath+"/baseUrl","type",{type: "string"});
+return __failType(validate419, instancePath+"/baseUrl", "string");
 }
 }
 }
@@ -7455,10 +7022,10 @@ return __fail(validate419, instancePath+"/baseUrl","type",{type: "string"});
 if(data.headers !== undefined && func0.call(data, "headers")){
 let data3 = data.headers;
 {
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(__isObject(data3)){
 for(const key0 of Object.keys(data3)){
 if(typeof data3[key0] !== "string"){
-return __fail(validate419, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"type",{type: "string"});
+return __failType(validate419, instancePath+"/headers/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), "string");
 }
 var valid5 = true;
 if(!valid5){
@@ -7467,15 +7034,15 @@ break;
 }
 }
 else {
-return __fail(validate419, instancePath+"/headers","type",{type: "object"});
+return __failType(validate419, instancePath+"/headers", "object");
 }
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data5 = data._meta;
-if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data5))) && (data5 !== null)){
+return __failType(validate419, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7485,7 +7052,7 @@ return __fail(validate419, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate419, instancePath,"type",{type: "object"});
+return __failType(validate419, instancePath, "object");
 }
 }
 validate419.errors = null;
@@ -7495,7 +7062,7 @@ return true;
 
 function validate421(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.providerId === undefined) || (!(func0.call(data, "providerId")))) && (missing0 = "providerId")){
 return __fail(validate421, instancePath,"required",{missingProperty: missing0});
@@ -7503,21 +7070,21 @@ return __fail(validate421, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.providerId !== undefined && func0.call(data, "providerId")){
 if(typeof data.providerId !== "string"){
-return __fail(validate421, instancePath+"/providerId","type",{type: "string"});
+return __failType(validate421, instancePath+"/providerId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate421, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate421, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate421, instancePath,"type",{type: "object"});
+return __failType(validate421, instancePath, "object");
 }
 }
 validate421.errors = null;
@@ -7527,23 +7094,6 @@ return true;
 
 
 
-function validate425(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
-return __fail(validate425, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-else {
-return __fail(validate425, instancePath,"type",{type: "object"});
-}
-}
-validate425.errors = null;
-return true;
-}
 
 
 
@@ -7552,7 +7102,7 @@ return true;
 
 function validate433(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.name === undefined) || (!(func0.call(data, "name")))) && (missing0 = "name")) || (((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId"))){
 return __fail(validate433, instancePath,"required",{missingProperty: missing0});
@@ -7560,20 +7110,20 @@ return __fail(validate433, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.name !== undefined && func0.call(data, "name")){
 if(typeof data.name !== "string"){
-return __fail(validate433, instancePath+"/name","type",{type: "string"});
+return __failType(validate433, instancePath+"/name", "string");
 }
 }
 {
 if(data.serverId !== undefined && func0.call(data, "serverId")){
 if(typeof data.serverId !== "string"){
-return __fail(validate433, instancePath+"/serverId","type",{type: "string"});
+return __failType(validate433, instancePath+"/serverId", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate433, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -7581,7 +7131,7 @@ return __fail(validate433, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate433, instancePath,"type",{type: "object"});
+return __failType(validate433, instancePath, "object");
 }
 }
 validate433.errors = null;
@@ -7601,7 +7151,7 @@ if(!(validate429(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate429.errors)).length;
 }
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing0 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -7634,7 +7184,7 @@ if(!(validate433(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate433.errors)).length;
 }
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing1 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -7667,7 +7217,7 @@ if(!(validate435(data, instancePath))){
 errors = (vErrors = __concatIssues(vErrors, validate435.errors)).length;
 }
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing2;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing2 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing2}));
@@ -7702,7 +7252,7 @@ const _errs20 = errors;
 let valid8 = false;
 const _errs21 = errors;
 if(errors === _errs21){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing3;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing3 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -7732,7 +7282,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs25 = errors;
 if(errors === _errs25){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing4;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing4 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -7762,7 +7312,7 @@ valid8 = valid8 || _valid1;
 if(!valid8){
 const _errs29 = errors;
 if(errors === _errs29){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing5;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing5 = "type")){
 vErrors = __pushIssue(vErrors, {});
@@ -7809,7 +7359,7 @@ errors = _errs18;
 vErrors = __truncateIssues(vErrors, _errs18);
 }
 if(errors === _errs16){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing6;
 if(((data.type === undefined) || (!(func0.call(data, "type")))) && (missing6 = "type")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing6}));
@@ -7853,7 +7403,7 @@ function validate439(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.mode === undefined) || (!(func0.call(data, "mode")))) && (missing0 = "mode")) || (((data.content === undefined) || (!(func0.call(data, "content")))) && (missing0 = "content"))){
 return __fail(validate439, instancePath,"required",{missingProperty: missing0});
@@ -7862,7 +7412,7 @@ else {
 if(data.mode !== undefined && func0.call(data, "mode")){
 const _errs1 = errors;
 if(typeof data.mode !== "string"){
-return __fail(validate439, instancePath+"/mode","type",{type: "string"});
+return __failType(validate439, instancePath+"/mode", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7889,7 +7439,7 @@ break;
 }
 }
 else {
-return __fail(validate439, instancePath+"/content","type",{type: "array"});
+return __failType(validate439, instancePath+"/content", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -7901,8 +7451,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs8 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate439, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate439, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs8 === errors;
 }
@@ -7914,7 +7464,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate439, instancePath,"type",{type: "object"});
+return __failType(validate439, instancePath, "object");
 }
 }
 validate439.errors = vErrors;
@@ -7926,7 +7476,7 @@ function validate427(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd")){
 return __fail(validate427, instancePath,"required",{missingProperty: missing0});
@@ -7935,7 +7485,7 @@ else {
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate427, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate427, instancePath+"/cwd", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -7953,7 +7503,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if(typeof data1[i0] !== "string"){
-return __fail(validate427, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate427, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid3 = _errs7 === errors;
 if(!valid3){
@@ -7962,7 +7512,7 @@ break;
 }
 }
 else {
-return __fail(validate427, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate427, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs5 === errors;
@@ -7990,7 +7540,7 @@ break;
 }
 }
 else {
-return __fail(validate427, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate427, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs10 === errors;
@@ -8038,8 +7588,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data6 = data._meta;
 const _errs18 = errors;
-if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (data6 !== null)){
-return __fail(validate427, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data6))) && (data6 !== null)){
+return __failType(validate427, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs18 === errors;
 }
@@ -8053,7 +7603,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate427, instancePath,"type",{type: "object"});
+return __failType(validate427, instancePath, "object");
 }
 }
 validate427.errors = vErrors;
@@ -8065,7 +7615,7 @@ function validate443(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 let data0 = data.cwd;
 const _errs1 = errors;
@@ -8180,8 +7730,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data3 = data._meta;
 const _errs22 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate443, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data3))) && (data3 !== null)){
+return __failType(validate443, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -8193,7 +7743,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate443, instancePath,"type",{type: "object"});
+return __failType(validate443, instancePath, "object");
 }
 }
 validate443.errors = vErrors;
@@ -8207,7 +7757,7 @@ function validate447(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate447, instancePath,"required",{missingProperty: missing0});
@@ -8216,7 +7766,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate447, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate447, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8227,7 +7777,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate447, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate447, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -8245,7 +7795,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate447, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate447, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -8254,7 +7804,7 @@ break;
 }
 }
 else {
-return __fail(validate447, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate447, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -8282,7 +7832,7 @@ break;
 }
 }
 else {
-return __fail(validate447, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate447, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -8330,8 +7880,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data7 = data._meta;
 const _errs22 = errors;
-if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (data7 !== null)){
-return __fail(validate447, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data7))) && (data7 !== null)){
+return __failType(validate447, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs22 === errors;
 }
@@ -8346,7 +7896,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate447, instancePath,"type",{type: "object"});
+return __failType(validate447, instancePath, "object");
 }
 }
 validate447.errors = vErrors;
@@ -8354,105 +7904,15 @@ return errors === 0;
 }
 
 
-function validate451(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate451, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate451, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate451, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate451, instancePath,"type",{type: "object"});
-}
-}
-validate451.errors = null;
-return true;
-}
 
 
-function validate453(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate453, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate453, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate453, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate453, instancePath,"type",{type: "object"});
-}
-}
-validate453.errors = null;
-return true;
-}
 
 
-function validate455(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")){
-return __fail(validate455, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.sessionId !== undefined && func0.call(data, "sessionId")){
-if(typeof data.sessionId !== "string"){
-return __fail(validate455, instancePath+"/sessionId","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate455, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate455, instancePath,"type",{type: "object"});
-}
-}
-validate455.errors = null;
-return true;
-}
 
 
 function validate457(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.title === undefined) || (!(func0.call(data, "title")))) && (missing0 = "title"))){
 return __fail(validate457, instancePath,"required",{missingProperty: missing0});
@@ -8460,20 +7920,20 @@ return __fail(validate457, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 if(typeof data.sessionId !== "string"){
-return __fail(validate457, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate457, instancePath+"/sessionId", "string");
 }
 }
 {
 if(data.title !== undefined && func0.call(data, "title")){
 if(typeof data.title !== "string"){
-return __fail(validate457, instancePath+"/title","type",{type: "string"});
+return __failType(validate457, instancePath+"/title", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-return __fail(validate457, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data2))) && (data2 !== null)){
+return __failType(validate457, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
@@ -8481,7 +7941,7 @@ return __fail(validate457, instancePath+"/_meta","type",{type: __schemaValue0});
 }
 }
 else {
-return __fail(validate457, instancePath,"type",{type: "object"});
+return __failType(validate457, instancePath, "object");
 }
 }
 validate457.errors = null;
@@ -8497,7 +7957,7 @@ function validate459(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.sessionId === undefined) || (!(func0.call(data, "sessionId")))) && (missing0 = "sessionId")) || (((data.cwd === undefined) || (!(func0.call(data, "cwd")))) && (missing0 = "cwd"))){
 return __fail(validate459, instancePath,"required",{missingProperty: missing0});
@@ -8506,7 +7966,7 @@ else {
 if(data.sessionId !== undefined && func0.call(data, "sessionId")){
 const _errs1 = errors;
 if(typeof data.sessionId !== "string"){
-return __fail(validate459, instancePath+"/sessionId","type",{type: "string"});
+return __failType(validate459, instancePath+"/sessionId", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -8517,7 +7977,7 @@ if(valid0){
 if(data.cwd !== undefined && func0.call(data, "cwd")){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-return __fail(validate459, instancePath+"/cwd","type",{type: "string"});
+return __failType(validate459, instancePath+"/cwd", "string");
 }
 var valid0 = _errs5 === errors;
 }
@@ -8535,7 +7995,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data2[i0] !== "string"){
-return __fail(validate459, instancePath+"/additionalDirectories/" + i0,"type",{type: "string"});
+return __failType(validate459, instancePath+"/additionalDirectories/" + i0, "string");
 }
 var valid5 = _errs11 === errors;
 if(!valid5){
@@ -8544,7 +8004,7 @@ break;
 }
 }
 else {
-return __fail(validate459, instancePath+"/additionalDirectories","type",{type: "array"});
+return __failType(validate459, instancePath+"/additionalDirectories", "array");
 }
 }
 var valid0 = _errs9 === errors;
@@ -8572,7 +8032,7 @@ break;
 }
 }
 else {
-return __fail(validate459, instancePath+"/mcpServers","type",{type: "array"});
+return __failType(validate459, instancePath+"/mcpServers", "array");
 }
 }
 var valid0 = _errs14 === errors;
@@ -8656,8 +8116,8 @@ if(valid0){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data8 = data._meta;
 const _errs27 = errors;
-if((!(data8 && typeof data8 == "object" && !Array.isArray(data8))) && (data8 !== null)){
-return __fail(validate459, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data8))) && (data8 !== null)){
+return __failType(validate459, instancePath+"/_meta", __schemaValue0);
 }
 var valid0 = _errs27 === errors;
 }
@@ -8673,7 +8133,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate459, instancePath,"type",{type: "object"});
+return __failType(validate459, instancePath, "object");
 }
 }
 validate459.errors = vErrors;
@@ -8695,7 +8155,7 @@ function validate397(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate397, instancePath,"required",{missingProperty: missing0});
@@ -8715,7 +8175,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate397, instancePath+"/method","type",{type: "string"});
+return __failType(validate397, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -8746,8 +8206,8 @@ var _valid1 = _errs11 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs13 = errors;
-if(!(validate417(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate417.errors)).length;
+if(!(validate159(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
@@ -8774,8 +8234,8 @@ var _valid1 = _errs19 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs21 = errors;
-if(!(validate425(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate425.errors)).length;
+if(!(validate159(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate159.errors)).length;
 }
 var _valid1 = _errs21 === errors;
 valid3 = valid3 || _valid1;
@@ -8809,22 +8269,22 @@ var _valid1 = _errs29 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs31 = errors;
-if(!(validate451(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate451.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs31 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs33 = errors;
-if(!(validate453(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate453.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs33 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
 const _errs35 = errors;
-if(!(validate455(data2, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate455.errors)).length;
+if(!(validate260(data2, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate260.errors)).length;
 }
 var _valid1 = _errs35 === errors;
 valid3 = valid3 || _valid1;
@@ -8941,20 +8401,20 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate397, instancePath,"type",{type: "object"});
+return __failType(validate397, instancePath, "object");
 }
 }
 validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const vListProvidersRequest = validate417;
+export const vListProvidersRequest = validate159;
 
 export const vSetProviderRequest = validate419;
 
 export const vDisableProviderRequest = validate421;
 
-export const vAuthStatusRequest = validate425;
+export const vAuthStatusRequest = validate159;
 
 export const vNewSessionRequest = validate427;
 
@@ -8964,35 +8424,21 @@ export const vMcpServerAcp = validate433;
 
 export const vSystemPrompt = validate439;
 
-export const vSystemPromptMode = validate478;
+export const vSystemPromptMode = validate135;
 
-function validate478(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate478, instancePath,"type",{type: "string"});
-}
-validate478.errors = null;
-return true;
-}
 
 export const vListSessionsRequest = validate443;
 
-export const vSessionArchiveFilter = validate479;
+export const vSessionArchiveFilter = validate135;
 
-function validate479(data, instancePath=""){
-if(typeof data !== "string"){
-return __fail(validate479, instancePath,"type",{type: "string"});
-}
-validate479.errors = null;
-return true;
-}
 
 export const vForkSessionRequest = validate447;
 
-export const vArchiveSessionRequest = validate451;
+export const vArchiveSessionRequest = validate260;
 
-export const vUnarchiveSessionRequest = validate453;
+export const vUnarchiveSessionRequest = validate260;
 
-export const vSessionStatusRequest = validate455;
+export const vSessionStatusRequest = validate260;
 
 export const vSetSessionTitleRequest = validate457;
 
@@ -9016,7 +8462,7 @@ export const vClientResponse = validate480;
 
 function validate497(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.code === undefined) || (!(func0.call(data, "code")))) && (missing0 = "code")) || (((data.message === undefined) || (!(func0.call(data, "message")))) && (missing0 = "message"))){
 return __fail(validate497, instancePath,"required",{missingProperty: missing0});
@@ -9025,7 +8471,7 @@ else {
 if(data.code !== undefined && func0.call(data, "code")){
 let data0 = data.code;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-return __fail(validate497, instancePath+"/code","type",{type: "integer"});
+return __failType(validate497, instancePath+"/code", "integer");
 }
 {
 if((typeof data0 == "number") && (isFinite(data0))){
@@ -9038,14 +8484,14 @@ return __fail(validate497, instancePath+"/code","format",{format: "int32"});
 {
 if(data.message !== undefined && func0.call(data, "message")){
 if(typeof data.message !== "string"){
-return __fail(validate497, instancePath+"/message","type",{type: "string"});
+return __failType(validate497, instancePath+"/message", "string");
 }
 }
 }
 }
 }
 else {
-return __fail(validate497, instancePath,"type",{type: "object"});
+return __failType(validate497, instancePath, "object");
 }
 }
 validate497.errors = null;
@@ -9060,7 +8506,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -9069,7 +8515,7 @@ errors++;
 else {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data0 = data._meta;
-if((!(data0 && typeof data0 == "object" && !Array.isArray(data0))) && (data0 !== null)){
+if((!(__isObject(data0))) && (data0 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -9086,7 +8532,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs6 = errors;
 if(errors === _errs6){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if(((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error")){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -9107,7 +8553,7 @@ if(valid2){
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data2 = data._meta;
 const _errs10 = errors;
-if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
+if((!(__isObject(data2))) && (data2 !== null)){
 vErrors = __pushIssue(vErrors, __issue(instancePath+"/_meta","type",{type: __schemaValue0}));
 errors++;
 }
@@ -9149,7 +8595,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -9225,7 +8671,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs15 = errors;
 if(errors === _errs15){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -9327,65 +8773,13 @@ export const vClientNotification = validate501;
 
 
 
-function validate504(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((data.serverId === undefined) || (!(func0.call(data, "serverId")))) && (missing0 = "serverId")) || (((data.requestId === undefined) || (!(func0.call(data, "requestId")))) && (missing0 = "requestId"))) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
-return __fail(validate504, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.serverId !== undefined && func0.call(data, "serverId")){
-if(typeof data.serverId !== "string"){
-return __fail(validate504, instancePath+"/serverId","type",{type: "string"});
-}
-}
-{
-if(data.requestId !== undefined && func0.call(data, "requestId")){
-if(typeof data.requestId !== "string"){
-return __fail(validate504, instancePath+"/requestId","type",{type: "string"});
-}
-}
-{
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate504, instancePath+"/method","type",{type: "string"});
-}
-}
-{
-if(data.params !== undefined && func0.call(data, "params")){
-let data3 = data.params;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-return __fail(validate504, instancePath+"/params","type",{type: __schemaValue0});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data4 = data._meta;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-return __fail(validate504, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-return __fail(validate504, instancePath,"type",{type: "object"});
-}
-}
-validate504.errors = null;
-return true;
-}
 
 
 function validate501(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate501, instancePath,"required",{missingProperty: missing0});
@@ -9394,7 +8788,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate501, instancePath+"/method","type",{type: "string"});
+return __failType(validate501, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -9418,8 +8812,8 @@ var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
-if(!(validate504(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate504.errors)).length;
+if(!(validate133(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate133.errors)).length;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
@@ -9467,14 +8861,14 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate501, instancePath,"type",{type: "object"});
+return __failType(validate501, instancePath, "object");
 }
 }
 validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const vMessageMcpNotification = validate504;
+export const vMessageMcpNotification = validate133;
 
 export const vProxyRequest = validate506;
 
@@ -9491,7 +8885,7 @@ return errors === 0;
 
 function validate511(data, instancePath=""){
 {
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate511, instancePath,"required",{missingProperty: missing0});
@@ -9499,21 +8893,21 @@ return __fail(validate511, instancePath,"required",{missingProperty: missing0});
 else {
 if(data.method !== undefined && func0.call(data, "method")){
 if(typeof data.method !== "string"){
-return __fail(validate511, instancePath+"/method","type",{type: "string"});
+return __failType(validate511, instancePath+"/method", "string");
 }
 }
 {
 if(data._meta !== undefined && func0.call(data, "_meta")){
 let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate511, instancePath+"/_meta","type",{type: __schemaValue0});
+if((!(__isObject(data1))) && (data1 !== null)){
+return __failType(validate511, instancePath+"/_meta", __schemaValue0);
 }
 }
 }
 }
 }
 else {
-return __fail(validate511, instancePath,"type",{type: "object"});
+return __failType(validate511, instancePath, "object");
 }
 }
 validate511.errors = null;
@@ -9525,7 +8919,7 @@ function validate506(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method"))){
 return __fail(validate506, instancePath,"required",{missingProperty: missing0});
@@ -9545,7 +8939,7 @@ if(valid0){
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate506, instancePath+"/method","type",{type: "string"});
+return __failType(validate506, instancePath+"/method", "string");
 }
 var valid0 = _errs3 === errors;
 }
@@ -9614,7 +9008,7 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate506, instancePath,"type",{type: "object"});
+return __failType(validate506, instancePath, "object");
 }
 }
 validate506.errors = vErrors;
@@ -9645,7 +9039,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(errors === _errs1){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing0 = "id")) || (((data.result === undefined) || (!(func0.call(data, "result")))) && (missing0 = "result"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing0}));
@@ -9704,7 +9098,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs11 = errors;
 if(errors === _errs11){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing1;
 if((((data.id === undefined) || (!(func0.call(data, "id")))) && (missing1 = "id")) || (((data.error === undefined) || (!(func0.call(data, "error")))) && (missing1 = "error"))){
 vErrors = __pushIssue(vErrors, __issue(instancePath,"required",{missingProperty: missing1}));
@@ -9809,43 +9203,13 @@ return true;
 
 export const vProxyNotification = validate520;
 
-function validate521(data, instancePath=""){
-{
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
-return __fail(validate521, instancePath,"required",{missingProperty: missing0});
-}
-else {
-if(data.method !== undefined && func0.call(data, "method")){
-if(typeof data.method !== "string"){
-return __fail(validate521, instancePath+"/method","type",{type: "string"});
-}
-}
-{
-if(data._meta !== undefined && func0.call(data, "_meta")){
-let data1 = data._meta;
-if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-return __fail(validate521, instancePath+"/_meta","type",{type: __schemaValue0});
-}
-}
-}
-}
-}
-else {
-return __fail(validate521, instancePath,"type",{type: "object"});
-}
-}
-validate521.errors = null;
-return true;
-}
 
 
 function validate520(data, instancePath=""){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
+if(__isObject(data)){
 let missing0;
 if(((data.method === undefined) || (!(func0.call(data, "method")))) && (missing0 = "method")){
 return __fail(validate520, instancePath,"required",{missingProperty: missing0});
@@ -9854,7 +9218,7 @@ else {
 if(data.method !== undefined && func0.call(data, "method")){
 const _errs1 = errors;
 if(typeof data.method !== "string"){
-return __fail(validate520, instancePath+"/method","type",{type: "string"});
+return __failType(validate520, instancePath+"/method", "string");
 }
 var valid0 = _errs1 === errors;
 }
@@ -9871,8 +9235,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid2 = false;
 const _errs7 = errors;
-if(!(validate521(data1, instancePath+"/params"))){
-errors = (vErrors = __concatIssues(vErrors, validate521.errors)).length;
+if(!(validate511(data1, instancePath+"/params"))){
+errors = (vErrors = __concatIssues(vErrors, validate511.errors)).length;
 }
 var _valid1 = _errs7 === errors;
 valid2 = valid2 || _valid1;
@@ -9914,12 +9278,12 @@ var valid0 = true;
 }
 }
 else {
-return __fail(validate520, instancePath,"type",{type: "object"});
+return __failType(validate520, instancePath, "object");
 }
 }
 validate520.errors = vErrors;
 return errors === 0;
 }
 
-export const vProxySuccessorNotification = validate521;
+export const vProxySuccessorNotification = validate511;
 
