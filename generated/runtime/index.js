@@ -2455,11 +2455,17 @@ function openReading(onUnknown) {
 }
 
 // dist/runtime/parse-envelope.js
+var ID = "id";
 function envelope(base, spec) {
-  const { type, validator, open, property: property2, method: named, by } = spec;
+  const { type, validator, open, contents } = spec;
   return (value, options) => {
-    if (!isDict(value) || !hasOwn(value, property2) || value[property2] == null)
+    if (!isDict(value))
       return base(value, options);
+    const held = contents.filter((c) => hasOwn(value, c.property) && value[c.property] != null);
+    const carried = held.find((c) => c.id === void 0 || c.id === hasOwn(value, ID)) ?? held[0];
+    if (carried === void 0)
+      return base(value, options);
+    const { property: property2, method: named, by } = carried;
     const content = value[property2];
     const method = named === void 0 ? options?.method : value[named];
     const read = typeof method === "string" ? by.get(method) : void 0;

@@ -18,12 +18,21 @@ export interface EnvelopeSpec {
     /** Its validator, and with the open reading the check that admits unknown variants. */
     readonly validator: CompiledValidator;
     readonly open?: Check;
+    /** What the message may carry; the first the message holds (and whose `id` fits) is read. */
+    readonly contents: readonly EnvelopeContentSpec[];
+}
+export interface EnvelopeContentSpec {
     /** The property holding the method's content: `params`, `result`. */
     readonly property: string;
     /** The message's property naming the method (`method`); absent: the caller names it. */
     readonly method?: string;
     /** Wire name → the parse of that method's content. */
     readonly by: ReadonlyMap<string, DefinitionParse>;
+    /**
+     * Where another entry reads the same property: whether this one is for messages with an
+     * `id` (JSON-RPC's requests) or without (notifications).
+     */
+    readonly id?: boolean;
 }
 /**
  * The envelope's parse over `base`, the definition's reading as a union (which still reads

@@ -4255,10 +4255,10 @@ export declare const isCancelRequestNotification: Guard<CancelRequestNotificatio
 export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
 export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`fs/write_text_file`: `parseWriteTextFileRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`fs/write_text_file`: `parseWriteTextFileRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>;
 export declare const parseRequestId: Parse<RequestId>;
@@ -4317,8 +4317,8 @@ export declare const parseElicitationId: Parse<ElicitationId>;
 export declare const parseElicitationUrlMode: Parse<ElicitationUrlMode>;
 export declare const parseExtRequest: Parse<ExtRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>;
@@ -4370,10 +4370,10 @@ export declare const parseExtResponse: Parse<ExtResponse>;
 export declare const parseError: Parse<Error>;
 export declare const parseErrorCode: Parse<ErrorCode>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/update`: `parseSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/update`: `parseSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>;
 export declare const parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>;
@@ -4403,10 +4403,10 @@ export declare const parseCompactionSummaryChunk: OpenParse<CompactionSummaryChu
 export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
 export declare const parseExtNotification: Parse<ExtNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`initialize`: `parseInitializeRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
 export declare const parseInitializeRequest: Parse<InitializeRequest>;
@@ -4438,8 +4438,8 @@ export declare const parseSetSessionModeRequest: Parse<SetSessionModeRequest>;
 export declare const parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>;
 export declare const parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
  * `parseWriteTextFileResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>;
@@ -4458,10 +4458,10 @@ export declare const parseCreateElicitationResponse: Parse<CreateElicitationResp
 export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
 export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/cancel`: `parseCancelNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/cancel`: `parseCancelNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientNotification: Parse<ClientNotification>;
 export declare const parseCancelNotification: Parse<CancelNotification>;

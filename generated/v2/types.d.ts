@@ -5077,10 +5077,10 @@ export declare const isCancelRequestNotification: Guard<CancelRequestNotificatio
 export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
 export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/request_permission`: `parseRequestPermissionRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/request_permission`: `parseRequestPermissionRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentRequest: Parse<AgentRequest>;
 export declare const parseRequestId: Parse<RequestId>;
@@ -5146,8 +5146,8 @@ export declare const parseElicitationId: Parse<ElicitationId>;
 export declare const parseElicitationUrlMode: Parse<ElicitationUrlMode>;
 export declare const parseExtRequest: Parse<ExtRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseAgentResponse: ResponseParse<AgentResponse>;
@@ -5206,10 +5206,10 @@ export declare const parseErrorData: Parse<ErrorData>;
 export declare const parseUnsupportedProtocolVersionErrorData: Parse<UnsupportedProtocolVersionErrorData>;
 export declare const parseSessionNotFoundErrorData: Parse<SessionNotFoundErrorData>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/update`: `parseUpdateSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/update`: `parseUpdateSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentNotification: Parse<AgentNotification>;
 export declare const parseUpdateSessionNotification: Parse<UpdateSessionNotification>;
@@ -5255,10 +5255,10 @@ export declare const parseCompactionSummaryChunk: Parse<CompactionSummaryChunk>;
 export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
 export declare const parseExtNotification: Parse<ExtNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`initialize`: `parseInitializeRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientRequest: Parse<ClientRequest>;
 export declare const parseInitializeRequest: Parse<InitializeRequest>;
@@ -5286,8 +5286,8 @@ export declare const parseCancelTerminalRequest: Parse<CancelTerminalRequest>;
 export declare const parseSetSessionConfigOptionRequest: Parse<SetSessionConfigOptionRequest>;
 export declare const parsePromptRequest: Parse<PromptRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "session/request_permission" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "session/request_permission" }`:
  * `parseRequestPermissionResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseClientResponse: ResponseParse<ClientResponse>;
@@ -5299,10 +5299,10 @@ export declare const parseCreateElicitationResponse: Parse<CreateElicitationResp
 export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
 export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/cancel`: `parseCancelSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/cancel`: `parseCancelSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientNotification: Parse<ClientNotification>;
 export declare const parseCancelSessionNotification: Parse<CancelSessionNotification>;

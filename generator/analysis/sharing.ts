@@ -54,7 +54,9 @@ export function sharedParsers(
   for (const key of new Set(envelopes.flatMap((e) => [...e.keys()]))) {
     const tables = envelopes.map((e) => e.get(key));
     const same = tables.every((t) => JSON.stringify(t) === JSON.stringify(tables[0]));
-    const callsShared = tables.every((t) => t?.methods.every((m) => parsers.has(m.definition)));
+    const callsShared = tables.every((t) =>
+      t?.contents.every((c) => c.methods.every((m) => parsers.has(m.definition))),
+    );
     if (!same || !callsShared) parsers.delete(key);
   }
   const unions = new Set(

@@ -5,7 +5,7 @@ import { unknownFormats } from "../analysis/ajv-facts.js";
 import type { PreparedChecks } from "../analysis/facts.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
-import type { Envelope } from "../model/envelopes.js";
+import type { Envelope, EnvelopeContent } from "../model/envelopes.js";
 import type { PlanLayout, PlanTables } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import type { UnionHelper } from "../model/repair-plan.js";
@@ -270,18 +270,20 @@ function envelopeLine(
   open: number | undefined,
   names: SurfaceSymbols,
 ): string {
-  const by = envelope.methods
-    .map((m) => `[${literal(m.method)}, ${names.definition(m.definition).parse}]`)
-    .join(", ");
+  const contents = envelope.contents.map((content) => {
+    const by = content.methods
+      .map((m) => `[${literal(m.method)}, ${names.definition(m.definition).parse}]`)
+      .join(", ");
+    const method =
+      content.methodProperty === undefined ? [] : [`method: ${literal(content.methodProperty)}`];
+    const id = content.id === undefined ? [] : [`id: ${content.id}`];
+    return `{ ${[`property: ${literal(content.property)}`, ...method, ...id, `by: new Map([${by}])`].join(", ")} }`;
+  });
   const spec = [
     `type: ${literal(def.type)}`,
     `validator: ${def.validator}`,
     ...(open === undefined ? [] : [`open: c${open}`]),
-    `property: ${literal(envelope.property)}`,
-    ...(envelope.methodProperty === undefined
-      ? []
-      : [`method: ${literal(envelope.methodProperty)}`]),
-    `by: new Map([${by}])`,
+    `contents: [${contents.join(", ")}]`,
   ];
   return `export const ${def.parse} = /* @__PURE__ */ P.${ENVELOPE}(${base}, { ${spec.join(", ")} });`;
 }
@@ -297,7 +299,7 @@ function envelopeImports(
   const theirs = stableNames ?? names;
   const out = new Map<string, string>();
   for (const def of defs)
-    for (const m of facts.envelopes.get(def.key)?.methods ?? [])
+    for (const m of facts.envelopes.get(def.key)?.contents.flatMap((c) => c.methods) ?? [])
       if (facts.sharing.parsers.has(m.definition))
         out.set(names.definition(m.definition).parse, theirs.definition(m.definition).parse);
   return [...out].map(([own, shared]) => [shared, own]);
@@ -595,7 +597,7 @@ export function parserDeclarations({
     const envelope = facts.envelopes.get(def.key);
     const doc = envelope && envelopeDoc(envelope, names);
     // A response names no method: its parse takes the caller's (`ResponseParse`).
-    const byCaller = envelope !== undefined && envelope.methodProperty === undefined;
+    const byCaller = envelope?.contents.some((c) => c.methodProperty === undefined) ?? false;
     if (open.has(def.key))
       declare(
         parse,
@@ -630,21 +632,26 @@ export function parserDeclarations({
 
 /** The doc comment of an envelope's `parse<Name>`: which method reads its content, and how. */
 function envelopeDoc(envelope: Envelope, names: SurfaceSymbols): string[] {
-  const content = `\`${envelope.property}\``;
-  const example = envelope.methods[0] as Envelope["methods"][number];
-  const parse = names.definition(example.definition).parse;
-  if (envelope.methodProperty !== undefined)
+  const first = envelope.contents.filter(
+    (c, i, all) => all.findIndex((o) => o.property === c.property) === i,
+  );
+  return first.flatMap((content) => {
+    const property = `\`${content.property}\``;
+    const example = content.methods[0] as EnvelopeContent["methods"][number];
+    const parse = `\`${names.definition(example.definition).parse}\``;
+    if (content.methodProperty !== undefined)
+      return [
+        `Reads ${property} by the message's \`${content.methodProperty}\`, as the connection does:`,
+        `with that method's parse (\`${example.method}\`: ${parse}). An extension's method, or`,
+        `one this surface does not know, keeps its ${property} whole; a known method's parse`,
+        `refusing its ${property} makes the message invalid.`,
+      ];
     return [
-      `Reads ${content} by the message's \`${envelope.methodProperty}\`, as the connection does: with`,
-      `that method's parse (\`${example.method}\`: \`${parse}\`). A method this surface does not`,
-      `know (an extension's) keeps its ${content} whole; ${content} its method's parse refuses make`,
-      "the message invalid.",
+      `A response's ${property} answers a request it does not name: with \`{ method }\`, the`,
+      `request's method, it is read as that method's result (\`{ method: ${literal(example.method)} }\`:`,
+      `${parse}); without it, or for a method this surface does not know, it is kept whole.`,
     ];
-  return [
-    `${content} answers a request this message does not name: with \`{ method }\`, that request's`,
-    `method, it is read as that method's result (\`{ method: ${literal(example.method)} }\`:`,
-    `\`${parse}\`); without it, or for a method this surface does not know, it is kept whole.`,
-  ];
+  });
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

@@ -11,6 +11,9 @@ import type { Check } from "./parse-records.js";
 import { copyOf, free, hasOwn, isDict, put } from "./parse-values.js";
 import { type CompiledValidator, ValidationError } from "./validation.js";
 
+/** JSON-RPC 2.0: a request has an `id`, a notification none. */
+const ID = "id";
+
 /** A definition's `parse<Name>` as parsers.js defines it. */
 export type DefinitionParse = (value: unknown, options?: ParseOptions) => unknown;
 
@@ -21,12 +24,22 @@ export interface EnvelopeSpec {
   /** Its validator, and with the open reading the check that admits unknown variants. */
   readonly validator: CompiledValidator;
   readonly open?: Check;
+  /** What the message may carry; the first the message holds (and whose `id` fits) is read. */
+  readonly contents: readonly EnvelopeContentSpec[];
+}
+
+export interface EnvelopeContentSpec {
   /** The property holding the method's content: `params`, `result`. */
   readonly property: string;
   /** The message's property naming the method (`method`); absent: the caller names it. */
   readonly method?: string;
   /** Wire name → the parse of that method's content. */
   readonly by: ReadonlyMap<string, DefinitionParse>;
+  /**
+   * Where another entry reads the same property: whether this one is for messages with an
+   * `id` (JSON-RPC's requests) or without (notifications).
+   */
+  readonly id?: boolean;
 }
 
 /**
@@ -46,10 +59,13 @@ export function envelope(
   base: DefinitionParse,
   spec: EnvelopeSpec,
 ): (value: unknown, options?: ResponseParseOptions) => unknown {
-  const { type, validator, open, property, method: named, by } = spec;
+  const { type, validator, open, contents } = spec;
   return (value, options) => {
-    if (!isDict(value) || !hasOwn(value, property) || value[property] == null)
-      return base(value, options);
+    if (!isDict(value)) return base(value, options);
+    const held = contents.filter((c) => hasOwn(value, c.property) && value[c.property] != null);
+    const carried = held.find((c) => c.id === undefined || c.id === hasOwn(value, ID)) ?? held[0];
+    if (carried === undefined) return base(value, options);
+    const { property, method: named, by } = carried;
     const content = value[property];
     const method = named === undefined ? options?.method : value[named];
     const read = typeof method === "string" ? by.get(method) : undefined;

@@ -39,7 +39,12 @@ export type {
   ResponseParseOptions,
   UnknownVariant,
 } from "./parse-context.js";
-export { type DefinitionParse, type EnvelopeSpec, envelope } from "./parse-envelope.js";
+export {
+  type DefinitionParse,
+  type EnvelopeContentSpec,
+  type EnvelopeSpec,
+  envelope,
+} from "./parse-envelope.js";
 export type {
   Check,
   FillPlan,

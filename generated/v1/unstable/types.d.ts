@@ -3393,10 +3393,10 @@ export declare const validateProxySuccessorNotification: Validate<ProxySuccessor
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertProxySuccessorNotification: Assert<ProxySuccessorNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`fs/write_text_file`: `parseWriteTextFileRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`fs/write_text_file`: `parseWriteTextFileRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>;
 export declare const parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>;
@@ -3411,8 +3411,8 @@ export declare const parseMcpServerAcpId: Parse<McpServerAcpId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpRequestId: Parse<McpRequestId>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>;
@@ -3483,10 +3483,10 @@ export declare const parsePromptResponse: Parse<PromptResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseUsage: Parse<Usage>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/update`: `parseSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/update`: `parseSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>;
 export declare const parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>;
@@ -3535,10 +3535,10 @@ export declare const parseSessionMessageChunk: OpenParse<SessionMessageChunk, R.
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthStatusUpdateNotification: Parse<AuthStatusUpdateNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`initialize`: `parseInitializeRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
 export declare const parseInitializeRequest: Parse<InitializeRequest>;
@@ -3581,8 +3581,8 @@ export declare const parseResumeSessionRequest: OpenParse<ResumeSessionRequest, 
 export declare const parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>;
 export declare const parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
  * `parseWriteTextFileResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>;
@@ -3593,19 +3593,19 @@ export declare const parseMessageMcpResponse: Parse<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpError: Parse<McpError>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/cancel`: `parseCancelNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/cancel`: `parseCancelNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientNotification: Parse<ClientNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpNotification: Parse<MessageMcpNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`proxy/initialize`: `parseInitializeProxyRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`proxy/initialize`: `parseInitializeProxyRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export declare const parseProxyRequest: Parse<ProxyRequest>;
@@ -3614,8 +3614,8 @@ export declare const parseInitializeProxyRequest: Parse<InitializeProxyRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseProxySuccessorRequest: Parse<ProxySuccessorRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "proxy/initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "proxy/initialize" }`:
  * `parseInitializeProxyResponse`); without it, or for a method this surface does not know, it is kept whole.
  * @experimental Only in the unstable schema: may change or be removed.
  */
@@ -3625,10 +3625,10 @@ export declare const parseInitializeProxyResponse: OpenParse<InitializeProxyResp
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseProxySuccessorResponse: Parse<ProxySuccessorResponse>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`proxy/successor`: `parseProxySuccessorNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`proxy/successor`: `parseProxySuccessorNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export declare const parseProxyNotification: Parse<ProxyNotification>;

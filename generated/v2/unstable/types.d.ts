@@ -3335,10 +3335,10 @@ export declare const validateProxySuccessorNotification: Validate<ProxySuccessor
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const assertProxySuccessorNotification: Assert<ProxySuccessorNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/request_permission`: `parseRequestPermissionRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/request_permission`: `parseRequestPermissionRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentRequest: Parse<AgentRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3348,8 +3348,8 @@ export declare const parseMcpServerAcpId: Parse<McpServerAcpId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpRequestId: Parse<McpRequestId>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseAgentResponse: ResponseParse<AgentResponse>;
@@ -3424,10 +3424,10 @@ export declare const parseUnknownStateUpdate: Parse<UnknownStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSetSessionTitleResponse: Parse<SetSessionTitleResponse>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/update`: `parseUpdateSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/update`: `parseUpdateSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseAgentNotification: Parse<AgentNotification>;
 export declare const parseUpdateSessionNotification: Parse<UpdateSessionNotification>;
@@ -3453,10 +3453,10 @@ export declare const parseSessionMessageChunk: Parse<SessionMessageChunk>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthStatusUpdateNotification: Parse<AuthStatusUpdateNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`initialize`: `parseInitializeRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientRequest: Parse<ClientRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3490,8 +3490,8 @@ export declare const parseSessionStatusRequest: Parse<SessionStatusRequest>;
 export declare const parseSetSessionTitleRequest: Parse<SetSessionTitleRequest>;
 export declare const parseResumeSessionRequest: Parse<ResumeSessionRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "session/request_permission" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "session/request_permission" }`:
  * `parseRequestPermissionResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
 export declare const parseClientResponse: ResponseParse<ClientResponse>;
@@ -3500,19 +3500,19 @@ export declare const parseMessageMcpResponse: Parse<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpError: Parse<McpError>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`session/cancel`: `parseCancelSessionNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`session/cancel`: `parseCancelSessionNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  */
 export declare const parseClientNotification: Parse<ClientNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpNotification: Parse<MessageMcpNotification>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`proxy/initialize`: `parseInitializeProxyRequest`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`proxy/initialize`: `parseInitializeProxyRequest`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export declare const parseProxyRequest: Parse<ProxyRequest>;
@@ -3521,8 +3521,8 @@ export declare const parseInitializeProxyRequest: Parse<InitializeProxyRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseProxySuccessorRequest: Parse<ProxySuccessorRequest>;
 /**
- * `result` answers a request this message does not name: with `{ method }`, that request's
- * method, it is read as that method's result (`{ method: "proxy/initialize" }`:
+ * A response's `result` answers a request it does not name: with `{ method }`, the
+ * request's method, it is read as that method's result (`{ method: "proxy/initialize" }`:
  * `parseInitializeProxyResponse`); without it, or for a method this surface does not know, it is kept whole.
  * @experimental Only in the unstable schema: may change or be removed.
  */
@@ -3532,10 +3532,10 @@ export declare const parseInitializeProxyResponse: Parse<InitializeProxyResponse
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseProxySuccessorResponse: Parse<ProxySuccessorResponse>;
 /**
- * Reads `params` by the message's `method`, as the connection does: with
- * that method's parse (`proxy/successor`: `parseProxySuccessorNotification`). A method this surface does not
- * know (an extension's) keeps its `params` whole; `params` its method's parse refuses make
- * the message invalid.
+ * Reads `params` by the message's `method`, as the connection does:
+ * with that method's parse (`proxy/successor`: `parseProxySuccessorNotification`). An extension's method, or
+ * one this surface does not know, keeps its `params` whole; a known method's parse
+ * refusing its `params` makes the message invalid.
  * @experimental Only in the unstable schema: may change or be removed.
  */
 export declare const parseProxyNotification: Parse<ProxyNotification>;
