@@ -2461,6 +2461,50 @@ function openReading(onUnknown) {
   return onUnknown === void 0 ? SILENT : { onUnknown };
 }
 
+// dist/runtime/parse-envelope.js
+var ID = "id";
+function envelope(base, spec) {
+  const { type, validator, open, contents } = spec;
+  return (value, options) => {
+    if (!isDict(value))
+      return base(value, options);
+    const held = contents.filter((c) => hasOwn(value, c.property) && value[c.property] != null);
+    const carried = held.find((c) => c.id === void 0 || c.id === hasOwn(value, ID)) ?? held[0];
+    if (carried === void 0)
+      return base(value, options);
+    const { property: property2, method: named, by } = carried;
+    const content = value[property2];
+    const method = named === void 0 ? options?.method : value[named];
+    const read = typeof method === "string" ? by.get(method) : void 0;
+    if (read !== void 0) {
+      let parsed;
+      try {
+        parsed = read(content, options);
+      } catch (error) {
+        throw under(error, type, property2);
+      }
+      return withContent(base(withContent(value, property2, parsed), options), property2, parsed);
+    }
+    const rest = base(value, options);
+    const whole = withContent(rest, property2, free(content));
+    const keep = options?.unknownVariants === "keep" && open !== void 0 ? open : validator;
+    return whole !== rest && keep(whole) ? whole : rest;
+  };
+}
+function withContent(message, property2, content) {
+  if (!isDict(message) || !hasOwn(message, property2))
+    return message;
+  const out = copyOf(message);
+  put(out, property2, content);
+  return out;
+}
+function under(error, type, property2) {
+  if (!(error instanceof ValidationError))
+    return error;
+  const prefix = `/${property2.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return new ValidationError(type, error.issues.map((issue2) => ({ ...issue2, instancePath: `${prefix}${issue2.instancePath}` })));
+}
+
 // dist/runtime/parse-guards.js
 function variantGuard(checks, tag2, variants, other2) {
   const byTag = new Map(variants);
@@ -3000,7 +3044,7 @@ var ProxyConnection = class {
     for (const entry of tables.proxy) {
       const key = `proxy:${entry.handler}`;
       if (entry.method === tables.successor) {
-        dispatch[key] = entry.kind === "request" ? (envelope, context) => fromSuccessor.request(envelope, context) : (envelope, context) => fromSuccessor.notify(envelope, context);
+        dispatch[key] = entry.kind === "request" ? (envelope2, context) => fromSuccessor.request(envelope2, context) : (envelope2, context) => fromSuccessor.notify(envelope2, context);
         continue;
       }
       const mine = own(handlers, entry.handler);
@@ -3028,7 +3072,7 @@ var ProxyConnection = class {
     this.connection.close(reason);
   }
 };
-function successorCaller(connection, envelope, routes, check) {
+function successorCaller(connection, envelope2, routes, check) {
   const wrap = (method, params) => params === void 0 ? { method } : { method, params };
   return {
     async request(method, params, options) {
@@ -3036,7 +3080,7 @@ function successorCaller(connection, envelope, routes, check) {
       const invalid = check.checkSent ? invalidParams(entry, params) : void 0;
       if (invalid)
         throw invalid;
-      const result = await connection.request(envelope, wrap(method, params), options);
+      const result = await connection.request(envelope2, wrap(method, params), options);
       if (!entry)
         return result;
       const filled = fillEmpty(result, entry.validateResult);
@@ -3051,7 +3095,7 @@ function successorCaller(connection, envelope, routes, check) {
       const invalid = check.checkSent ? invalidParams(routes.notification.get(method), params) : void 0;
       if (invalid)
         throw invalid;
-      await connection.notify(envelope, wrap(method, params));
+      await connection.notify(envelope2, wrap(method, params));
     }
   };
 }
@@ -3061,9 +3105,9 @@ var SuccessorDelivery = class {
     this.incoming = incoming;
     this.handlers = handlers;
   }
-  async request(envelope, context) {
-    const { method } = envelope;
-    const params = paramsOf(envelope);
+  async request(envelope2, context) {
+    const { method } = envelope2;
+    const params = paramsOf(envelope2);
     const inner = { ...context, method };
     const { signal, requestId: id } = context;
     const entry = this.incoming.route("request", method);
@@ -3081,9 +3125,9 @@ var SuccessorDelivery = class {
       return this.connection.request(method, value, { signal });
     return this.incoming.answerOf(entry, await handler.call(this.handlers, value, inner), id);
   }
-  async notify(envelope, context) {
-    const { method } = envelope;
-    const params = paramsOf(envelope);
+  async notify(envelope2, context) {
+    const { method } = envelope2;
+    const params = paramsOf(envelope2);
     const inner = { ...context, method };
     const entry = this.incoming.route("notification", method);
     if (entry === EXTENSION) {
@@ -3102,8 +3146,8 @@ var SuccessorDelivery = class {
     await (handler ? handler.call(this.handlers, value, inner) : this.connection.notify(method, value));
   }
 };
-function paramsOf(envelope) {
-  return envelope.params === null ? void 0 : envelope.params;
+function paramsOf(envelope2) {
+  return envelope2.params === null ? void 0 : envelope2.params;
 }
 
 // dist/runtime/schema-check.js
@@ -4212,6 +4256,7 @@ export {
   createParsePlan,
   customGuard,
   defaultLog,
+  envelope,
   equal,
   extensionResult,
   fail,

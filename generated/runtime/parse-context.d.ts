@@ -15,6 +15,19 @@ export interface ParseOptions {
     /** With `"keep"`: told of each unknown variant kept, by its tag (`sessionUpdate: "plan_v2"`). */
     readonly onUnknownVariant?: (variant: UnknownVariant) => void;
 }
+/**
+ * How `parse<Name>` of a JSON-RPC response envelope (`AgentResponse`, `ClientResponse`)
+ * reads its `result`, which answers a request the response does not name.
+ */
+export interface ResponseParseOptions extends ParseOptions {
+    /**
+     * The method of the request this response answers (`"session/new"`): the result is read
+     * as that method's result type, as the connection reads it. Without it, or for a method
+     * the surface does not know (an extension's), the result is kept whole, as valid as the
+     * envelope's schema says it is.
+     */
+    readonly method?: string;
+}
 /** A variant the open reading kept although this package does not know its tag. */
 export interface UnknownVariant {
     /** The union's tag property (`sessionUpdate`). */

@@ -1,7 +1,8 @@
 import { type ParseOptions, type Reading } from "./parse-context.js";
 import type { Check, PlanNode, ShapeNode, ShapeWalk } from "./parse-records.js";
 import { type CompiledValidator } from "./validation.js";
-export type { OpenReading, ParseOptions, Reading, UnknownVariant, } from "./parse-context.js";
+export type { OpenReading, ParseOptions, Reading, ResponseParseOptions, UnknownVariant, } from "./parse-context.js";
+export { type DefinitionParse, type EnvelopeContentSpec, type EnvelopeSpec, envelope, } from "./parse-envelope.js";
 export type { Check, FillPlan, PlanNode, PropertyPlan, ShapeNode, ShapeUnion, ShapeVariant, ShapeWalk, VariantPlan, } from "./parse-records.js";
 export interface ParsePlan {
     /** The shape walk of node `index` that changes what must change: the fast walks' slow path. */

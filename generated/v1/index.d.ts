@@ -14,5 +14,5 @@ export * from "./errors.js";
 export type * as Received from "./received.js";
 export { ValidationError } from "../runtime/validation.js";
 export type { ValidationIssue, ValidationResult } from "../runtime/validation.js";
-export type { ParseOptions, UnknownVariant } from "../runtime/parse-context.js";
-export type { Guard, Validate, Assert, Parse, OpenParse, VariantGuard, OpenVariantGuard, CustomGuard, UntaggedGuard } from "../runtime/signatures.js";
+export type { ParseOptions, ResponseParseOptions, UnknownVariant } from "../runtime/parse-context.js";
+export type { Guard, Validate, Assert, Parse, OpenParse, ResponseParse, OpenResponseParse, VariantGuard, OpenVariantGuard, CustomGuard, UntaggedGuard } from "../runtime/signatures.js";

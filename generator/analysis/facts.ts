@@ -1,4 +1,5 @@
 import type { Diagnostics } from "../diagnostics.js";
+import { type Envelope, envelopesOf } from "../model/envelopes.js";
 import type { PlanLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import {
@@ -33,6 +34,11 @@ export interface SurfaceFacts {
   readonly reachesClosed: ReadonlySet<string>;
   /** Definitions that can contain themselves (schema/refs.ts `selfNesting`). */
   readonly nestsItself: ReadonlySet<string>;
+  /**
+   * The JSON-RPC envelope definitions, by key (model/envelopes.ts): parse<Name> reads their
+   * `params` by the message's method, a `result` by the method the caller names.
+   */
+  readonly envelopes: ReadonlyMap<string, Envelope>;
   /** The definitions as each backend must see them (prepare/), prepared once. */
   readonly prepared: PreparedSchemas;
   /** The parse plans, laid out beside the surface next to it (model/plan-link.ts). */
@@ -139,6 +145,7 @@ export function ownFacts(
     schemas,
     reachesClosed,
     nestsItself: selfNesting(schemas, surface.defsKeyword),
+    envelopes: envelopesOf(surface),
     prepared: { validators, unknownFormats: unknown, types, received, receivedPlain },
   };
 }

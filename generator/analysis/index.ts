@@ -48,7 +48,10 @@ export function analyse(
     out.set(surface, {
       ...factsOf(surface),
       layout,
-      sharing: { code: new Set(), ...sharedParsers(new Set(), layout) },
+      sharing: {
+        code: new Set(),
+        ...sharedParsers(new Set(), layout, [factsOf(surface).envelopes]),
+      },
       parseChecks: parseChecks(factsOf(surface), layout, false, new Silent()),
     });
   }
@@ -66,8 +69,9 @@ function analysePair(
     buildRepairPlan(unstable, factsOf(unstable).reachesClosed),
     code,
   );
+  const envelopes = [factsOf(stable).envelopes, factsOf(unstable).envelopes];
   const side = (surface: SurfaceModel, layout: PlanLayout, beside: object) => {
-    const sharing = { ...beside, code, ...sharedParsers(code, layout) };
+    const sharing = { ...beside, code, ...sharedParsers(code, layout, envelopes) };
     // The stable surface writes the base's checks, into shared-parsers.js.
     const withBase = surface === stable && sharing.planBase;
     const checks = parseChecks(factsOf(surface), layout, withBase, new Silent());

@@ -1,3 +1,4 @@
+import type { Envelope } from "../model/envelopes.js";
 import type { PlanLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { sameDefinitions } from "../model/stability.js";
@@ -33,6 +34,8 @@ export function sharedCode(
 export function sharedParsers(
   code: ReadonlySet<string>,
   layout: PlanLayout,
+  /** Both surfaces' envelopes (model/envelopes.ts), or the one surface's. */
+  envelopes: ReadonlyArray<ReadonlyMap<string, Envelope>> = [],
 ): Pick<Sharing, "parsers" | "unions" | "planBase"> {
   const { base } = layout;
   const planBase = base.checks.length + base.nodes.length + base.shapes.length > 0;
@@ -46,6 +49,16 @@ export function sharedParsers(
         within(layout.open.get(key), base.checks.length),
     ),
   );
+  // An envelope's parse calls its methods' parse<Name> by wire name: shared only where all
+  // of those are, and both surfaces key the same methods to the same definitions.
+  for (const key of new Set(envelopes.flatMap((e) => [...e.keys()]))) {
+    const tables = envelopes.map((e) => e.get(key));
+    const same = tables.every((t) => JSON.stringify(t) === JSON.stringify(tables[0]));
+    const callsShared = tables.every((t) =>
+      t?.contents.every((c) => c.methods.every((m) => parsers.has(m.definition))),
+    );
+    if (!same || !callsShared) parsers.delete(key);
+  }
   const unions = new Set(
     layout.unions
       .filter(

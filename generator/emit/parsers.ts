@@ -5,6 +5,7 @@ import { unknownFormats } from "../analysis/ajv-facts.js";
 import type { PreparedChecks } from "../analysis/facts.js";
 import { InputError } from "../errors.js";
 import type { CheckSpec } from "../model/checks.js";
+import type { Envelope, EnvelopeContent } from "../model/envelopes.js";
 import type { PlanLayout, PlanTables } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import type { UnionHelper } from "../model/repair-plan.js";
@@ -32,6 +33,8 @@ const LOCAL_ID = "acp-codegen:parse";
 
 /** What parsers.js calls in the runtime's parse module, checked against its types. */
 const CREATE_PLAN = "createParsePlan" satisfies keyof typeof Runtime;
+/** What an envelope's parse is built with (templates/runtime/parse-envelope.ts). */
+const ENVELOPE = "envelope" satisfies keyof typeof Runtime;
 /** What a subschema check written as data is read by (templates/runtime/schema-check.ts). */
 const SCHEMA_CHECK = "schemaCheck" satisfies keyof typeof SchemaCheck;
 const PLAN = {
@@ -221,10 +224,14 @@ function functionLines(
     const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
     const call = `return ${def.validator}(v) ? ${fast} : ${slow};`;
     // Only a definition that can nest itself can be nested deeper than the call stack.
+    const body = nesting.has(def.key)
+      ? `{ try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
+      : `{ ${call} }`;
+    const envelope = facts.envelopes.get(def.key);
     functions.push(
-      nesting.has(def.key)
-        ? `export function ${def.parse}(v, o) { try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
-        : `export function ${def.parse}(v, o) { ${call} }`,
+      envelope === undefined
+        ? `export function ${def.parse}(v, o) ${body}`
+        : envelopeLine(def, envelope, `(v, o) => ${body}`, layout.open.get(def.key), names),
     );
   }
   for (const helper of unions) {
@@ -249,6 +256,53 @@ function functionLines(
       );
   }
   return functions;
+}
+
+/**
+ * `parse<Name>` of an envelope (model/envelopes.ts): the definition's own reading, `base`,
+ * wrapped by the runtime's `envelope`, which reads the content by method with the table's
+ * `parse<Name>` functions.
+ */
+function envelopeLine(
+  def: DefinitionSymbols,
+  envelope: Envelope,
+  base: string,
+  open: number | undefined,
+  names: SurfaceSymbols,
+): string {
+  const contents = envelope.contents.map((content) => {
+    const by = content.methods
+      .map((m) => `[${literal(m.method)}, ${names.definition(m.definition).parse}]`)
+      .join(", ");
+    const method =
+      content.methodProperty === undefined ? [] : [`method: ${literal(content.methodProperty)}`];
+    const id = content.id === undefined ? [] : [`id: ${content.id}`];
+    return `{ ${[`property: ${literal(content.property)}`, ...method, ...id, `by: new Map([${by}])`].join(", ")} }`;
+  });
+  const spec = [
+    `type: ${literal(def.type)}`,
+    `validator: ${def.validator}`,
+    ...(open === undefined ? [] : [`open: c${open}`]),
+    `contents: [${contents.join(", ")}]`,
+  ];
+  return `export const ${def.parse} = /* @__PURE__ */ P.${ENVELOPE}(${base}, { ${spec.join(", ")} });`;
+}
+
+/**
+ * The `parse<Name>` functions the envelopes among `defs` call that this module only
+ * re-exports from the shared one: imported under this surface's names, as `[theirs, own]`.
+ */
+function envelopeImports(
+  { names, facts, stableNames }: EmitContext,
+  defs: readonly DefinitionSymbols[],
+): Array<[string, string]> {
+  const theirs = stableNames ?? names;
+  const out = new Map<string, string>();
+  for (const def of defs)
+    for (const m of facts.envelopes.get(def.key)?.contents.flatMap((c) => c.methods) ?? [])
+      if (facts.sharing.parsers.has(m.definition))
+        out.set(names.definition(m.definition).parse, theirs.definition(m.definition).parse);
+  return [...out].map(([own, shared]) => [shared, own]);
 }
 
 /** `const { 12: c12, … } = base.checks;` and likewise for walks: one declaration per table. */
@@ -342,11 +396,13 @@ function parsersJs(
     "// parse<Name>: a valid value takes its shape walk; anything else is the plan's (R).",
   ];
   const inBase = context.facts.sharing;
+  const own = names.definitions.filter((d) => !inBase.parsers.has(d.key));
   const functions = functionLines(
     context,
-    names.definitions.filter((d) => !inBase.parsers.has(d.key)),
+    own,
     layout.unions.filter((u) => !inBase.unions.has(u.def.key)),
   );
+  const imported = envelopeImports(context, own);
   // The shared module's functions, under this surface's names (the stable one's there).
   const theirs = context.stableNames ?? names;
   const reexports = names.definitions.flatMap((def) => {
@@ -373,6 +429,11 @@ function parsersJs(
     validators: "./validators.js",
     locals: "./parsers-validators.js",
   });
+  if (imported.length > 0)
+    lines.push(
+      "// The shared parse<Name> functions this module's envelopes read their methods' content with.",
+      `import { ${imported.map(([from, to]) => (from === to ? to : `${from} as ${to}`)).join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
+    );
   if (shared) {
     lines.push(
       `import { ${BASE_TABLES} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
@@ -497,6 +558,8 @@ export function parserDeclarations({
   const {
     parse: Parse,
     openParse,
+    responseParse,
+    openResponseParse,
     variantGuard,
     openVariantGuard,
     customGuard,
@@ -509,8 +572,21 @@ export function parserDeclarations({
   const used = new Set<string>();
   const lines: string[] = [];
   const exported: string[] = [];
-  const declare = (name: string, signature: string, args: string, experimental: boolean) => {
-    if (experimental) lines.push(EXPERIMENTAL);
+  const declare = (
+    name: string,
+    signature: string,
+    args: string,
+    experimental: boolean,
+    doc?: string[],
+  ) => {
+    if (doc)
+      lines.push(
+        "/**",
+        ...doc.map((l) => ` * ${l}`),
+        ...(experimental ? [` * ${EXPERIMENTAL.slice(4, -3)}`] : []),
+        " */",
+      );
+    else if (experimental) lines.push(EXPERIMENTAL);
     lines.push(`export declare const ${name}: ${signature}<${args}>;`);
     used.add(signature);
     exported.push(name);
@@ -518,8 +594,19 @@ export function parserDeclarations({
   for (const def of surface.definitions) {
     const { parse, type } = names.definition(def.key);
     const experimental = def.experimental === "new";
-    if (open.has(def.key)) declare(parse, openParse, `${type}, ${R}.${type}`, experimental);
-    else declare(parse, Parse, type, experimental);
+    const envelope = facts.envelopes.get(def.key);
+    const doc = envelope && envelopeDoc(envelope, names);
+    // A response names no method: its parse takes the caller's (`ResponseParse`).
+    const byCaller = envelope?.contents.some((c) => c.methodProperty === undefined) ?? false;
+    if (open.has(def.key))
+      declare(
+        parse,
+        byCaller ? openResponseParse : openParse,
+        `${type}, ${R}.${type}`,
+        experimental,
+        doc,
+      );
+    else declare(parse, byCaller ? responseParse : Parse, type, experimental, doc);
   }
   for (const def of surface.definitions) {
     const own = names.definition(def.key);
@@ -535,7 +622,36 @@ export function parserDeclarations({
     if (own.untaggedGuard !== undefined)
       declare(own.untaggedGuard, untaggedGuard, `${own.type}, ${tag}`, experimental);
   }
-  return { signatures: [...used].sort(), exported, readsReceived: used.has(openParse), lines };
+  return {
+    signatures: [...used].sort(),
+    exported,
+    readsReceived: used.has(openParse) || used.has(openResponseParse),
+    lines,
+  };
+}
+
+/** The doc comment of an envelope's `parse<Name>`: which method reads its content, and how. */
+function envelopeDoc(envelope: Envelope, names: SurfaceSymbols): string[] {
+  const first = envelope.contents.filter(
+    (c, i, all) => all.findIndex((o) => o.property === c.property) === i,
+  );
+  return first.flatMap((content) => {
+    const property = `\`${content.property}\``;
+    const example = content.methods[0] as EnvelopeContent["methods"][number];
+    const parse = `\`${names.definition(example.definition).parse}\``;
+    if (content.methodProperty !== undefined)
+      return [
+        `Reads ${property} by the message's \`${content.methodProperty}\`, as the connection does:`,
+        `with that method's parse (\`${example.method}\`: ${parse}). An extension's method, or`,
+        `one this surface does not know, keeps its ${property} whole; a known method's parse`,
+        `refusing its ${property} makes the message invalid.`,
+      ];
+    return [
+      `A response's ${property} answers a request it does not name: with \`{ method }\`, the`,
+      `request's method, it is read as that method's result (\`{ method: ${literal(example.method)} }\`:`,
+      `${parse}); without it, or for a method this surface does not know, it is kept whole.`,
+    ];
+  });
 }
 
 /** ajv standalone code for the local checks, wired to the package runtime like validators.js. */

@@ -245,6 +245,8 @@ export const SIGNATURES = {
   assert: "Assert",
   parse: "Parse",
   openParse: "OpenParse",
+  responseParse: "ResponseParse",
+  openResponseParse: "OpenResponseParse",
   variantGuard: "VariantGuard",
   openVariantGuard: "OpenVariantGuard",
   customGuard: "CustomGuard",
@@ -263,7 +265,11 @@ export const TYPES_IMPORTS = {
 export const INDEX_REEXPORTS: readonly RuntimeReexport[] = [
   { from: "validation.js", names: ["ValidationError"] },
   { from: "validation.js", names: ["ValidationIssue", "ValidationResult"], typeOnly: true },
-  { from: "parse-context.js", names: ["ParseOptions", "UnknownVariant"], typeOnly: true },
+  {
+    from: "parse-context.js",
+    names: ["ParseOptions", "ResponseParseOptions", "UnknownVariant"],
+    typeOnly: true,
+  },
   { from: "signatures.js", names: Object.values(SIGNATURES), typeOnly: true },
 ];
 

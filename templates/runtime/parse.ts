@@ -36,8 +36,15 @@ export type {
   OpenReading,
   ParseOptions,
   Reading,
+  ResponseParseOptions,
   UnknownVariant,
 } from "./parse-context.js";
+export {
+  type DefinitionParse,
+  type EnvelopeContentSpec,
+  type EnvelopeSpec,
+  envelope,
+} from "./parse-envelope.js";
 export type {
   Check,
   FillPlan,

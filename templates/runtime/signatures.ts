@@ -1,4 +1,4 @@
-import type { ParseOptions } from "./parse.js";
+import type { ParseOptions, ResponseParseOptions } from "./parse.js";
 import type { ValidationResult } from "./validation.js";
 
 /*
@@ -71,6 +71,42 @@ export interface OpenParse<T, Received> {
    * not know is kept whole, as the received type admits.
    */
   (value: unknown, options: ParseOptions): Received;
+}
+
+/**
+ * `parse<Name>` of a JSON-RPC response envelope (`AgentResponse`, `ClientResponse`): its
+ * `result` answers a request the response does not name, so the caller may name it.
+ */
+export interface ResponseParse<T> {
+  /**
+   * Reads `value` as `Parse` does. With `{ method }`, the method of the request this response
+   * answers, `result` is read as that method's result, as the connection reads it; without
+   * it, or for a method this surface does not know, `result` is kept whole (the envelope's
+   * schema still checks it).
+   */
+  (value: unknown, options?: Pick<ResponseParseOptions, "method">): T;
+}
+
+/**
+ * `parse<Name>` of a JSON-RPC response envelope that reaches a closed tagged union: the
+ * reading of `ResponseParse`, with `OpenParse`'s choice of what becomes of unknown variants.
+ */
+export interface OpenResponseParse<T, Received> {
+  /**
+   * Reads `value` as `Parse` does. With `{ method }`, the method of the request this response
+   * answers, `result` is read as that method's result, as the connection reads it; without
+   * it, or for a method this surface does not know, `result` is kept whole (the envelope's
+   * schema still checks it).
+   */
+  (
+    value: unknown,
+    options?: Pick<ResponseParseOptions, "method"> & { readonly unknownVariants?: "reject" },
+  ): T;
+  /**
+   * With `{ unknownVariants: "keep" }`: a variant of a closed tagged union this package does
+   * not know is kept whole, as the received type admits; `method` as above.
+   */
+  (value: unknown, options: ResponseParseOptions): Received;
 }
 
 /**
