@@ -257,6 +257,9 @@ const EXAMPLE_METHODS = [
   "terminal/release",
 ];
 
+/** The envelope definitions the README's envelope example parses. */
+const ENVELOPE_EXAMPLE = ["ClientRequest", "AgentResponse"];
+
 /** Whether the root surface's session rules have what the README's session example reads. */
 function readmeShowsSessions(root: SurfaceModel): boolean {
   const spec = root.session?.spec;
@@ -307,6 +310,10 @@ export function emitReadme(
       handleTypes: root ? symbols.of(root).handleTypes : [],
       // The session example renders the state's plan and tool calls and reads the agent's text.
       sessionExample: root !== undefined && readmeShowsSessions(root),
+      // The envelope example reads a request and a response by the definitions' names.
+      envelopeExample:
+        root !== undefined &&
+        ENVELOPE_EXAMPLE.every((key) => root.definitions.some((d) => d.key === key)),
       capabilityRows: capabilityRows(orderedSurfaces(model), importPath, (s) => symbols.of(s)),
       capabilityExample: root !== undefined && readmeShowsCapabilities(root),
       chain: { surfaces: chained.map(importPath), ...chainRoles },
