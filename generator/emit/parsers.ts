@@ -19,9 +19,10 @@ import { createStandaloneAjv, loadFormats, standaloneModule } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL, type FunctionDeclarations } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
+import { type Binding, namedImport, namespaceImport, Uses } from "./module.js";
 import { banner, type OutputFile } from "./output.js";
 import { interpretable } from "./schema-checks.js";
-import { shapeWalks, WALK_NAMES, walkName } from "./shape-walks.js";
+import { checkName, shapeWalks, WALK_NAMES, type WalkRefs, walkName } from "./shape-walks.js";
 import {
   SHARED_PARSE_CHECKS,
   SHARED_PARSERS,
@@ -148,6 +149,7 @@ function planCode(
   layout: PlanLayout,
   locals: Map<number, LocalCheck>,
   names: SurfaceSymbols,
+  refs: ModuleRefs,
 ): PlanCode {
   const first = tables === layout.base ? 0 : undefined;
   const check = first ?? layout.base.checks.length;
@@ -160,7 +162,7 @@ function planCode(
   return {
     checks: tables.checks.map(
       (spec, i) =>
-        `const c${check + i} = ${checkExpression(spec, check + i, locals, names, layout.openBodies)};`,
+        `const ${checkName(check + i)} = ${checkExpression(spec, check + i, locals, names, layout.openBodies, refs)};`,
     ),
     nodes: tables.nodes.map(
       (record, i) =>
@@ -170,7 +172,7 @@ function planCode(
       (record, i) =>
         `  /* ${shape + i} ${commentSafe(tables.shapeWhere[i] ?? "")} */ ${jsLiteral(record, SHAPE_STYLE)},`,
     ),
-    walks: shapeWalks(tables.shapes, shape, nodeAt),
+    walks: shapeWalks(tables.shapes, shape, nodeAt, refs),
   };
 }
 
@@ -178,31 +180,67 @@ function planCode(
 const indexed = (prefix: string, first: number, count: number): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix}${first + i}`);
 
-/** The shared module's checks and walks that `code` calls by name (string literals aside). */
-function baseNamesIn(code: readonly string[], layout: PlanLayout): string[] {
-  const used = new Set<string>();
-  for (const line of code)
-    for (const [, prefix, index] of line
-      .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-      .matchAll(/\b([cs])(\d+)\b/g)) {
-      const count = prefix === "c" ? layout.base.checks.length : layout.base.shapes.length;
-      if (Number(index) < count) used.add(`${prefix}${index}`);
-    }
-  // c… before s…, each by index: the same names always import in the same order.
-  const order = (name: string) => [name.startsWith("c") ? 0 : 1, Number(name.slice(1))] as const;
-  return [...used].sort((a, b) => {
-    const [x, y] = [order(a), order(b)];
-    return x[0] - y[0] || x[1] - y[1];
-  });
+/**
+ * How a parse module's code writes the names it calls (module.ts): the definitions' validators
+ * and the compiled local checks, imported; the shared module's checks and walks (those numbered
+ * below `outside`), bound from its tables; the runtime's combinators, under its namespace. Each
+ * is recorded as it is written, and the module's head is rendered from what was.
+ */
+interface ModuleRefs extends WalkRefs {
+  readonly uses: Uses;
+  validator(name: string): string;
+  local(name: string): string;
+  /** `P.<member>`: a member of the runtime's parse module. */
+  runtime(member: string): string;
+  /** The bindings in the order the module's head writes them. */
+  readonly head: readonly Binding[];
+  readonly base: readonly Binding[];
 }
 
-/** Of `names` (in their order), those `code` spells as identifiers, string literals aside. */
-function validatorsIn(code: readonly string[], names: readonly string[]): string[] {
-  const used = new Set<string>();
-  for (const line of code)
-    for (const [word] of line.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/\b[A-Za-z_$][\w$]*/g))
-      used.add(word);
-  return names.filter((n) => used.has(n));
+/** The namespace parsers.js imports the runtime under: no definition's name `v<Name>` can clash. */
+const RUNTIME_NAMESPACE = "P";
+
+function moduleRefs(
+  { names, runtime: runtimePath }: EmitContext,
+  locals: Map<number, LocalCheck>,
+  from: { validators: string; locals: string },
+  outside: { checks: number; shapes: number },
+): ModuleRefs {
+  const uses = new Uses();
+  const runtime = namespaceImport(
+    RUNTIME_NAMESPACE,
+    runtimeSpecifier(runtimePath, "parse.js", false),
+  );
+  const validators = namedImport(
+    from.validators,
+    names.definitions.map((d) => d.validator),
+  );
+  const compiled = namedImport(
+    from.locals,
+    compiledIn(locals).map((l) => l.name),
+  );
+  const checks = baseBinding("checks", checkName);
+  const walks = baseBinding("walks", walkName);
+  return {
+    uses,
+    head: [runtime, validators, compiled],
+    base: [checks, walks],
+    validator: (name) => uses.ref(validators, name),
+    local: (name) => uses.ref(compiled, name),
+    runtime: (member) => `${uses.ref(runtime, RUNTIME_NAMESPACE)}.${member}`,
+    check: (i) => (i < outside.checks ? uses.ref(checks, checkName(i)) : checkName(i)),
+    walk: (i) => (i < outside.shapes ? uses.ref(walks, walkName(i)) : walkName(i)),
+  };
+}
+
+/** `const { 12: c12, … } = base.checks;` (likewise for walks): the shared table's entries by index. */
+function baseBinding(table: "checks" | "walks", nameOf: (index: number) => string): Binding {
+  const index = (name: string) => Number(name.slice(1));
+  return {
+    rank: index,
+    line: (used) =>
+      `const { ${used.map((n) => `${index(n)}: ${nameOf(index(n))}`).join(", ")} } = ${BASE_TABLES}.${table};`,
+  };
 }
 
 /** `parse<Name>` of `defs` and the union helpers of `unions`, on the module's plan. */
@@ -210,6 +248,7 @@ function functionLines(
   { names, facts }: EmitContext,
   defs: readonly DefinitionSymbols[],
   unions: readonly UnionHelper[],
+  refs: ModuleRefs,
 ): string[] {
   const { layout, nestsItself: nesting } = facts;
   const functions: string[] = [];
@@ -220,9 +259,10 @@ function functionLines(
       n === undefined ? "undefined" : String(n),
     );
     while (optional.at(-1) === "undefined") optional.pop();
-    const slow = `R(v, o, ${[def.validator, literal(def.type), ...optional].join(", ")})`;
-    const fast = shape === undefined ? "v" : `${walkName(shape)}(v, false)`;
-    const call = `return ${def.validator}(v) ? ${fast} : ${slow};`;
+    const validator = refs.validator(def.validator);
+    const slow = `R(v, o, ${[validator, literal(def.type), ...optional].join(", ")})`;
+    const fast = shape === undefined ? "v" : `${refs.walk(shape)}(v, false)`;
+    const call = `return ${validator}(v) ? ${fast} : ${slow};`;
     // Only a definition that can nest itself can be nested deeper than the call stack.
     const body = nesting.has(def.key)
       ? `{ try { ${call} } catch (e) { throw D(e, ${literal(def.type)}); } }`
@@ -231,7 +271,7 @@ function functionLines(
     functions.push(
       envelope === undefined
         ? `export function ${def.parse}(v, o) ${body}`
-        : envelopeLine(def, envelope, `(v, o) => ${body}`, layout.open.get(def.key), names),
+        : envelopeLine(def, envelope, `(v, o) => ${body}`, layout.open.get(def.key), names, refs),
     );
   }
   for (const helper of unions) {
@@ -252,7 +292,7 @@ function functionLines(
     }
     if (untaggedGuard !== undefined)
       functions.push(
-        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${validator});`,
+        `export const ${untaggedGuard} = /* @__PURE__ */ plan.${PLAN.untaggedGuard}(${tag}, ${refs.validator(validator)});`,
       );
   }
   return functions;
@@ -269,6 +309,7 @@ function envelopeLine(
   base: string,
   open: number | undefined,
   names: SurfaceSymbols,
+  refs: ModuleRefs,
 ): string {
   const contents = envelope.contents.map((content) => {
     const by = content.methods
@@ -281,11 +322,11 @@ function envelopeLine(
   });
   const spec = [
     `type: ${literal(def.type)}`,
-    `validator: ${def.validator}`,
-    ...(open === undefined ? [] : [`open: c${open}`]),
+    `validator: ${refs.validator(def.validator)}`,
+    ...(open === undefined ? [] : [`open: ${refs.check(open)}`]),
     `contents: [${contents.join(", ")}]`,
   ];
-  return `export const ${def.parse} = /* @__PURE__ */ P.${ENVELOPE}(${base}, { ${spec.join(", ")} });`;
+  return `export const ${def.parse} = /* @__PURE__ */ ${refs.runtime(ENVELOPE)}(${base}, { ${spec.join(", ")} });`;
 }
 
 /**
@@ -305,47 +346,6 @@ function envelopeImports(
   return [...out].map(([own, shared]) => [shared, own]);
 }
 
-/** `const { 12: c12, … } = base.checks;` and likewise for walks: one declaration per table. */
-function baseBindings(used: readonly string[]): string[] {
-  return (
-    [
-      ["c", "checks"],
-      ["s", "walks"],
-    ] as const
-  ).flatMap(([prefix, table]) => {
-    const names = used.filter((n) => n.startsWith(prefix));
-    if (names.length === 0) return [];
-    const fields = names.map((n) => `${n.slice(1)}: ${n}`).join(", ");
-    return [`const { ${fields} } = ${BASE_TABLES}.${table};`];
-  });
-}
-
-/**
- * A parse module's imports: the runtime (under one namespace, so no definition's validator
- * name `v<Name>` can clash), the validators `code` calls and its local checks, from `from`.
- */
-function moduleHead(
-  { surface, names, runtime: runtimePath }: EmitContext,
-  code: readonly string[],
-  locals: Map<number, LocalCheck>,
-  from: { validators: string; locals: string },
-): string[] {
-  const validators = validatorsIn(
-    code,
-    names.definitions.map((d) => d.validator),
-  );
-  const lines = [
-    banner(surface.schemaFile.name),
-    `import * as P from "${runtimeSpecifier(runtimePath, "parse.js", false)}";`,
-  ];
-  if (validators.length > 0)
-    lines.push(`import { ${validators.join(", ")} } from "${from.validators}";`);
-  const compiled = compiledIn(locals);
-  if (compiled.length > 0)
-    lines.push(`import { ${compiled.map((l) => l.name).join(", ")} } from "${from.locals}";`);
-  return lines;
-}
-
 /**
  * The opening lines of a record table, closed by `]);`: a function that builds the records on
  * its first call and keeps them (what `createParsePlan` takes; runtime/parse.ts says why).
@@ -361,9 +361,16 @@ function parsersJs(
   locals: Map<number, LocalCheck>,
 ): string {
   const { surface, names, stable } = context;
-  const code = planCode(layout.own, layout, locals, names);
   const shared = context.facts.sharing.planBase;
   const { base } = layout;
+  // What this module's own code calls of the shared module is bound from its tables.
+  const refs = moduleRefs(
+    context,
+    locals,
+    { validators: "./validators.js", locals: "./parsers-validators.js" },
+    { checks: base.checks.length, shapes: base.shapes.length },
+  );
+  const code = planCode(layout.own, layout, locals, names, refs);
   const spread = (table: string) => (shared ? [`...${BASE_TABLES}.${table}`] : []);
   const counts = {
     checks: base.checks.length,
@@ -389,7 +396,7 @@ function parsersJs(
     "// Fast walks of the shape plan: a valid value serde keeps whole is returned as is; the plan's",
     "// interpreter (S) takes over where anything must change.",
     ...code.walks,
-    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, [${[...spread("walks"), ...indexed("s", counts.shapes, layout.own.shapes.length)].join(", ")}]);`,
+    `const plan = /* @__PURE__ */ ${refs.runtime(CREATE_PLAN)}(nodes, shapes, checks, [${[...spread("walks"), ...indexed("s", counts.shapes, layout.own.shapes.length)].join(", ")}]);`,
     `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
     `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
     "",
@@ -401,6 +408,7 @@ function parsersJs(
     context,
     own,
     layout.unions.filter((u) => !inBase.unions.has(u.def.key)),
+    refs,
   );
   const imported = envelopeImports(context, own);
   // The shared module's functions, under this surface's names (the stable one's there).
@@ -425,10 +433,7 @@ function parsersJs(
       `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
     );
 
-  const lines = moduleHead(context, [...code.checks, ...functions], locals, {
-    validators: "./validators.js",
-    locals: "./parsers-validators.js",
-  });
+  const lines = [banner(surface.schemaFile.name), ...refs.uses.lines(refs.head)];
   if (imported.length > 0)
     lines.push(
       "// The shared parse<Name> functions this module's envelopes read their methods' content with.",
@@ -438,7 +443,7 @@ function parsersJs(
     lines.push(
       `import { ${BASE_TABLES} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
       "// The shared checks and walks this module's own code calls, under their names in the plan.",
-      ...baseBindings(baseNamesIn([...code.checks, ...code.walks, ...functions], layout)),
+      ...refs.uses.lines(refs.base),
     );
   }
   return `${[...lines, ...body, ...functions].join("\n")}\n`;
@@ -460,17 +465,23 @@ function sharedParsersJs(
 ): string {
   const { names } = context;
   const { base } = layout;
-  const code = planCode(base, layout, locals, names);
+  // Every record here is the module's own: nothing is bound from another parse module.
+  const refs = moduleRefs(
+    context,
+    locals,
+    { validators: `./${SHARED_VALIDATORS}`, locals: `./${SHARED_PARSE_CHECKS}` },
+    { checks: 0, shapes: 0 },
+  );
+  const code = planCode(base, layout, locals, names, refs);
   const inBase = context.facts.sharing;
   const functions = functionLines(
     context,
     names.definitions.filter((d) => inBase.parsers.has(d.key)),
     layout.unions.filter((u) => inBase.unions.has(u.def.key)),
+    refs,
   );
-  const lines = moduleHead(context, [...code.checks, ...functions], locals, {
-    validators: `./${SHARED_VALIDATORS}`,
-    locals: `./${SHARED_PARSE_CHECKS}`,
-  });
+  const plan = `const plan = /* @__PURE__ */ ${refs.runtime(CREATE_PLAN)}(nodes, shapes, checks, walks);`;
+  const lines = [banner(context.surface.schemaFile.name), ...refs.uses.lines(refs.head)];
   lines.push(
     "",
     "// Checks of subschemas both surfaces' plans share.",
@@ -488,7 +499,7 @@ function sharedParsersJs(
     ...code.walks,
     `const walks = [${indexed("s", 0, base.shapes.length).join(", ")}];`,
     `export const ${BASE_TABLES} = { checks, nodes, shapes, walks };`,
-    `const plan = /* @__PURE__ */ P.${CREATE_PLAN}(nodes, shapes, checks, walks);`,
+    plan,
     `const { ${PLAN.reshape}: ${WALK_NAMES.reshape}, ${PLAN.free}: ${WALK_NAMES.free}, ${PLAN.repairedAs}: ${WALK_NAMES.repairedAs}, ${PLAN.read}: R, ${PLAN.deep}: D } = plan;`,
     `const ${WALK_NAMES.hasOwn} = Object.hasOwn;`,
     "",
@@ -504,31 +515,35 @@ function checkExpression(
   locals: Map<number, LocalCheck>,
   names: SurfaceSymbols,
   openBodies: ReadonlyMap<string, number>,
+  refs: ModuleRefs,
 ): string {
   // Pure calls: a bundler may drop the whole table when no parser is imported.
-  const use = (name: string): string => `/* @__PURE__ */ P.${name}`;
+  const use = (name: string): string => `/* @__PURE__ */ ${refs.runtime(name)}`;
+  const c = (i: number) => refs.check(i);
   switch (spec.kind) {
     case "ref":
-      return names.definition(spec.def).validator;
+      return refs.validator(names.definition(spec.def).validator);
     case "open":
       // Called through the index: the body may come later in the table (cycles).
-      return `(v) => c${openBodies.get(spec.def)}(v)`;
+      return `(v) => ${c(openBodies.get(spec.def) as number)}(v)`;
     case "local": {
       const local = locals.get(index) as LocalCheck;
-      return local.name ?? `${use(SCHEMA_CHECK)}(${jsLiteral(local.schema)})`;
+      return local.name === undefined
+        ? `${use(SCHEMA_CHECK)}(${jsLiteral(local.schema)})`
+        : refs.local(local.name);
     }
     case "all":
     case "any":
     case "one":
-      return `${use(spec.kind)}(${spec.of.map((c) => `c${c}`).join(", ")})`;
+      return `${use(spec.kind)}(${spec.of.map(c).join(", ")})`;
     case "not":
-      return `${use("not")}(c${spec.of})`;
+      return `${use("not")}(${c(spec.of)})`;
     case "items":
-      return `${use("items")}(c${spec.of})`;
+      return `${use("items")}(${c(spec.of)})`;
     case "props":
-      return `${use("props")}([${spec.of.map(([n, c]) => `[${literal(n)}, c${c}]`).join(", ")}])`;
+      return `${use("props")}([${spec.of.map(([n, i]) => `[${literal(n)}, ${c(i)}]`).join(", ")}])`;
     case "values":
-      return `${use("values")}(c${spec.of}, ${jsLiteral(spec.declared)})`;
+      return `${use("values")}(${c(spec.of)}, ${jsLiteral(spec.declared)})`;
     case "tag":
       return `${use("tag")}(${literal(spec.property)}, ${literal(spec.value)})`;
     case "otherTag":

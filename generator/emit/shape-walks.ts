@@ -22,6 +22,18 @@ const { reshape: S, free: F, hasOwn: H, repairedAs: Q } = WALK_NAMES;
 /** The function name of node `index`'s walk. */
 export const walkName = (index: number): string => `s${index}`;
 
+/** The function name of check `index`. */
+export const checkName = (index: number): string => `c${index}`;
+
+/**
+ * How a walk writes the names it calls, the other walks and the checks: the module it goes into
+ * records each one it binds from outside (module.ts), so its imports come from what was written.
+ */
+export interface WalkRefs {
+  walk(index: number): string;
+  check(index: number): string;
+}
+
 /**
  * The walks of `nodes`, the shape nodes numbered from `first` on in a plan whose every node
  * `nodeAt` reads (a module's own nodes follow the shared ones: model/plan-link.ts).
@@ -30,29 +42,36 @@ export function shapeWalks(
   nodes: readonly ShapeNode[],
   first: number,
   nodeAt: (index: number) => ShapeNode,
+  refs: WalkRefs,
 ): string[] {
-  return nodes.map((node, i) => walkOf(node, first + i, nodeAt));
+  return nodes.map((node, i) => walkOf(node, first + i, nodeAt, refs));
 }
 
-function walkOf(node: ShapeNode, index: number, nodeAt: (index: number) => ShapeNode): string {
+function walkOf(
+  node: ShapeNode,
+  index: number,
+  nodeAt: (index: number) => ShapeNode,
+  refs: WalkRefs,
+): string {
+  // The walk's own name: declared here, not referred to.
   const name = walkName(index);
   const slow = `return ${S}(v, ${index}, x);`;
   if (node.free) return `function ${name}(v) { return ${F}(v); }`;
   const unions = node.unions ?? [];
   const body: string[] = ['if (typeof v !== "object" || v === null) return v;'];
   if (unions.length === 1 && node.items === undefined)
-    body.push(...unionWalk(node, unions[0] as ShapeUnion, nodeAt, slow));
+    body.push(...unionWalk(node, unions[0] as ShapeUnion, nodeAt, slow, refs));
   else if (unions.length > 0) body.push(slow);
-  else body.push(...arrayPart(node, slow), ...objectPart(node, slow), "return v;");
+  else body.push(...arrayPart(node, slow, refs), ...objectPart(node, slow, refs), "return v;");
   return `function ${name}(v, x) {\n  ${body.join("\n  ")}\n}`;
 }
 
 /** Arrays: each item through the items' walk. */
-function arrayPart(node: ShapeNode, slow: string): string[] {
+function arrayPart(node: ShapeNode, slow: string, refs: WalkRefs): string[] {
   // Without items, an array falls to the object part's `default` (its indices are no
   // declared keys), which hands it over.
   if (node.items === undefined) return [];
-  const item = walkName(node.items);
+  const item = refs.walk(node.items);
   return [
     "if (Array.isArray(v)) {",
     `  for (let i = 0; i < v.length; i++) if (${item}(v[i], x) !== v[i]) ${slow}`,
@@ -62,7 +81,7 @@ function arrayPart(node: ShapeNode, slow: string): string[] {
 }
 
 /** Objects: every key admitted and its value unchanged; nothing to fill in. */
-function objectPart(node: ShapeNode, slow: string): string[] {
+function objectPart(node: ShapeNode, slow: string, refs: WalkRefs): string[] {
   if (node.keys === undefined && node.others === undefined && node.fills === undefined) {
     // An array-only node: an object here is not a valid value; the interpreter decides.
     if (node.items !== undefined) return [slow];
@@ -76,7 +95,7 @@ function objectPart(node: ShapeNode, slow: string): string[] {
     else {
       const value = `v[${literal(key)}]`;
       cases.push(
-        `case ${literal(key)}: if (${walkName(child)}(${value}, x) !== ${value}) ${slow} continue;`,
+        `case ${literal(key)}: if (${refs.walk(child)}(${value}, x) !== ${value}) ${slow} continue;`,
       );
     }
   }
@@ -85,7 +104,7 @@ function objectPart(node: ShapeNode, slow: string): string[] {
   if (node.others === undefined) otherwise = slow;
   else if (node.others < 0) otherwise = `if (k === "__proto__") ${slow} continue;`;
   else
-    otherwise = `if (k === "__proto__" || ${walkName(node.others)}(v[k], x) !== v[k]) ${slow} continue;`;
+    otherwise = `if (k === "__proto__" || ${refs.walk(node.others)}(v[k], x) !== v[k]) ${slow} continue;`;
   const lines = [
     "for (const k in v) switch (k) {",
     ...cases.map((c) => `  ${c}`),
@@ -114,24 +133,31 @@ function unionWalk(
   union: ShapeUnion,
   nodeAt: (index: number) => ShapeNode,
   slow: string,
+  refs: WalkRefs,
 ): string[] {
   const onlyUnion =
     node.keys === undefined && node.others === undefined && node.fills === undefined;
   const finish = (variant: ShapeVariant | undefined): string[] => {
     if (variant === undefined) return [slow];
     if (onlyUnion)
-      return [variant.node === undefined ? "return v;" : `return ${walkName(variant.node)}(v, x);`];
+      return [
+        variant.node === undefined ? "return v;" : `return ${refs.walk(variant.node)}(v, x);`,
+      ];
     const merged = merge(node, variant.node === undefined ? {} : nodeAt(variant.node));
-    return merged === undefined ? [slow] : [...objectPart(merged, slow), "return v;"];
+    return merged === undefined ? [slow] : [...objectPart(merged, slow, refs), "return v;"];
   };
   const guarded = (variant: ShapeVariant, last: boolean): string[] => {
     if (variant.check === undefined || last) return finish(variant);
-    const lines = [`if (c${variant.check}(v)) {`, ...finish(variant).map((l) => `  ${l}`), "}"];
+    const lines = [
+      `if (${refs.check(variant.check)}(v)) {`,
+      ...finish(variant).map((l) => `  ${l}`),
+      "}",
+    ];
     if (variant.repair === undefined) return lines;
     // serde tries the candidate with its own rules: valid once repaired, it wins.
     const repaired = `${Q}(v, ${variant.repair}, ${variant.check})`;
     if (!onlyUnion) return [...lines, `if (${repaired} !== undefined) ${slow}`];
-    const next = variant.node === undefined ? "r" : `${walkName(variant.node)}(r, x)`;
+    const next = variant.node === undefined ? "r" : `${refs.walk(variant.node)}(r, x)`;
     return [...lines, `{ const r = ${repaired}; if (r !== undefined) return ${next}; }`];
   };
   /** Candidates in order, the last one (or the first needing no check) taken unchecked. */
