@@ -16,7 +16,7 @@ import { pointer } from "../schema/pointer.js";
 import { selfNesting } from "../schema/refs.js";
 import { withUnknownVariant } from "../schema/unions.js";
 import { forEachJson } from "../schema/walk.js";
-import type { SurfaceSymbols } from "../symbols/table.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../symbols/table.js";
 import { type NumberFormat, unknownFormats } from "./ajv-facts.js";
 
 /**
@@ -153,8 +153,8 @@ export function ownFacts(
 /**
  * What a stable surface and its unstable surface share, file kind by file kind: the code
  * written once, into the stable folder's shared modules, which the unstable surface's files
- * re-export under its own names (each emitter writes its own re-exports; emit/shared-code.ts
- * names the modules).
+ * re-export under its own names (`taken`, per file kind: emit/module.ts writes the re-exports
+ * from it; emit/shared-code.ts names the modules).
  *
  * The rule, for every kind: a definition's code is taken from the stable surface when the
  * input that kind's code is printed from is the same on both sides, and so is everything
@@ -189,6 +189,26 @@ export interface Sharing {
   readonly unions: ReadonlySet<string>;
   /** Whether the pair's plans share any record: shared-parsers.js exists. */
   readonly planBase: boolean;
+  /**
+   * What each file kind of this surface takes from the stable folder's shared module of that
+   * kind, definition by definition in schema order: the names (by their role in the symbol
+   * table) the file re-exports from there. Empty without a pair. A stable surface's files take
+   * the same from its own folder's shared modules, so both entry points give one function.
+   * (types.d.ts and received.d.ts take what emit/shared-declarations.ts decides on their text.)
+   */
+  readonly taken: Readonly<Record<SharedKind, readonly Taken[]>>;
+}
+
+/** The file kinds whose code a pair shares, each through one shared module of the stable folder. */
+export type SharedKind = "validators" | "guards" | "parsers";
+
+/** A name of a definition's, by its role in the symbol table (`validator`, `guard`, `parse`…). */
+export type SharedRole = Exclude<keyof DefinitionSymbols, "key" | "type">;
+
+/** The names of one definition a file takes from the shared module. */
+export interface Taken {
+  readonly key: string;
+  readonly roles: readonly SharedRole[];
 }
 
 /**

@@ -6,7 +6,7 @@ import { buildRepairPlan } from "../model/repair-plan.js";
 import type { SurfaceSymbols } from "../symbols/table.js";
 import type { NumberFormat } from "./ajv-facts.js";
 import { type OwnFacts, ownFacts, parseChecks, type SurfaceFacts } from "./facts.js";
-import { sharedCode, sharedParsers } from "./sharing.js";
+import { sharedCode, sharedParsers, takenFromShared } from "./sharing.js";
 
 export type { Sharing, SurfaceFacts } from "./facts.js";
 
@@ -45,13 +45,14 @@ export function analyse(
       }
     }
     const layout = soloLayout(buildRepairPlan(surface, factsOf(surface).reachesClosed));
+    const decided = {
+      code: new Set<string>(),
+      ...sharedParsers(new Set(), layout, [factsOf(surface).envelopes]),
+    };
     out.set(surface, {
       ...factsOf(surface),
       layout,
-      sharing: {
-        code: new Set(),
-        ...sharedParsers(new Set(), layout, [factsOf(surface).envelopes]),
-      },
+      sharing: { ...decided, taken: takenFromShared(surface, decided) },
       parseChecks: parseChecks(factsOf(surface), layout, false, new Silent()),
     });
   }
@@ -71,7 +72,8 @@ function analysePair(
   );
   const envelopes = [factsOf(stable).envelopes, factsOf(unstable).envelopes];
   const side = (surface: SurfaceModel, layout: PlanLayout, beside: object) => {
-    const sharing = { ...beside, code, ...sharedParsers(code, layout, envelopes) };
+    const decided = { code, ...sharedParsers(code, layout, envelopes) };
+    const sharing = { ...beside, ...decided, taken: takenFromShared(surface, decided) };
     // The stable surface writes the base's checks, into shared-parsers.js.
     const withBase = surface === stable && sharing.planBase;
     const checks = parseChecks(factsOf(surface), layout, withBase, new Silent());

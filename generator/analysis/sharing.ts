@@ -3,7 +3,7 @@ import type { PlanLayout } from "../model/plan-link.js";
 import type { SurfaceModel } from "../model/protocol.js";
 import { sameDefinitions } from "../model/stability.js";
 import { needsEvaluation } from "./ajv-facts.js";
-import type { OwnFacts, Sharing } from "./facts.js";
+import type { OwnFacts, SharedKind, SharedRole, Sharing, Taken } from "./facts.js";
 
 /**
  * The definitions of an unstable surface whose validators (and the guards over them) are the
@@ -70,4 +70,39 @@ export function sharedParsers(
       .map((u) => u.def.key),
   );
   return { parsers, unions, planBase };
+}
+
+/** The names each kind of file re-exports of a shared definition: a guard module all three guards. */
+const ROLES = {
+  validators: ["validator"],
+  guards: ["guard", "validate", "assert"],
+  parsers: ["parse"],
+} as const satisfies Record<SharedKind, readonly SharedRole[]>;
+
+/** A shared union's helpers, which parsers.js re-exports after the definition's `parse<Name>`. */
+const UNION_ROLES = [
+  "variantGuard",
+  "customGuard",
+  "untaggedGuard",
+] as const satisfies SharedRole[];
+
+/**
+ * What each file kind of `surface` takes from the shared modules, from the decisions above:
+ * validators and guards for `code`, `parse<Name>` for `parsers` and the union helpers for
+ * `unions`, in the surface's definition order.
+ */
+export function takenFromShared(
+  surface: SurfaceModel,
+  { code, parsers, unions }: Pick<Sharing, "code" | "parsers" | "unions">,
+): Sharing["taken"] {
+  const keys = surface.definitions.map((d) => d.key);
+  const of = (set: ReadonlySet<string>, roles: (key: string) => readonly SharedRole[]): Taken[] =>
+    keys.filter((key) => set.has(key)).map((key) => ({ key, roles: roles(key) }));
+  return {
+    validators: of(code, () => ROLES.validators),
+    guards: of(code, () => ROLES.guards),
+    parsers: of(parsers, (key) =>
+      unions.has(key) ? [...ROLES.parsers, ...UNION_ROLES] : ROLES.parsers,
+    ),
+  };
 }

@@ -2,8 +2,9 @@ import { runtimeSpecifier } from "../symbols/exports.js";
 import type { DefinitionSymbols } from "../symbols/table.js";
 import type { EmitContext } from "./context.js";
 import { literal } from "./js.js";
+import { sharedReexports } from "./module.js";
 import { banner, type OutputFile } from "./output.js";
-import { SHARED_GUARDS, SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
+import { SHARED_GUARDS, SHARED_VALIDATORS } from "./shared-code.js";
 
 /** Before the functions of a definition only the unstable schema has (its type says so too). */
 export const EXPERIMENTAL =
@@ -39,21 +40,12 @@ export interface FunctionDeclarations {
  * both surfaces' guards.js re-export them: `is<Name>` is then one function in both entry points.
  */
 export function emitGuards(context: EmitContext): OutputFile[] {
-  const { surface, names, runtime: runtimePath, stable, stableNames, facts } = context;
+  const { surface, names, runtime: runtimePath, stable, facts } = context;
   const shared = facts.sharing.code;
   const head = banner(surface.schemaFile.name);
   const runtime = `import { assertWith, validateWith } from "${runtimeSpecifier(runtimePath, "validation.js", false)}";`;
   const sharedDefs = surface.definitions.filter((d) => shared.has(d.key));
   const own = surface.definitions.filter((d) => !shared.has(d.key));
-  // The shared guards' names are the stable surface's (the shared module is compiled there).
-  const theirs = (key: string) =>
-    (stable ? stableNames?.definition(key) : undefined) ?? names.definition(key);
-  const reexports = sharedDefs.flatMap((def) => {
-    const [mine, other] = [names.definition(def.key), theirs(def.key)];
-    return (["guard", "validate", "assert"] as const).map((role) =>
-      other[role] === mine[role] ? mine[role] : `${other[role]} as ${mine[role]}`,
-    );
-  });
   const js = [
     head,
     ...(own.length ? [runtime] : []),
@@ -62,11 +54,7 @@ export function emitGuards(context: EmitContext): OutputFile[] {
           `import { ${own.map((d) => names.definition(d.key).validator).join(", ")} } from "./validators.js";`,
         ]
       : []),
-    ...(reexports.length
-      ? [
-          `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_GUARDS)}";`,
-        ]
-      : []),
+    ...sharedReexports(context, "guards"),
     "",
     ...guardFunctions(own.map((d) => names.definition(d.key))),
   ];

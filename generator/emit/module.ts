@@ -1,3 +1,8 @@
+import type { SharedKind, SurfaceFacts } from "../analysis/facts.js";
+import type { SurfaceModel } from "../model/protocol.js";
+import type { SurfaceSymbols } from "../symbols/table.js";
+import { SHARED_MODULES, sharedModuleFrom } from "./shared-code.js";
+
 /**
  * The module builder: a generated module's import and binding lines, rendered from the names
  * its code was written with, and its re-exports of another module's names.
@@ -89,4 +94,37 @@ export function reexportLines(
   return layout === "block"
     ? [`${keyword} {`, ...specs.map((s) => `  ${s},`), `} from "${specifier}";`]
     : [`${keyword} { ${specs.join(", ")} } from "${specifier}";`];
+}
+
+/** What the re-exports are written from: an emit context's surfaces, names and sharing plan. */
+export interface SharingInput {
+  readonly surface: SurfaceModel;
+  readonly stable?: SurfaceModel | undefined;
+  readonly names: SurfaceSymbols;
+  readonly stableNames?: SurfaceSymbols | undefined;
+  readonly facts: Pick<SurfaceFacts, "sharing">;
+}
+
+/**
+ * What a file of kind `kind` takes from the stable folder's shared module, as its re-export
+ * lines: the sharing plan's names (analysis/facts.ts `Sharing.taken`), each under the stable
+ * surface's name there (the shared module is compiled with the stable surface's names) and
+ * this surface's name here. On a stable surface both are its own.
+ */
+export function sharedReexports(
+  { surface, stable, names, stableNames, facts }: SharingInput,
+  kind: SharedKind,
+  layout: ReexportLayout = "line",
+): string[] {
+  const theirs = (stable ? stableNames : undefined) ?? names;
+  const reexports = facts.sharing.taken[kind].flatMap(({ key, roles }) => {
+    const [other, own] = [theirs.definition(key), names.definition(key)];
+    return roles.flatMap((role) => {
+      const [from, to] = [other[role], own[role]];
+      return from === undefined || to === undefined ? [] : [{ theirs: from, mine: to }];
+    });
+  });
+  return reexportLines(sharedModuleFrom(surface, stable, SHARED_MODULES[kind]), reexports, {
+    layout,
+  });
 }

@@ -19,7 +19,7 @@ import { createStandaloneAjv, loadFormats, standaloneModule } from "./ajv.js";
 import type { EmitContext } from "./context.js";
 import { EXPERIMENTAL, type FunctionDeclarations } from "./guards.js";
 import { commentSafe, jsLiteral, type LiteralStyle, literal } from "./js.js";
-import { type Binding, namedImport, namespaceImport, Uses } from "./module.js";
+import { type Binding, namedImport, namespaceImport, sharedReexports, Uses } from "./module.js";
 import { banner, type OutputFile } from "./output.js";
 import { interpretable } from "./schema-checks.js";
 import { checkName, shapeWalks, WALK_NAMES, type WalkRefs, walkName } from "./shape-walks.js";
@@ -412,26 +412,7 @@ function parsersJs(
   );
   const imported = envelopeImports(context, own);
   // The shared module's functions, under this surface's names (the stable one's there).
-  const theirs = context.stableNames ?? names;
-  const reexports = names.definitions.flatMap((def) => {
-    if (!inBase.parsers.has(def.key)) return [];
-    const own = names.definition(def.key);
-    const shared = theirs.definition(def.key);
-    const pairs: Array<[string | undefined, string | undefined]> = [[shared.parse, own.parse]];
-    if (inBase.unions.has(def.key))
-      pairs.push(
-        [shared.variantGuard, own.variantGuard],
-        [shared.customGuard, own.customGuard],
-        [shared.untaggedGuard, own.untaggedGuard],
-      );
-    return pairs.flatMap(([from, to]) =>
-      from === undefined || to === undefined ? [] : [from === to ? to : `${from} as ${to}`],
-    );
-  });
-  if (reexports.length > 0)
-    functions.unshift(
-      `export { ${reexports.join(", ")} } from "${sharedModuleFrom(surface, stable, SHARED_PARSERS)}";`,
-    );
+  functions.unshift(...sharedReexports(context, "parsers"));
 
   const lines = [banner(surface.schemaFile.name), ...refs.uses.lines(refs.head)];
   if (imported.length > 0)

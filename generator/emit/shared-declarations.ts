@@ -1,3 +1,4 @@
+import { reexportLines } from "./module.js";
 import { type Declaration, splitDeclarations } from "./ts-declarations.js";
 
 /**
@@ -72,6 +73,8 @@ export function takeShared(
   const types = names("type");
   const values = names("value");
   const local = types.filter((n) => used.has(n));
+  // A declaration is shared under its own name: the two files declare it alike.
+  const same = (name: string) => ({ theirs: name, mine: name });
   return {
     lines: [
       ...own.imports.flatMap((i) => {
@@ -80,8 +83,8 @@ export function takeShared(
       }),
       // Re-exported by name; bound here only where a declaration left here uses one.
       ...(local.length ? [`import type { ${local.join(", ")} } from "${from}";`] : []),
-      ...(types.length ? [`export type { ${types.join(", ")} } from "${from}";`] : []),
-      ...(values.length ? [`export { ${values.join(", ")} } from "${from}";`] : []),
+      ...reexportLines(from, types.map(same), { typeOnly: true }),
+      ...reexportLines(from, values.map(same)),
       "",
       ...body.map((d) => d.text),
     ],

@@ -4,6 +4,7 @@ import { isObject, type JsonObject } from "../schema/json.js";
 import { createStandaloneAjv, loadFormats, standaloneModule } from "./ajv.js";
 import { COMPACTIONS, type Compaction } from "./ajv-output.js";
 import type { EmitContext } from "./context.js";
+import { sharedReexports } from "./module.js";
 import { banner, type OutputFile } from "./output.js";
 import { SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
 
@@ -19,9 +20,10 @@ import { SHARED_VALIDATORS, sharedModuleFrom } from "./shared-code.js";
  * uses and no more (its import compiles every byte of every module it reaches).
  */
 export async function emitValidators(
-  { surface, names, runtime: runtimePath, stable, stableNames, facts }: EmitContext,
+  context: EmitContext,
   compactions: readonly Compaction[] = COMPACTIONS,
 ): Promise<OutputFile[]> {
+  const { surface, names, runtime: runtimePath, stable, stableNames, facts } = context;
   const file = surface.schemaFile.display;
   // Prepared, and warned about, by the analysis stage.
   const defs = facts.prepared.validators as JsonObject;
@@ -36,7 +38,6 @@ export async function emitValidators(
   const exports: Record<string, string> = {};
   const sharedExports: Record<string, string> = {};
   const shared = new Map<string, string>();
-  const reexports: string[] = [];
   for (const def of names.definitions) {
     const id = `${DEFINITION_ID}${def.key}`;
     if (!sharedKeys.has(def.key)) {
@@ -46,8 +47,9 @@ export async function emitValidators(
     const theirs = (stable ? stableNames?.definition(def.key) : def)?.validator ?? def.validator;
     shared.set(id, theirs);
     sharedExports[theirs] = id;
-    reexports.push(theirs === def.validator ? theirs : `${theirs} as ${def.validator}`);
   }
+  // Above ajv's code, which is written a statement a line: one name a line.
+  const reexports = sharedReexports(context, "validators", "block");
 
   /** ajv standalone code for `exported`, every definition of the surface added. */
   const compile = (exported: Record<string, string>, what: string, imports?: typeof shared) => {
@@ -66,8 +68,7 @@ export async function emitValidators(
   const files: OutputFile[] = [];
   try {
     let code = compile(exports, "validators.js", shared);
-    if (reexports.length)
-      code = `export {\n${reexports.map((n) => `  ${n},\n`).join("")}} from "${sharedModule}";\n${code}`;
+    if (reexports.length) code = `${reexports.join("\n")}\n${code}`;
     files.push({
       path: `${surface.id}/validators.js`,
       content: `${banner(surface.schemaFile.name)}${code}`,

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { Sharing, SurfaceFacts } from "../../generator/analysis/facts.js";
+import { takenFromShared } from "../../generator/analysis/sharing.js";
 import {
   type Binding,
   namedImport,
   namespaceImport,
   reexportLines,
+  sharedReexports,
   Uses,
 } from "../../generator/emit/module.js";
 import { shapeWalks, type WalkRefs } from "../../generator/emit/shape-walks.js";
+import type { SurfaceModel } from "../../generator/model/protocol.js";
+import type { DefinitionSymbols, SurfaceSymbols } from "../../generator/symbols/table.js";
 import type { ShapeNode } from "../../templates/runtime/parse.js";
 
 /**
@@ -128,5 +133,94 @@ describe("shape walks' references", () => {
     const code = shapeWalks([{ keys: [["a", -1]] }, { free: true }], 5, () => ({}), refs);
     expect(code).toHaveLength(2);
     expect(uses.lines([walks, checks])).toEqual([]);
+  });
+});
+
+/** One re-export helper writes every file's re-exports from the sharing plan. */
+describe("re-exports from the sharing plan", () => {
+  const symbols = (suffix: string, union: boolean) =>
+    ({
+      key: "K",
+      type: `T${suffix}`,
+      guard: `isT${suffix}`,
+      validate: `validateT${suffix}`,
+      assert: `assertT${suffix}`,
+      parse: `parseT${suffix}`,
+      validator: `vT${suffix}`,
+      ...(union ? { variantGuard: `isT${suffix}Of` } : {}),
+    }) as DefinitionSymbols;
+  const table = (suffix: string) =>
+    ({
+      definition: (key: string) => symbols(key === "U" ? `U${suffix}` : suffix, key === "U"),
+    }) as unknown as SurfaceSymbols;
+
+  const surface = (id: string, keys: string[]) =>
+    ({ id, definitions: keys.map((key) => ({ key })) }) as unknown as SurfaceModel;
+  const stable = surface("v1", ["K", "U", "L"]);
+  const unstable = surface("v1/unstable", ["L", "U", "K", "New"]);
+
+  /** The unstable surface's context: `code` and `parsers`, `unions` decided as given. */
+  function contextOf(decided: Pick<Sharing, "code" | "parsers" | "unions">) {
+    const taken = takenFromShared(unstable, decided);
+    return {
+      surface: unstable,
+      stable,
+      names: table(""),
+      stableNames: table("S"),
+      facts: { sharing: { ...decided, planBase: true, taken } } as unknown as SurfaceFacts,
+    };
+  }
+
+  it("takes each shared definition's names, in the surface's order, renamed to its own", () => {
+    const context = contextOf({
+      code: new Set(["K", "U"]),
+      parsers: new Set(["U"]),
+      unions: new Set(["U"]),
+    });
+    // U before K: the unstable surface's definition order.
+    expect(sharedReexports(context, "validators")).toEqual([
+      'export { vTUS as vTU, vTS as vT } from "../shared-validators.js";',
+    ]);
+    expect(sharedReexports(context, "guards")).toEqual([
+      'export { isTUS as isTU, validateTUS as validateTU, assertTUS as assertTU, isTS as isT, validateTS as validateT, assertTS as assertT } from "../shared-guards.js";',
+    ]);
+    // A union helper the definition has, after its parse function; those it lacks, none.
+    expect(sharedReexports(context, "parsers")).toEqual([
+      'export { parseTUS as parseTU, isTUSOf as isTUOf } from "../shared-parsers.js";',
+    ]);
+  });
+
+  it("writes no union helper for a definition whose helpers are not shared", () => {
+    const context = contextOf({
+      code: new Set(["U"]),
+      parsers: new Set(["U"]),
+      unions: new Set(),
+    });
+    expect(sharedReexports(context, "parsers")).toEqual([
+      'export { parseTUS as parseTU } from "../shared-parsers.js";',
+    ]);
+  });
+
+  it("writes nothing where nothing is shared", () => {
+    const context = contextOf({ code: new Set(), parsers: new Set(), unions: new Set() });
+    for (const kind of ["validators", "guards", "parsers"] as const)
+      expect(sharedReexports(context, kind)).toEqual([]);
+  });
+
+  it("re-exports a stable surface's names as they are, from its own folder", () => {
+    const decided = { code: new Set(["K"]), parsers: new Set(["K"]), unions: new Set<string>() };
+    const context = {
+      surface: stable,
+      stable: undefined,
+      names: table("S"),
+      facts: {
+        sharing: { ...decided, planBase: true, taken: takenFromShared(stable, decided) },
+      } as unknown as SurfaceFacts,
+    };
+    expect(sharedReexports(context, "validators", "block")).toEqual([
+      "export {",
+      "  vTS,",
+      '} from "./shared-validators.js";',
+    ]);
   });
 });
