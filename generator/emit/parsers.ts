@@ -194,6 +194,7 @@ interface ModuleRefs extends WalkRefs {
   runtime(member: string): string;
   /** The bindings in the order the module's head writes them. */
   readonly head: readonly Binding[];
+  /** The shared module's entries this module's code calls: its checks, then its walks. */
   readonly base: readonly Binding[];
 }
 
