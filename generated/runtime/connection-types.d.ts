@@ -1,6 +1,6 @@
 import type { JsonRpcId, JsonRpcMessage } from "./json-rpc.js";
 import type { CapabilityGate, CapabilityMode, CapabilityOptions, NegotiationSpec } from "./negotiation.js";
-import type { ParseOptions } from "./parse.js";
+import type { ParseOptions } from "./parse-context.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 /**

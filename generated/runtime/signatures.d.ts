@@ -1,4 +1,4 @@
-import type { ParseOptions, ResponseParseOptions } from "./parse.js";
+import type { ParseOptions, ResponseParseOptions } from "./parse-context.js";
 import type { ValidationResult } from "./validation.js";
 /** `is<Name>`: the strict check of a value against the definition's JSON Schema. */
 export interface Guard<T> {

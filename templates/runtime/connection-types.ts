@@ -5,7 +5,7 @@ import type {
   CapabilityOptions,
   NegotiationSpec,
 } from "./negotiation.js";
-import type { ParseOptions } from "./parse.js";
+import type { ParseOptions } from "./parse-context.js";
 import type { CompiledValidator, ValidationIssue } from "./validation.js";
 import type { PlatformAbortSignal, SignalLike } from "./web-types.js";
 

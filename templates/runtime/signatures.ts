@@ -1,4 +1,4 @@
-import type { ParseOptions, ResponseParseOptions } from "./parse.js";
+import type { ParseOptions, ResponseParseOptions } from "./parse-context.js";
 import type { ValidationResult } from "./validation.js";
 
 /*
