@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../generator/paths.js";
 import { isObject, type Json } from "../../generator/schema/json.js";
 import { forEachSchema } from "../../generator/schema/walk.js";
+import { plainCopy } from "../support/plain.js";
 import { RELEASES_DIR, tempDir } from "../support/run.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import { type MutationContext, mutate, mutationsArbitrary } from "./mutate.js";
@@ -76,19 +77,7 @@ const pkg = await buildParsePackage(join(RELEASES_DIR, "2.4.0"), work.path);
  * as plain objects: what `JSON.stringify` would send, which is what the comparison is about.
  */
 function clean(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(clean);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== undefined)
-      Object.defineProperty(out, k, {
-        value: clean(v),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-  }
-  return out;
+  return plainCopy(value, { dropUndefined: true });
 }
 
 /** A well-formed string per format the SDK checks (the strings the arbitraries draw from). */

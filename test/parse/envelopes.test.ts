@@ -7,6 +7,7 @@ import type { Method } from "../../generator/model/protocol.js";
 import { ROOT } from "../../generator/paths.js";
 import { isObject, type Json } from "../../generator/schema/json.js";
 import { forEachSchema } from "../../generator/schema/walk.js";
+import { plainCopy } from "../support/plain.js";
 import { heldReleases, SCHEMA_DIR, tempDir } from "../support/run.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import { attempt, buildParsePackage, type Outcome, type SurfaceModules } from "./support.js";
@@ -110,24 +111,6 @@ function withoutProto(value: unknown): unknown {
   return out;
 }
 
-/**
- * A copy in plain objects, every own key kept (`__proto__` as data): the generated values'
- * objects may have no prototype, which is no difference in what a message says.
- */
-function plain(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value))
-    Object.defineProperty(out, k, {
-      value: plain(v),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return out;
-}
-
 interface Case {
   label: string;
   message: Message;
@@ -183,7 +166,7 @@ function judge(modules: SurfaceModules, shapes: MessageShape[], c: Case, failure
       ? { ok: true, value: (read.value as Message)[carrier.property] }
       : { ok: false, error: read.error };
     const same = expected.ok
-      ? actual.ok && isDeepStrictEqual(plain(actual.value), plain(expected.value))
+      ? actual.ok && isDeepStrictEqual(plainCopy(actual.value), plainCopy(expected.value))
       : !actual.ok;
     if (!same)
       failures.push({
