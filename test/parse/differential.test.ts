@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../generator/paths.js";
 import { isObject, type Json } from "../../generator/schema/json.js";
 import { forEachSchema } from "../../generator/schema/walk.js";
-import { plainCopy } from "../support/plain.js";
+import { plainCopy, withoutProto } from "../support/plain.js";
 import { RELEASES_DIR, tempDir } from "../support/run.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import { type MutationContext, mutate, mutationsArbitrary } from "./mutate.js";
@@ -85,15 +85,6 @@ const WELL_FORMED: Record<string, string> = {
   uri: "https://example.com/a",
   "date-time": "2025-01-02T03:04:05Z",
 };
-
-/** A copy without any `__proto__` key, at every depth. */
-function withoutProto(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutProto);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (k !== "__proto__") out[k] = withoutProto(v);
-  return out;
-}
 
 /** A copy with every string under a formatted property name replaced by a well-formed one. */
 function wellFormed(value: unknown, formats: ReadonlyMap<string, string>): unknown {

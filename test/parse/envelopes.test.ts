@@ -7,7 +7,7 @@ import type { Method } from "../../generator/model/protocol.js";
 import { ROOT } from "../../generator/paths.js";
 import { isObject, type Json } from "../../generator/schema/json.js";
 import { forEachSchema } from "../../generator/schema/walk.js";
-import { plainCopy } from "../support/plain.js";
+import { plainCopy, withoutProto } from "../support/plain.js";
 import { heldReleases, SCHEMA_DIR, tempDir } from "../support/run.js";
 import { SchemaArbitraries, SchemaChecker } from "./arbitrary.js";
 import { attempt, buildParsePackage, type Outcome, type SurfaceModules } from "./support.js";
@@ -100,15 +100,6 @@ function messageShapes(modules: SurfaceModules): MessageShape[] {
     if (carriers.length > 0) shapes.push({ key: def.key, carriers });
   }
   return shapes;
-}
-
-/** A JSON value without own `__proto__` keys: what parse promises of content kept whole. */
-function withoutProto(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutProto);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (k !== "__proto__") out[k] = withoutProto(v);
-  return out;
 }
 
 interface Case {

@@ -19,3 +19,12 @@ export function plainCopy(value: unknown, { dropUndefined = false } = {}): unkno
   }
   return out;
 }
+
+/** A copy without any own `__proto__` key, at every depth: what parse promises of content kept whole. */
+export function withoutProto(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutProto);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== "__proto__") out[k] = withoutProto(v);
+  return out;
+}
