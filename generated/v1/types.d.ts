@@ -3720,770 +3720,770 @@ type JsonObject = {
   [k: string]: unknown
 }
 
-export declare const isAgentRequest: Guard<AgentRequest>;
-export declare const validateAgentRequest: Validate<AgentRequest>;
-export declare const assertAgentRequest: Assert<AgentRequest>;
-export declare const isRequestId: Guard<RequestId>;
-export declare const validateRequestId: Validate<RequestId>;
-export declare const assertRequestId: Assert<RequestId>;
-export declare const isWriteTextFileRequest: Guard<WriteTextFileRequest>;
-export declare const validateWriteTextFileRequest: Validate<WriteTextFileRequest>;
-export declare const assertWriteTextFileRequest: Assert<WriteTextFileRequest>;
-export declare const isSessionId: Guard<SessionId>;
-export declare const validateSessionId: Validate<SessionId>;
-export declare const assertSessionId: Assert<SessionId>;
-export declare const isReadTextFileRequest: Guard<ReadTextFileRequest>;
-export declare const validateReadTextFileRequest: Validate<ReadTextFileRequest>;
-export declare const assertReadTextFileRequest: Assert<ReadTextFileRequest>;
-export declare const isRequestPermissionRequest: Guard<RequestPermissionRequest>;
-export declare const validateRequestPermissionRequest: Validate<RequestPermissionRequest>;
-export declare const assertRequestPermissionRequest: Assert<RequestPermissionRequest>;
-export declare const isToolCallUpdate: Guard<ToolCallUpdate>;
-export declare const validateToolCallUpdate: Validate<ToolCallUpdate>;
-export declare const assertToolCallUpdate: Assert<ToolCallUpdate>;
-export declare const isToolCallId: Guard<ToolCallId>;
-export declare const validateToolCallId: Validate<ToolCallId>;
-export declare const assertToolCallId: Assert<ToolCallId>;
-export declare const isToolKind: Guard<ToolKind>;
-export declare const validateToolKind: Validate<ToolKind>;
-export declare const assertToolKind: Assert<ToolKind>;
-export declare const isToolCallStatus: Guard<ToolCallStatus>;
-export declare const validateToolCallStatus: Validate<ToolCallStatus>;
-export declare const assertToolCallStatus: Assert<ToolCallStatus>;
-export declare const isToolCallContent: Guard<ToolCallContent>;
-export declare const validateToolCallContent: Validate<ToolCallContent>;
-export declare const assertToolCallContent: Assert<ToolCallContent>;
-export declare const isContentBlock: Guard<ContentBlock>;
-export declare const validateContentBlock: Validate<ContentBlock>;
-export declare const assertContentBlock: Assert<ContentBlock>;
-export declare const isAnnotations: Guard<Annotations>;
-export declare const validateAnnotations: Validate<Annotations>;
-export declare const assertAnnotations: Assert<Annotations>;
-export declare const isRole: Guard<Role>;
-export declare const validateRole: Validate<Role>;
-export declare const assertRole: Assert<Role>;
-export declare const isTextContent: Guard<TextContent>;
-export declare const validateTextContent: Validate<TextContent>;
-export declare const assertTextContent: Assert<TextContent>;
-export declare const isImageContent: Guard<ImageContent>;
-export declare const validateImageContent: Validate<ImageContent>;
-export declare const assertImageContent: Assert<ImageContent>;
-export declare const isAudioContent: Guard<AudioContent>;
-export declare const validateAudioContent: Validate<AudioContent>;
-export declare const assertAudioContent: Assert<AudioContent>;
-export declare const isResourceLink: Guard<ResourceLink>;
-export declare const validateResourceLink: Validate<ResourceLink>;
-export declare const assertResourceLink: Assert<ResourceLink>;
-export declare const isEmbeddedResourceResource: Guard<EmbeddedResourceResource>;
-export declare const validateEmbeddedResourceResource: Validate<EmbeddedResourceResource>;
-export declare const assertEmbeddedResourceResource: Assert<EmbeddedResourceResource>;
-export declare const isTextResourceContents: Guard<TextResourceContents>;
-export declare const validateTextResourceContents: Validate<TextResourceContents>;
-export declare const assertTextResourceContents: Assert<TextResourceContents>;
-export declare const isBlobResourceContents: Guard<BlobResourceContents>;
-export declare const validateBlobResourceContents: Validate<BlobResourceContents>;
-export declare const assertBlobResourceContents: Assert<BlobResourceContents>;
-export declare const isEmbeddedResource: Guard<EmbeddedResource>;
-export declare const validateEmbeddedResource: Validate<EmbeddedResource>;
-export declare const assertEmbeddedResource: Assert<EmbeddedResource>;
-export declare const isContent: Guard<Content>;
-export declare const validateContent: Validate<Content>;
-export declare const assertContent: Assert<Content>;
-export declare const isDiff: Guard<Diff>;
-export declare const validateDiff: Validate<Diff>;
-export declare const assertDiff: Assert<Diff>;
-export declare const isTerminalId: Guard<TerminalId>;
-export declare const validateTerminalId: Validate<TerminalId>;
-export declare const assertTerminalId: Assert<TerminalId>;
-export declare const isTerminal: Guard<Terminal>;
-export declare const validateTerminal: Validate<Terminal>;
-export declare const assertTerminal: Assert<Terminal>;
-export declare const isToolCallLocation: Guard<ToolCallLocation>;
-export declare const validateToolCallLocation: Validate<ToolCallLocation>;
-export declare const assertToolCallLocation: Assert<ToolCallLocation>;
-export declare const isPermissionOption: Guard<PermissionOption>;
-export declare const validatePermissionOption: Validate<PermissionOption>;
-export declare const assertPermissionOption: Assert<PermissionOption>;
-export declare const isPermissionOptionId: Guard<PermissionOptionId>;
-export declare const validatePermissionOptionId: Validate<PermissionOptionId>;
-export declare const assertPermissionOptionId: Assert<PermissionOptionId>;
-export declare const isPermissionOptionKind: Guard<PermissionOptionKind>;
-export declare const validatePermissionOptionKind: Validate<PermissionOptionKind>;
-export declare const assertPermissionOptionKind: Assert<PermissionOptionKind>;
-export declare const isCreateTerminalRequest: Guard<CreateTerminalRequest>;
-export declare const validateCreateTerminalRequest: Validate<CreateTerminalRequest>;
-export declare const assertCreateTerminalRequest: Assert<CreateTerminalRequest>;
-export declare const isEnvVariable: Guard<EnvVariable>;
-export declare const validateEnvVariable: Validate<EnvVariable>;
-export declare const assertEnvVariable: Assert<EnvVariable>;
-export declare const isTerminalOutputRequest: Guard<TerminalOutputRequest>;
-export declare const validateTerminalOutputRequest: Validate<TerminalOutputRequest>;
-export declare const assertTerminalOutputRequest: Assert<TerminalOutputRequest>;
-export declare const isReleaseTerminalRequest: Guard<ReleaseTerminalRequest>;
-export declare const validateReleaseTerminalRequest: Validate<ReleaseTerminalRequest>;
-export declare const assertReleaseTerminalRequest: Assert<ReleaseTerminalRequest>;
-export declare const isWaitForTerminalExitRequest: Guard<WaitForTerminalExitRequest>;
-export declare const validateWaitForTerminalExitRequest: Validate<WaitForTerminalExitRequest>;
-export declare const assertWaitForTerminalExitRequest: Assert<WaitForTerminalExitRequest>;
-export declare const isKillTerminalRequest: Guard<KillTerminalRequest>;
-export declare const validateKillTerminalRequest: Validate<KillTerminalRequest>;
-export declare const assertKillTerminalRequest: Assert<KillTerminalRequest>;
-export declare const isCreateElicitationRequest: Guard<CreateElicitationRequest>;
-export declare const validateCreateElicitationRequest: Validate<CreateElicitationRequest>;
-export declare const assertCreateElicitationRequest: Assert<CreateElicitationRequest>;
-export declare const isElicitationSessionScope: Guard<ElicitationSessionScope>;
-export declare const validateElicitationSessionScope: Validate<ElicitationSessionScope>;
-export declare const assertElicitationSessionScope: Assert<ElicitationSessionScope>;
-export declare const isElicitationRequestScope: Guard<ElicitationRequestScope>;
-export declare const validateElicitationRequestScope: Validate<ElicitationRequestScope>;
-export declare const assertElicitationRequestScope: Assert<ElicitationRequestScope>;
-export declare const isElicitationSchema: Guard<ElicitationSchema>;
-export declare const validateElicitationSchema: Validate<ElicitationSchema>;
-export declare const assertElicitationSchema: Assert<ElicitationSchema>;
-export declare const isElicitationSchemaType: Guard<ElicitationSchemaType>;
-export declare const validateElicitationSchemaType: Validate<ElicitationSchemaType>;
-export declare const assertElicitationSchemaType: Assert<ElicitationSchemaType>;
-export declare const isElicitationPropertySchema: Guard<ElicitationPropertySchema>;
-export declare const validateElicitationPropertySchema: Validate<ElicitationPropertySchema>;
-export declare const assertElicitationPropertySchema: Assert<ElicitationPropertySchema>;
-export declare const isStringFormat: Guard<StringFormat>;
-export declare const validateStringFormat: Validate<StringFormat>;
-export declare const assertStringFormat: Assert<StringFormat>;
-export declare const isEnumOption: Guard<EnumOption>;
-export declare const validateEnumOption: Validate<EnumOption>;
-export declare const assertEnumOption: Assert<EnumOption>;
-export declare const isStringPropertySchema: Guard<StringPropertySchema>;
-export declare const validateStringPropertySchema: Validate<StringPropertySchema>;
-export declare const assertStringPropertySchema: Assert<StringPropertySchema>;
-export declare const isNumberPropertySchema: Guard<NumberPropertySchema>;
-export declare const validateNumberPropertySchema: Validate<NumberPropertySchema>;
-export declare const assertNumberPropertySchema: Assert<NumberPropertySchema>;
-export declare const isIntegerPropertySchema: Guard<IntegerPropertySchema>;
-export declare const validateIntegerPropertySchema: Validate<IntegerPropertySchema>;
-export declare const assertIntegerPropertySchema: Assert<IntegerPropertySchema>;
-export declare const isBooleanPropertySchema: Guard<BooleanPropertySchema>;
-export declare const validateBooleanPropertySchema: Validate<BooleanPropertySchema>;
-export declare const assertBooleanPropertySchema: Assert<BooleanPropertySchema>;
-export declare const isMultiSelectItems: Guard<MultiSelectItems>;
-export declare const validateMultiSelectItems: Validate<MultiSelectItems>;
-export declare const assertMultiSelectItems: Assert<MultiSelectItems>;
-export declare const isStringMultiSelectItems: Guard<StringMultiSelectItems>;
-export declare const validateStringMultiSelectItems: Validate<StringMultiSelectItems>;
-export declare const assertStringMultiSelectItems: Assert<StringMultiSelectItems>;
-export declare const isTitledMultiSelectItems: Guard<TitledMultiSelectItems>;
-export declare const validateTitledMultiSelectItems: Validate<TitledMultiSelectItems>;
-export declare const assertTitledMultiSelectItems: Assert<TitledMultiSelectItems>;
-export declare const isMultiSelectPropertySchema: Guard<MultiSelectPropertySchema>;
-export declare const validateMultiSelectPropertySchema: Validate<MultiSelectPropertySchema>;
-export declare const assertMultiSelectPropertySchema: Assert<MultiSelectPropertySchema>;
-export declare const isElicitationFormMode: Guard<ElicitationFormMode>;
-export declare const validateElicitationFormMode: Validate<ElicitationFormMode>;
-export declare const assertElicitationFormMode: Assert<ElicitationFormMode>;
-export declare const isElicitationId: Guard<ElicitationId>;
-export declare const validateElicitationId: Validate<ElicitationId>;
-export declare const assertElicitationId: Assert<ElicitationId>;
-export declare const isElicitationUrlMode: Guard<ElicitationUrlMode>;
-export declare const validateElicitationUrlMode: Validate<ElicitationUrlMode>;
-export declare const assertElicitationUrlMode: Assert<ElicitationUrlMode>;
-export declare const isExtRequest: Guard<ExtRequest>;
-export declare const validateExtRequest: Validate<ExtRequest>;
-export declare const assertExtRequest: Assert<ExtRequest>;
-export declare const isAgentResponse: Guard<AgentResponse>;
-export declare const validateAgentResponse: Validate<AgentResponse>;
-export declare const assertAgentResponse: Assert<AgentResponse>;
-export declare const isInitializeResponse: Guard<InitializeResponse>;
-export declare const validateInitializeResponse: Validate<InitializeResponse>;
-export declare const assertInitializeResponse: Assert<InitializeResponse>;
-export declare const isProtocolVersion: Guard<ProtocolVersion>;
-export declare const validateProtocolVersion: Validate<ProtocolVersion>;
-export declare const assertProtocolVersion: Assert<ProtocolVersion>;
-export declare const isAgentCapabilities: Guard<AgentCapabilities>;
-export declare const validateAgentCapabilities: Validate<AgentCapabilities>;
-export declare const assertAgentCapabilities: Assert<AgentCapabilities>;
-export declare const isPromptCapabilities: Guard<PromptCapabilities>;
-export declare const validatePromptCapabilities: Validate<PromptCapabilities>;
-export declare const assertPromptCapabilities: Assert<PromptCapabilities>;
-export declare const isMcpCapabilities: Guard<McpCapabilities>;
-export declare const validateMcpCapabilities: Validate<McpCapabilities>;
-export declare const assertMcpCapabilities: Assert<McpCapabilities>;
-export declare const isSessionCapabilities: Guard<SessionCapabilities>;
-export declare const validateSessionCapabilities: Validate<SessionCapabilities>;
-export declare const assertSessionCapabilities: Assert<SessionCapabilities>;
-export declare const isSessionListCapabilities: Guard<SessionListCapabilities>;
-export declare const validateSessionListCapabilities: Validate<SessionListCapabilities>;
-export declare const assertSessionListCapabilities: Assert<SessionListCapabilities>;
-export declare const isSessionDeleteCapabilities: Guard<SessionDeleteCapabilities>;
-export declare const validateSessionDeleteCapabilities: Validate<SessionDeleteCapabilities>;
-export declare const assertSessionDeleteCapabilities: Assert<SessionDeleteCapabilities>;
-export declare const isSessionAdditionalDirectoriesCapabilities: Guard<SessionAdditionalDirectoriesCapabilities>;
-export declare const validateSessionAdditionalDirectoriesCapabilities: Validate<SessionAdditionalDirectoriesCapabilities>;
-export declare const assertSessionAdditionalDirectoriesCapabilities: Assert<SessionAdditionalDirectoriesCapabilities>;
-export declare const isSessionResumeCapabilities: Guard<SessionResumeCapabilities>;
-export declare const validateSessionResumeCapabilities: Validate<SessionResumeCapabilities>;
-export declare const assertSessionResumeCapabilities: Assert<SessionResumeCapabilities>;
-export declare const isSessionCloseCapabilities: Guard<SessionCloseCapabilities>;
-export declare const validateSessionCloseCapabilities: Validate<SessionCloseCapabilities>;
-export declare const assertSessionCloseCapabilities: Assert<SessionCloseCapabilities>;
-export declare const isAgentAuthCapabilities: Guard<AgentAuthCapabilities>;
-export declare const validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>;
-export declare const assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
-export declare const isLogoutCapabilities: Guard<LogoutCapabilities>;
-export declare const validateLogoutCapabilities: Validate<LogoutCapabilities>;
-export declare const assertLogoutCapabilities: Assert<LogoutCapabilities>;
-export declare const isAuthMethod: Guard<AuthMethod>;
-export declare const validateAuthMethod: Validate<AuthMethod>;
-export declare const assertAuthMethod: Assert<AuthMethod>;
-export declare const isAuthMethodId: Guard<AuthMethodId>;
-export declare const validateAuthMethodId: Validate<AuthMethodId>;
-export declare const assertAuthMethodId: Assert<AuthMethodId>;
-export declare const isAuthMethodTerminal: Guard<AuthMethodTerminal>;
-export declare const validateAuthMethodTerminal: Validate<AuthMethodTerminal>;
-export declare const assertAuthMethodTerminal: Assert<AuthMethodTerminal>;
-export declare const isAuthMethodAgent: Guard<AuthMethodAgent>;
-export declare const validateAuthMethodAgent: Validate<AuthMethodAgent>;
-export declare const assertAuthMethodAgent: Assert<AuthMethodAgent>;
-export declare const isImplementation: Guard<Implementation>;
-export declare const validateImplementation: Validate<Implementation>;
-export declare const assertImplementation: Assert<Implementation>;
-export declare const isAuthenticateResponse: Guard<AuthenticateResponse>;
-export declare const validateAuthenticateResponse: Validate<AuthenticateResponse>;
-export declare const assertAuthenticateResponse: Assert<AuthenticateResponse>;
-export declare const isLogoutResponse: Guard<LogoutResponse>;
-export declare const validateLogoutResponse: Validate<LogoutResponse>;
-export declare const assertLogoutResponse: Assert<LogoutResponse>;
-export declare const isNewSessionResponse: Guard<NewSessionResponse>;
-export declare const validateNewSessionResponse: Validate<NewSessionResponse>;
-export declare const assertNewSessionResponse: Assert<NewSessionResponse>;
-export declare const isSessionModeState: Guard<SessionModeState>;
-export declare const validateSessionModeState: Validate<SessionModeState>;
-export declare const assertSessionModeState: Assert<SessionModeState>;
-export declare const isSessionModeId: Guard<SessionModeId>;
-export declare const validateSessionModeId: Validate<SessionModeId>;
-export declare const assertSessionModeId: Assert<SessionModeId>;
-export declare const isSessionMode: Guard<SessionMode>;
-export declare const validateSessionMode: Validate<SessionMode>;
-export declare const assertSessionMode: Assert<SessionMode>;
-export declare const isSessionConfigOption: Guard<SessionConfigOption>;
-export declare const validateSessionConfigOption: Validate<SessionConfigOption>;
-export declare const assertSessionConfigOption: Assert<SessionConfigOption>;
-export declare const isSessionConfigId: Guard<SessionConfigId>;
-export declare const validateSessionConfigId: Validate<SessionConfigId>;
-export declare const assertSessionConfigId: Assert<SessionConfigId>;
-export declare const isSessionConfigOptionCategory: Guard<SessionConfigOptionCategory>;
-export declare const validateSessionConfigOptionCategory: Validate<SessionConfigOptionCategory>;
-export declare const assertSessionConfigOptionCategory: Assert<SessionConfigOptionCategory>;
-export declare const isSessionConfigValueId: Guard<SessionConfigValueId>;
-export declare const validateSessionConfigValueId: Validate<SessionConfigValueId>;
-export declare const assertSessionConfigValueId: Assert<SessionConfigValueId>;
-export declare const isSessionConfigSelectOptions: Guard<SessionConfigSelectOptions>;
-export declare const validateSessionConfigSelectOptions: Validate<SessionConfigSelectOptions>;
-export declare const assertSessionConfigSelectOptions: Assert<SessionConfigSelectOptions>;
-export declare const isSessionConfigSelectOption: Guard<SessionConfigSelectOption>;
-export declare const validateSessionConfigSelectOption: Validate<SessionConfigSelectOption>;
-export declare const assertSessionConfigSelectOption: Assert<SessionConfigSelectOption>;
-export declare const isSessionConfigSelectGroup: Guard<SessionConfigSelectGroup>;
-export declare const validateSessionConfigSelectGroup: Validate<SessionConfigSelectGroup>;
-export declare const assertSessionConfigSelectGroup: Assert<SessionConfigSelectGroup>;
-export declare const isSessionConfigGroupId: Guard<SessionConfigGroupId>;
-export declare const validateSessionConfigGroupId: Validate<SessionConfigGroupId>;
-export declare const assertSessionConfigGroupId: Assert<SessionConfigGroupId>;
-export declare const isSessionConfigSelect: Guard<SessionConfigSelect>;
-export declare const validateSessionConfigSelect: Validate<SessionConfigSelect>;
-export declare const assertSessionConfigSelect: Assert<SessionConfigSelect>;
-export declare const isSessionConfigBoolean: Guard<SessionConfigBoolean>;
-export declare const validateSessionConfigBoolean: Validate<SessionConfigBoolean>;
-export declare const assertSessionConfigBoolean: Assert<SessionConfigBoolean>;
-export declare const isLoadSessionResponse: Guard<LoadSessionResponse>;
-export declare const validateLoadSessionResponse: Validate<LoadSessionResponse>;
-export declare const assertLoadSessionResponse: Assert<LoadSessionResponse>;
-export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
-export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
-export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
-export declare const isSessionInfo: Guard<SessionInfo>;
-export declare const validateSessionInfo: Validate<SessionInfo>;
-export declare const assertSessionInfo: Assert<SessionInfo>;
-export declare const isDeleteSessionResponse: Guard<DeleteSessionResponse>;
-export declare const validateDeleteSessionResponse: Validate<DeleteSessionResponse>;
-export declare const assertDeleteSessionResponse: Assert<DeleteSessionResponse>;
-export declare const isResumeSessionResponse: Guard<ResumeSessionResponse>;
-export declare const validateResumeSessionResponse: Validate<ResumeSessionResponse>;
-export declare const assertResumeSessionResponse: Assert<ResumeSessionResponse>;
-export declare const isCloseSessionResponse: Guard<CloseSessionResponse>;
-export declare const validateCloseSessionResponse: Validate<CloseSessionResponse>;
-export declare const assertCloseSessionResponse: Assert<CloseSessionResponse>;
-export declare const isSetSessionModeResponse: Guard<SetSessionModeResponse>;
-export declare const validateSetSessionModeResponse: Validate<SetSessionModeResponse>;
-export declare const assertSetSessionModeResponse: Assert<SetSessionModeResponse>;
-export declare const isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>;
-export declare const validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>;
-export declare const assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>;
-export declare const isPromptResponse: Guard<PromptResponse>;
-export declare const validatePromptResponse: Validate<PromptResponse>;
-export declare const assertPromptResponse: Assert<PromptResponse>;
-export declare const isStopReason: Guard<StopReason>;
-export declare const validateStopReason: Validate<StopReason>;
-export declare const assertStopReason: Assert<StopReason>;
-export declare const isExtResponse: Guard<ExtResponse>;
-export declare const validateExtResponse: Validate<ExtResponse>;
-export declare const assertExtResponse: Assert<ExtResponse>;
-export declare const isError: Guard<Error>;
-export declare const validateError: Validate<Error>;
-export declare const assertError: Assert<Error>;
-export declare const isErrorCode: Guard<ErrorCode>;
-export declare const validateErrorCode: Validate<ErrorCode>;
-export declare const assertErrorCode: Assert<ErrorCode>;
-export declare const isAgentNotification: Guard<AgentNotification>;
-export declare const validateAgentNotification: Validate<AgentNotification>;
-export declare const assertAgentNotification: Assert<AgentNotification>;
-export declare const isSessionNotification: Guard<SessionNotification>;
-export declare const validateSessionNotification: Validate<SessionNotification>;
-export declare const assertSessionNotification: Assert<SessionNotification>;
-export declare const isSessionUpdate: Guard<SessionUpdate>;
-export declare const validateSessionUpdate: Validate<SessionUpdate>;
-export declare const assertSessionUpdate: Assert<SessionUpdate>;
-export declare const isMessageId: Guard<MessageId>;
-export declare const validateMessageId: Validate<MessageId>;
-export declare const assertMessageId: Assert<MessageId>;
-export declare const isContentChunk: Guard<ContentChunk>;
-export declare const validateContentChunk: Validate<ContentChunk>;
-export declare const assertContentChunk: Assert<ContentChunk>;
-export declare const isToolCall: Guard<ToolCall>;
-export declare const validateToolCall: Validate<ToolCall>;
-export declare const assertToolCall: Assert<ToolCall>;
-export declare const isPlanEntry: Guard<PlanEntry>;
-export declare const validatePlanEntry: Validate<PlanEntry>;
-export declare const assertPlanEntry: Assert<PlanEntry>;
-export declare const isPlanEntryPriority: Guard<PlanEntryPriority>;
-export declare const validatePlanEntryPriority: Validate<PlanEntryPriority>;
-export declare const assertPlanEntryPriority: Assert<PlanEntryPriority>;
-export declare const isPlanEntryStatus: Guard<PlanEntryStatus>;
-export declare const validatePlanEntryStatus: Validate<PlanEntryStatus>;
-export declare const assertPlanEntryStatus: Assert<PlanEntryStatus>;
-export declare const isPlan: Guard<Plan>;
-export declare const validatePlan: Validate<Plan>;
-export declare const assertPlan: Assert<Plan>;
-export declare const isAvailableCommand: Guard<AvailableCommand>;
-export declare const validateAvailableCommand: Validate<AvailableCommand>;
-export declare const assertAvailableCommand: Assert<AvailableCommand>;
-export declare const isAvailableCommandInput: Guard<AvailableCommandInput>;
-export declare const validateAvailableCommandInput: Validate<AvailableCommandInput>;
-export declare const assertAvailableCommandInput: Assert<AvailableCommandInput>;
-export declare const isUnstructuredCommandInput: Guard<UnstructuredCommandInput>;
-export declare const validateUnstructuredCommandInput: Validate<UnstructuredCommandInput>;
-export declare const assertUnstructuredCommandInput: Assert<UnstructuredCommandInput>;
-export declare const isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>;
-export declare const validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>;
-export declare const assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>;
-export declare const isCurrentModeUpdate: Guard<CurrentModeUpdate>;
-export declare const validateCurrentModeUpdate: Validate<CurrentModeUpdate>;
-export declare const assertCurrentModeUpdate: Assert<CurrentModeUpdate>;
-export declare const isConfigOptionUpdate: Guard<ConfigOptionUpdate>;
-export declare const validateConfigOptionUpdate: Validate<ConfigOptionUpdate>;
-export declare const assertConfigOptionUpdate: Assert<ConfigOptionUpdate>;
-export declare const isSessionInfoUpdate: Guard<SessionInfoUpdate>;
-export declare const validateSessionInfoUpdate: Validate<SessionInfoUpdate>;
-export declare const assertSessionInfoUpdate: Assert<SessionInfoUpdate>;
-export declare const isCost: Guard<Cost>;
-export declare const validateCost: Validate<Cost>;
-export declare const assertCost: Assert<Cost>;
-export declare const isUsageUpdate: Guard<UsageUpdate>;
-export declare const validateUsageUpdate: Validate<UsageUpdate>;
-export declare const assertUsageUpdate: Assert<UsageUpdate>;
-export declare const isNoticeSeverity: Guard<NoticeSeverity>;
-export declare const validateNoticeSeverity: Validate<NoticeSeverity>;
-export declare const assertNoticeSeverity: Assert<NoticeSeverity>;
-export declare const isNotice: Guard<Notice>;
-export declare const validateNotice: Validate<Notice>;
-export declare const assertNotice: Assert<Notice>;
-export declare const isCompactionId: Guard<CompactionId>;
-export declare const validateCompactionId: Validate<CompactionId>;
-export declare const assertCompactionId: Assert<CompactionId>;
-export declare const isCompactionStatus: Guard<CompactionStatus>;
-export declare const validateCompactionStatus: Validate<CompactionStatus>;
-export declare const assertCompactionStatus: Assert<CompactionStatus>;
-export declare const isCompactionUpdate: Guard<CompactionUpdate>;
-export declare const validateCompactionUpdate: Validate<CompactionUpdate>;
-export declare const assertCompactionUpdate: Assert<CompactionUpdate>;
-export declare const isCompactionSummaryChunk: Guard<CompactionSummaryChunk>;
-export declare const validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>;
-export declare const assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>;
-export declare const isCompleteElicitationNotification: Guard<CompleteElicitationNotification>;
-export declare const validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>;
-export declare const assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>;
-export declare const isExtNotification: Guard<ExtNotification>;
-export declare const validateExtNotification: Validate<ExtNotification>;
-export declare const assertExtNotification: Assert<ExtNotification>;
-export declare const isClientRequest: Guard<ClientRequest>;
-export declare const validateClientRequest: Validate<ClientRequest>;
-export declare const assertClientRequest: Assert<ClientRequest>;
-export declare const isInitializeRequest: Guard<InitializeRequest>;
-export declare const validateInitializeRequest: Validate<InitializeRequest>;
-export declare const assertInitializeRequest: Assert<InitializeRequest>;
-export declare const isClientCapabilities: Guard<ClientCapabilities>;
-export declare const validateClientCapabilities: Validate<ClientCapabilities>;
-export declare const assertClientCapabilities: Assert<ClientCapabilities>;
-export declare const isFileSystemCapabilities: Guard<FileSystemCapabilities>;
-export declare const validateFileSystemCapabilities: Validate<FileSystemCapabilities>;
-export declare const assertFileSystemCapabilities: Assert<FileSystemCapabilities>;
-export declare const isClientSessionCapabilities: Guard<ClientSessionCapabilities>;
-export declare const validateClientSessionCapabilities: Validate<ClientSessionCapabilities>;
-export declare const assertClientSessionCapabilities: Assert<ClientSessionCapabilities>;
-export declare const isCompactionCapabilities: Guard<CompactionCapabilities>;
-export declare const validateCompactionCapabilities: Validate<CompactionCapabilities>;
-export declare const assertCompactionCapabilities: Assert<CompactionCapabilities>;
-export declare const isSessionConfigOptionsCapabilities: Guard<SessionConfigOptionsCapabilities>;
-export declare const validateSessionConfigOptionsCapabilities: Validate<SessionConfigOptionsCapabilities>;
-export declare const assertSessionConfigOptionsCapabilities: Assert<SessionConfigOptionsCapabilities>;
-export declare const isBooleanConfigOptionCapabilities: Guard<BooleanConfigOptionCapabilities>;
-export declare const validateBooleanConfigOptionCapabilities: Validate<BooleanConfigOptionCapabilities>;
-export declare const assertBooleanConfigOptionCapabilities: Assert<BooleanConfigOptionCapabilities>;
-export declare const isNoticeCapabilities: Guard<NoticeCapabilities>;
-export declare const validateNoticeCapabilities: Validate<NoticeCapabilities>;
-export declare const assertNoticeCapabilities: Assert<NoticeCapabilities>;
-export declare const isAuthCapabilities: Guard<AuthCapabilities>;
-export declare const validateAuthCapabilities: Validate<AuthCapabilities>;
-export declare const assertAuthCapabilities: Assert<AuthCapabilities>;
-export declare const isElicitationCapabilities: Guard<ElicitationCapabilities>;
-export declare const validateElicitationCapabilities: Validate<ElicitationCapabilities>;
-export declare const assertElicitationCapabilities: Assert<ElicitationCapabilities>;
-export declare const isElicitationFormCapabilities: Guard<ElicitationFormCapabilities>;
-export declare const validateElicitationFormCapabilities: Validate<ElicitationFormCapabilities>;
-export declare const assertElicitationFormCapabilities: Assert<ElicitationFormCapabilities>;
-export declare const isElicitationUrlCapabilities: Guard<ElicitationUrlCapabilities>;
-export declare const validateElicitationUrlCapabilities: Validate<ElicitationUrlCapabilities>;
-export declare const assertElicitationUrlCapabilities: Assert<ElicitationUrlCapabilities>;
-export declare const isAuthenticateRequest: Guard<AuthenticateRequest>;
-export declare const validateAuthenticateRequest: Validate<AuthenticateRequest>;
-export declare const assertAuthenticateRequest: Assert<AuthenticateRequest>;
-export declare const isLogoutRequest: Guard<LogoutRequest>;
-export declare const validateLogoutRequest: Validate<LogoutRequest>;
-export declare const assertLogoutRequest: Assert<LogoutRequest>;
-export declare const isNewSessionRequest: Guard<NewSessionRequest>;
-export declare const validateNewSessionRequest: Validate<NewSessionRequest>;
-export declare const assertNewSessionRequest: Assert<NewSessionRequest>;
-export declare const isMcpServer: Guard<McpServer>;
-export declare const validateMcpServer: Validate<McpServer>;
-export declare const assertMcpServer: Assert<McpServer>;
-export declare const isHttpHeader: Guard<HttpHeader>;
-export declare const validateHttpHeader: Validate<HttpHeader>;
-export declare const assertHttpHeader: Assert<HttpHeader>;
-export declare const isMcpServerHttp: Guard<McpServerHttp>;
-export declare const validateMcpServerHttp: Validate<McpServerHttp>;
-export declare const assertMcpServerHttp: Assert<McpServerHttp>;
-export declare const isMcpServerSse: Guard<McpServerSse>;
-export declare const validateMcpServerSse: Validate<McpServerSse>;
-export declare const assertMcpServerSse: Assert<McpServerSse>;
-export declare const isMcpServerStdio: Guard<McpServerStdio>;
-export declare const validateMcpServerStdio: Validate<McpServerStdio>;
-export declare const assertMcpServerStdio: Assert<McpServerStdio>;
-export declare const isLoadSessionRequest: Guard<LoadSessionRequest>;
-export declare const validateLoadSessionRequest: Validate<LoadSessionRequest>;
-export declare const assertLoadSessionRequest: Assert<LoadSessionRequest>;
-export declare const isListSessionsRequest: Guard<ListSessionsRequest>;
-export declare const validateListSessionsRequest: Validate<ListSessionsRequest>;
-export declare const assertListSessionsRequest: Assert<ListSessionsRequest>;
-export declare const isDeleteSessionRequest: Guard<DeleteSessionRequest>;
-export declare const validateDeleteSessionRequest: Validate<DeleteSessionRequest>;
-export declare const assertDeleteSessionRequest: Assert<DeleteSessionRequest>;
-export declare const isResumeSessionRequest: Guard<ResumeSessionRequest>;
-export declare const validateResumeSessionRequest: Validate<ResumeSessionRequest>;
-export declare const assertResumeSessionRequest: Assert<ResumeSessionRequest>;
-export declare const isCloseSessionRequest: Guard<CloseSessionRequest>;
-export declare const validateCloseSessionRequest: Validate<CloseSessionRequest>;
-export declare const assertCloseSessionRequest: Assert<CloseSessionRequest>;
-export declare const isSetSessionModeRequest: Guard<SetSessionModeRequest>;
-export declare const validateSetSessionModeRequest: Validate<SetSessionModeRequest>;
-export declare const assertSetSessionModeRequest: Assert<SetSessionModeRequest>;
-export declare const isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>;
-export declare const validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>;
-export declare const assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>;
-export declare const isPromptRequest: Guard<PromptRequest>;
-export declare const validatePromptRequest: Validate<PromptRequest>;
-export declare const assertPromptRequest: Assert<PromptRequest>;
-export declare const isClientResponse: Guard<ClientResponse>;
-export declare const validateClientResponse: Validate<ClientResponse>;
-export declare const assertClientResponse: Assert<ClientResponse>;
-export declare const isWriteTextFileResponse: Guard<WriteTextFileResponse>;
-export declare const validateWriteTextFileResponse: Validate<WriteTextFileResponse>;
-export declare const assertWriteTextFileResponse: Assert<WriteTextFileResponse>;
-export declare const isReadTextFileResponse: Guard<ReadTextFileResponse>;
-export declare const validateReadTextFileResponse: Validate<ReadTextFileResponse>;
-export declare const assertReadTextFileResponse: Assert<ReadTextFileResponse>;
-export declare const isRequestPermissionResponse: Guard<RequestPermissionResponse>;
-export declare const validateRequestPermissionResponse: Validate<RequestPermissionResponse>;
-export declare const assertRequestPermissionResponse: Assert<RequestPermissionResponse>;
-export declare const isRequestPermissionOutcome: Guard<RequestPermissionOutcome>;
-export declare const validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>;
-export declare const assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>;
-export declare const isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>;
-export declare const validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>;
-export declare const assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>;
-export declare const isCreateTerminalResponse: Guard<CreateTerminalResponse>;
-export declare const validateCreateTerminalResponse: Validate<CreateTerminalResponse>;
-export declare const assertCreateTerminalResponse: Assert<CreateTerminalResponse>;
-export declare const isTerminalOutputResponse: Guard<TerminalOutputResponse>;
-export declare const validateTerminalOutputResponse: Validate<TerminalOutputResponse>;
-export declare const assertTerminalOutputResponse: Assert<TerminalOutputResponse>;
-export declare const isTerminalExitStatus: Guard<TerminalExitStatus>;
-export declare const validateTerminalExitStatus: Validate<TerminalExitStatus>;
-export declare const assertTerminalExitStatus: Assert<TerminalExitStatus>;
-export declare const isReleaseTerminalResponse: Guard<ReleaseTerminalResponse>;
-export declare const validateReleaseTerminalResponse: Validate<ReleaseTerminalResponse>;
-export declare const assertReleaseTerminalResponse: Assert<ReleaseTerminalResponse>;
-export declare const isWaitForTerminalExitResponse: Guard<WaitForTerminalExitResponse>;
-export declare const validateWaitForTerminalExitResponse: Validate<WaitForTerminalExitResponse>;
-export declare const assertWaitForTerminalExitResponse: Assert<WaitForTerminalExitResponse>;
-export declare const isKillTerminalResponse: Guard<KillTerminalResponse>;
-export declare const validateKillTerminalResponse: Validate<KillTerminalResponse>;
-export declare const assertKillTerminalResponse: Assert<KillTerminalResponse>;
-export declare const isCreateElicitationResponse: Guard<CreateElicitationResponse>;
-export declare const validateCreateElicitationResponse: Validate<CreateElicitationResponse>;
-export declare const assertCreateElicitationResponse: Assert<CreateElicitationResponse>;
-export declare const isElicitationContentValue: Guard<ElicitationContentValue>;
-export declare const validateElicitationContentValue: Validate<ElicitationContentValue>;
-export declare const assertElicitationContentValue: Assert<ElicitationContentValue>;
-export declare const isElicitationAcceptAction: Guard<ElicitationAcceptAction>;
-export declare const validateElicitationAcceptAction: Validate<ElicitationAcceptAction>;
-export declare const assertElicitationAcceptAction: Assert<ElicitationAcceptAction>;
-export declare const isClientNotification: Guard<ClientNotification>;
-export declare const validateClientNotification: Validate<ClientNotification>;
-export declare const assertClientNotification: Assert<ClientNotification>;
-export declare const isCancelNotification: Guard<CancelNotification>;
-export declare const validateCancelNotification: Validate<CancelNotification>;
-export declare const assertCancelNotification: Assert<CancelNotification>;
-export declare const isCancelRequestNotification: Guard<CancelRequestNotification>;
-export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
-export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
+export declare const isAgentRequest: Guard<AgentRequest>,
+  validateAgentRequest: Validate<AgentRequest>,
+  assertAgentRequest: Assert<AgentRequest>,
+  isRequestId: Guard<RequestId>,
+  validateRequestId: Validate<RequestId>,
+  assertRequestId: Assert<RequestId>,
+  isWriteTextFileRequest: Guard<WriteTextFileRequest>,
+  validateWriteTextFileRequest: Validate<WriteTextFileRequest>,
+  assertWriteTextFileRequest: Assert<WriteTextFileRequest>,
+  isSessionId: Guard<SessionId>,
+  validateSessionId: Validate<SessionId>,
+  assertSessionId: Assert<SessionId>,
+  isReadTextFileRequest: Guard<ReadTextFileRequest>,
+  validateReadTextFileRequest: Validate<ReadTextFileRequest>,
+  assertReadTextFileRequest: Assert<ReadTextFileRequest>,
+  isRequestPermissionRequest: Guard<RequestPermissionRequest>,
+  validateRequestPermissionRequest: Validate<RequestPermissionRequest>,
+  assertRequestPermissionRequest: Assert<RequestPermissionRequest>,
+  isToolCallUpdate: Guard<ToolCallUpdate>,
+  validateToolCallUpdate: Validate<ToolCallUpdate>,
+  assertToolCallUpdate: Assert<ToolCallUpdate>,
+  isToolCallId: Guard<ToolCallId>,
+  validateToolCallId: Validate<ToolCallId>,
+  assertToolCallId: Assert<ToolCallId>,
+  isToolKind: Guard<ToolKind>,
+  validateToolKind: Validate<ToolKind>,
+  assertToolKind: Assert<ToolKind>,
+  isToolCallStatus: Guard<ToolCallStatus>,
+  validateToolCallStatus: Validate<ToolCallStatus>,
+  assertToolCallStatus: Assert<ToolCallStatus>,
+  isToolCallContent: Guard<ToolCallContent>,
+  validateToolCallContent: Validate<ToolCallContent>,
+  assertToolCallContent: Assert<ToolCallContent>,
+  isContentBlock: Guard<ContentBlock>,
+  validateContentBlock: Validate<ContentBlock>,
+  assertContentBlock: Assert<ContentBlock>,
+  isAnnotations: Guard<Annotations>,
+  validateAnnotations: Validate<Annotations>,
+  assertAnnotations: Assert<Annotations>,
+  isRole: Guard<Role>,
+  validateRole: Validate<Role>,
+  assertRole: Assert<Role>,
+  isTextContent: Guard<TextContent>,
+  validateTextContent: Validate<TextContent>,
+  assertTextContent: Assert<TextContent>,
+  isImageContent: Guard<ImageContent>,
+  validateImageContent: Validate<ImageContent>,
+  assertImageContent: Assert<ImageContent>,
+  isAudioContent: Guard<AudioContent>,
+  validateAudioContent: Validate<AudioContent>,
+  assertAudioContent: Assert<AudioContent>,
+  isResourceLink: Guard<ResourceLink>,
+  validateResourceLink: Validate<ResourceLink>,
+  assertResourceLink: Assert<ResourceLink>,
+  isEmbeddedResourceResource: Guard<EmbeddedResourceResource>,
+  validateEmbeddedResourceResource: Validate<EmbeddedResourceResource>,
+  assertEmbeddedResourceResource: Assert<EmbeddedResourceResource>,
+  isTextResourceContents: Guard<TextResourceContents>,
+  validateTextResourceContents: Validate<TextResourceContents>,
+  assertTextResourceContents: Assert<TextResourceContents>,
+  isBlobResourceContents: Guard<BlobResourceContents>,
+  validateBlobResourceContents: Validate<BlobResourceContents>,
+  assertBlobResourceContents: Assert<BlobResourceContents>,
+  isEmbeddedResource: Guard<EmbeddedResource>,
+  validateEmbeddedResource: Validate<EmbeddedResource>,
+  assertEmbeddedResource: Assert<EmbeddedResource>,
+  isContent: Guard<Content>,
+  validateContent: Validate<Content>,
+  assertContent: Assert<Content>,
+  isDiff: Guard<Diff>,
+  validateDiff: Validate<Diff>,
+  assertDiff: Assert<Diff>,
+  isTerminalId: Guard<TerminalId>,
+  validateTerminalId: Validate<TerminalId>,
+  assertTerminalId: Assert<TerminalId>,
+  isTerminal: Guard<Terminal>,
+  validateTerminal: Validate<Terminal>,
+  assertTerminal: Assert<Terminal>,
+  isToolCallLocation: Guard<ToolCallLocation>,
+  validateToolCallLocation: Validate<ToolCallLocation>,
+  assertToolCallLocation: Assert<ToolCallLocation>,
+  isPermissionOption: Guard<PermissionOption>,
+  validatePermissionOption: Validate<PermissionOption>,
+  assertPermissionOption: Assert<PermissionOption>,
+  isPermissionOptionId: Guard<PermissionOptionId>,
+  validatePermissionOptionId: Validate<PermissionOptionId>,
+  assertPermissionOptionId: Assert<PermissionOptionId>,
+  isPermissionOptionKind: Guard<PermissionOptionKind>,
+  validatePermissionOptionKind: Validate<PermissionOptionKind>,
+  assertPermissionOptionKind: Assert<PermissionOptionKind>,
+  isCreateTerminalRequest: Guard<CreateTerminalRequest>,
+  validateCreateTerminalRequest: Validate<CreateTerminalRequest>,
+  assertCreateTerminalRequest: Assert<CreateTerminalRequest>,
+  isEnvVariable: Guard<EnvVariable>,
+  validateEnvVariable: Validate<EnvVariable>,
+  assertEnvVariable: Assert<EnvVariable>,
+  isTerminalOutputRequest: Guard<TerminalOutputRequest>,
+  validateTerminalOutputRequest: Validate<TerminalOutputRequest>,
+  assertTerminalOutputRequest: Assert<TerminalOutputRequest>,
+  isReleaseTerminalRequest: Guard<ReleaseTerminalRequest>,
+  validateReleaseTerminalRequest: Validate<ReleaseTerminalRequest>,
+  assertReleaseTerminalRequest: Assert<ReleaseTerminalRequest>,
+  isWaitForTerminalExitRequest: Guard<WaitForTerminalExitRequest>,
+  validateWaitForTerminalExitRequest: Validate<WaitForTerminalExitRequest>,
+  assertWaitForTerminalExitRequest: Assert<WaitForTerminalExitRequest>,
+  isKillTerminalRequest: Guard<KillTerminalRequest>,
+  validateKillTerminalRequest: Validate<KillTerminalRequest>,
+  assertKillTerminalRequest: Assert<KillTerminalRequest>,
+  isCreateElicitationRequest: Guard<CreateElicitationRequest>,
+  validateCreateElicitationRequest: Validate<CreateElicitationRequest>,
+  assertCreateElicitationRequest: Assert<CreateElicitationRequest>,
+  isElicitationSessionScope: Guard<ElicitationSessionScope>,
+  validateElicitationSessionScope: Validate<ElicitationSessionScope>,
+  assertElicitationSessionScope: Assert<ElicitationSessionScope>,
+  isElicitationRequestScope: Guard<ElicitationRequestScope>,
+  validateElicitationRequestScope: Validate<ElicitationRequestScope>,
+  assertElicitationRequestScope: Assert<ElicitationRequestScope>,
+  isElicitationSchema: Guard<ElicitationSchema>,
+  validateElicitationSchema: Validate<ElicitationSchema>,
+  assertElicitationSchema: Assert<ElicitationSchema>,
+  isElicitationSchemaType: Guard<ElicitationSchemaType>,
+  validateElicitationSchemaType: Validate<ElicitationSchemaType>,
+  assertElicitationSchemaType: Assert<ElicitationSchemaType>,
+  isElicitationPropertySchema: Guard<ElicitationPropertySchema>,
+  validateElicitationPropertySchema: Validate<ElicitationPropertySchema>,
+  assertElicitationPropertySchema: Assert<ElicitationPropertySchema>,
+  isStringFormat: Guard<StringFormat>,
+  validateStringFormat: Validate<StringFormat>,
+  assertStringFormat: Assert<StringFormat>,
+  isEnumOption: Guard<EnumOption>,
+  validateEnumOption: Validate<EnumOption>,
+  assertEnumOption: Assert<EnumOption>,
+  isStringPropertySchema: Guard<StringPropertySchema>,
+  validateStringPropertySchema: Validate<StringPropertySchema>,
+  assertStringPropertySchema: Assert<StringPropertySchema>,
+  isNumberPropertySchema: Guard<NumberPropertySchema>,
+  validateNumberPropertySchema: Validate<NumberPropertySchema>,
+  assertNumberPropertySchema: Assert<NumberPropertySchema>,
+  isIntegerPropertySchema: Guard<IntegerPropertySchema>,
+  validateIntegerPropertySchema: Validate<IntegerPropertySchema>,
+  assertIntegerPropertySchema: Assert<IntegerPropertySchema>,
+  isBooleanPropertySchema: Guard<BooleanPropertySchema>,
+  validateBooleanPropertySchema: Validate<BooleanPropertySchema>,
+  assertBooleanPropertySchema: Assert<BooleanPropertySchema>,
+  isMultiSelectItems: Guard<MultiSelectItems>,
+  validateMultiSelectItems: Validate<MultiSelectItems>,
+  assertMultiSelectItems: Assert<MultiSelectItems>,
+  isStringMultiSelectItems: Guard<StringMultiSelectItems>,
+  validateStringMultiSelectItems: Validate<StringMultiSelectItems>,
+  assertStringMultiSelectItems: Assert<StringMultiSelectItems>,
+  isTitledMultiSelectItems: Guard<TitledMultiSelectItems>,
+  validateTitledMultiSelectItems: Validate<TitledMultiSelectItems>,
+  assertTitledMultiSelectItems: Assert<TitledMultiSelectItems>,
+  isMultiSelectPropertySchema: Guard<MultiSelectPropertySchema>,
+  validateMultiSelectPropertySchema: Validate<MultiSelectPropertySchema>,
+  assertMultiSelectPropertySchema: Assert<MultiSelectPropertySchema>,
+  isElicitationFormMode: Guard<ElicitationFormMode>,
+  validateElicitationFormMode: Validate<ElicitationFormMode>,
+  assertElicitationFormMode: Assert<ElicitationFormMode>,
+  isElicitationId: Guard<ElicitationId>,
+  validateElicitationId: Validate<ElicitationId>,
+  assertElicitationId: Assert<ElicitationId>,
+  isElicitationUrlMode: Guard<ElicitationUrlMode>,
+  validateElicitationUrlMode: Validate<ElicitationUrlMode>,
+  assertElicitationUrlMode: Assert<ElicitationUrlMode>,
+  isExtRequest: Guard<ExtRequest>,
+  validateExtRequest: Validate<ExtRequest>,
+  assertExtRequest: Assert<ExtRequest>,
+  isAgentResponse: Guard<AgentResponse>,
+  validateAgentResponse: Validate<AgentResponse>,
+  assertAgentResponse: Assert<AgentResponse>,
+  isInitializeResponse: Guard<InitializeResponse>,
+  validateInitializeResponse: Validate<InitializeResponse>,
+  assertInitializeResponse: Assert<InitializeResponse>,
+  isProtocolVersion: Guard<ProtocolVersion>,
+  validateProtocolVersion: Validate<ProtocolVersion>,
+  assertProtocolVersion: Assert<ProtocolVersion>,
+  isAgentCapabilities: Guard<AgentCapabilities>,
+  validateAgentCapabilities: Validate<AgentCapabilities>,
+  assertAgentCapabilities: Assert<AgentCapabilities>,
+  isPromptCapabilities: Guard<PromptCapabilities>,
+  validatePromptCapabilities: Validate<PromptCapabilities>,
+  assertPromptCapabilities: Assert<PromptCapabilities>,
+  isMcpCapabilities: Guard<McpCapabilities>,
+  validateMcpCapabilities: Validate<McpCapabilities>,
+  assertMcpCapabilities: Assert<McpCapabilities>,
+  isSessionCapabilities: Guard<SessionCapabilities>,
+  validateSessionCapabilities: Validate<SessionCapabilities>,
+  assertSessionCapabilities: Assert<SessionCapabilities>,
+  isSessionListCapabilities: Guard<SessionListCapabilities>,
+  validateSessionListCapabilities: Validate<SessionListCapabilities>,
+  assertSessionListCapabilities: Assert<SessionListCapabilities>,
+  isSessionDeleteCapabilities: Guard<SessionDeleteCapabilities>,
+  validateSessionDeleteCapabilities: Validate<SessionDeleteCapabilities>,
+  assertSessionDeleteCapabilities: Assert<SessionDeleteCapabilities>,
+  isSessionAdditionalDirectoriesCapabilities: Guard<SessionAdditionalDirectoriesCapabilities>,
+  validateSessionAdditionalDirectoriesCapabilities: Validate<SessionAdditionalDirectoriesCapabilities>,
+  assertSessionAdditionalDirectoriesCapabilities: Assert<SessionAdditionalDirectoriesCapabilities>,
+  isSessionResumeCapabilities: Guard<SessionResumeCapabilities>,
+  validateSessionResumeCapabilities: Validate<SessionResumeCapabilities>,
+  assertSessionResumeCapabilities: Assert<SessionResumeCapabilities>,
+  isSessionCloseCapabilities: Guard<SessionCloseCapabilities>,
+  validateSessionCloseCapabilities: Validate<SessionCloseCapabilities>,
+  assertSessionCloseCapabilities: Assert<SessionCloseCapabilities>,
+  isAgentAuthCapabilities: Guard<AgentAuthCapabilities>,
+  validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>,
+  assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>,
+  isLogoutCapabilities: Guard<LogoutCapabilities>,
+  validateLogoutCapabilities: Validate<LogoutCapabilities>,
+  assertLogoutCapabilities: Assert<LogoutCapabilities>,
+  isAuthMethod: Guard<AuthMethod>,
+  validateAuthMethod: Validate<AuthMethod>,
+  assertAuthMethod: Assert<AuthMethod>,
+  isAuthMethodId: Guard<AuthMethodId>,
+  validateAuthMethodId: Validate<AuthMethodId>,
+  assertAuthMethodId: Assert<AuthMethodId>,
+  isAuthMethodTerminal: Guard<AuthMethodTerminal>,
+  validateAuthMethodTerminal: Validate<AuthMethodTerminal>,
+  assertAuthMethodTerminal: Assert<AuthMethodTerminal>,
+  isAuthMethodAgent: Guard<AuthMethodAgent>,
+  validateAuthMethodAgent: Validate<AuthMethodAgent>,
+  assertAuthMethodAgent: Assert<AuthMethodAgent>,
+  isImplementation: Guard<Implementation>,
+  validateImplementation: Validate<Implementation>,
+  assertImplementation: Assert<Implementation>,
+  isAuthenticateResponse: Guard<AuthenticateResponse>,
+  validateAuthenticateResponse: Validate<AuthenticateResponse>,
+  assertAuthenticateResponse: Assert<AuthenticateResponse>,
+  isLogoutResponse: Guard<LogoutResponse>,
+  validateLogoutResponse: Validate<LogoutResponse>,
+  assertLogoutResponse: Assert<LogoutResponse>,
+  isNewSessionResponse: Guard<NewSessionResponse>,
+  validateNewSessionResponse: Validate<NewSessionResponse>,
+  assertNewSessionResponse: Assert<NewSessionResponse>,
+  isSessionModeState: Guard<SessionModeState>,
+  validateSessionModeState: Validate<SessionModeState>,
+  assertSessionModeState: Assert<SessionModeState>,
+  isSessionModeId: Guard<SessionModeId>,
+  validateSessionModeId: Validate<SessionModeId>,
+  assertSessionModeId: Assert<SessionModeId>,
+  isSessionMode: Guard<SessionMode>,
+  validateSessionMode: Validate<SessionMode>,
+  assertSessionMode: Assert<SessionMode>,
+  isSessionConfigOption: Guard<SessionConfigOption>,
+  validateSessionConfigOption: Validate<SessionConfigOption>,
+  assertSessionConfigOption: Assert<SessionConfigOption>,
+  isSessionConfigId: Guard<SessionConfigId>,
+  validateSessionConfigId: Validate<SessionConfigId>,
+  assertSessionConfigId: Assert<SessionConfigId>,
+  isSessionConfigOptionCategory: Guard<SessionConfigOptionCategory>,
+  validateSessionConfigOptionCategory: Validate<SessionConfigOptionCategory>,
+  assertSessionConfigOptionCategory: Assert<SessionConfigOptionCategory>,
+  isSessionConfigValueId: Guard<SessionConfigValueId>,
+  validateSessionConfigValueId: Validate<SessionConfigValueId>,
+  assertSessionConfigValueId: Assert<SessionConfigValueId>,
+  isSessionConfigSelectOptions: Guard<SessionConfigSelectOptions>,
+  validateSessionConfigSelectOptions: Validate<SessionConfigSelectOptions>,
+  assertSessionConfigSelectOptions: Assert<SessionConfigSelectOptions>,
+  isSessionConfigSelectOption: Guard<SessionConfigSelectOption>,
+  validateSessionConfigSelectOption: Validate<SessionConfigSelectOption>,
+  assertSessionConfigSelectOption: Assert<SessionConfigSelectOption>,
+  isSessionConfigSelectGroup: Guard<SessionConfigSelectGroup>,
+  validateSessionConfigSelectGroup: Validate<SessionConfigSelectGroup>,
+  assertSessionConfigSelectGroup: Assert<SessionConfigSelectGroup>,
+  isSessionConfigGroupId: Guard<SessionConfigGroupId>,
+  validateSessionConfigGroupId: Validate<SessionConfigGroupId>,
+  assertSessionConfigGroupId: Assert<SessionConfigGroupId>,
+  isSessionConfigSelect: Guard<SessionConfigSelect>,
+  validateSessionConfigSelect: Validate<SessionConfigSelect>,
+  assertSessionConfigSelect: Assert<SessionConfigSelect>,
+  isSessionConfigBoolean: Guard<SessionConfigBoolean>,
+  validateSessionConfigBoolean: Validate<SessionConfigBoolean>,
+  assertSessionConfigBoolean: Assert<SessionConfigBoolean>,
+  isLoadSessionResponse: Guard<LoadSessionResponse>,
+  validateLoadSessionResponse: Validate<LoadSessionResponse>,
+  assertLoadSessionResponse: Assert<LoadSessionResponse>,
+  isListSessionsResponse: Guard<ListSessionsResponse>,
+  validateListSessionsResponse: Validate<ListSessionsResponse>,
+  assertListSessionsResponse: Assert<ListSessionsResponse>,
+  isSessionInfo: Guard<SessionInfo>,
+  validateSessionInfo: Validate<SessionInfo>,
+  assertSessionInfo: Assert<SessionInfo>,
+  isDeleteSessionResponse: Guard<DeleteSessionResponse>,
+  validateDeleteSessionResponse: Validate<DeleteSessionResponse>,
+  assertDeleteSessionResponse: Assert<DeleteSessionResponse>,
+  isResumeSessionResponse: Guard<ResumeSessionResponse>,
+  validateResumeSessionResponse: Validate<ResumeSessionResponse>,
+  assertResumeSessionResponse: Assert<ResumeSessionResponse>,
+  isCloseSessionResponse: Guard<CloseSessionResponse>,
+  validateCloseSessionResponse: Validate<CloseSessionResponse>,
+  assertCloseSessionResponse: Assert<CloseSessionResponse>,
+  isSetSessionModeResponse: Guard<SetSessionModeResponse>,
+  validateSetSessionModeResponse: Validate<SetSessionModeResponse>,
+  assertSetSessionModeResponse: Assert<SetSessionModeResponse>,
+  isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>,
+  validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>,
+  assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>,
+  isPromptResponse: Guard<PromptResponse>,
+  validatePromptResponse: Validate<PromptResponse>,
+  assertPromptResponse: Assert<PromptResponse>,
+  isStopReason: Guard<StopReason>,
+  validateStopReason: Validate<StopReason>,
+  assertStopReason: Assert<StopReason>,
+  isExtResponse: Guard<ExtResponse>,
+  validateExtResponse: Validate<ExtResponse>,
+  assertExtResponse: Assert<ExtResponse>,
+  isError: Guard<Error>,
+  validateError: Validate<Error>,
+  assertError: Assert<Error>,
+  isErrorCode: Guard<ErrorCode>,
+  validateErrorCode: Validate<ErrorCode>,
+  assertErrorCode: Assert<ErrorCode>,
+  isAgentNotification: Guard<AgentNotification>,
+  validateAgentNotification: Validate<AgentNotification>,
+  assertAgentNotification: Assert<AgentNotification>,
+  isSessionNotification: Guard<SessionNotification>,
+  validateSessionNotification: Validate<SessionNotification>,
+  assertSessionNotification: Assert<SessionNotification>,
+  isSessionUpdate: Guard<SessionUpdate>,
+  validateSessionUpdate: Validate<SessionUpdate>,
+  assertSessionUpdate: Assert<SessionUpdate>,
+  isMessageId: Guard<MessageId>,
+  validateMessageId: Validate<MessageId>,
+  assertMessageId: Assert<MessageId>,
+  isContentChunk: Guard<ContentChunk>,
+  validateContentChunk: Validate<ContentChunk>,
+  assertContentChunk: Assert<ContentChunk>,
+  isToolCall: Guard<ToolCall>,
+  validateToolCall: Validate<ToolCall>,
+  assertToolCall: Assert<ToolCall>,
+  isPlanEntry: Guard<PlanEntry>,
+  validatePlanEntry: Validate<PlanEntry>,
+  assertPlanEntry: Assert<PlanEntry>,
+  isPlanEntryPriority: Guard<PlanEntryPriority>,
+  validatePlanEntryPriority: Validate<PlanEntryPriority>,
+  assertPlanEntryPriority: Assert<PlanEntryPriority>,
+  isPlanEntryStatus: Guard<PlanEntryStatus>,
+  validatePlanEntryStatus: Validate<PlanEntryStatus>,
+  assertPlanEntryStatus: Assert<PlanEntryStatus>,
+  isPlan: Guard<Plan>,
+  validatePlan: Validate<Plan>,
+  assertPlan: Assert<Plan>,
+  isAvailableCommand: Guard<AvailableCommand>,
+  validateAvailableCommand: Validate<AvailableCommand>,
+  assertAvailableCommand: Assert<AvailableCommand>,
+  isAvailableCommandInput: Guard<AvailableCommandInput>,
+  validateAvailableCommandInput: Validate<AvailableCommandInput>,
+  assertAvailableCommandInput: Assert<AvailableCommandInput>,
+  isUnstructuredCommandInput: Guard<UnstructuredCommandInput>,
+  validateUnstructuredCommandInput: Validate<UnstructuredCommandInput>,
+  assertUnstructuredCommandInput: Assert<UnstructuredCommandInput>,
+  isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>,
+  validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>,
+  assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>,
+  isCurrentModeUpdate: Guard<CurrentModeUpdate>,
+  validateCurrentModeUpdate: Validate<CurrentModeUpdate>,
+  assertCurrentModeUpdate: Assert<CurrentModeUpdate>,
+  isConfigOptionUpdate: Guard<ConfigOptionUpdate>,
+  validateConfigOptionUpdate: Validate<ConfigOptionUpdate>,
+  assertConfigOptionUpdate: Assert<ConfigOptionUpdate>,
+  isSessionInfoUpdate: Guard<SessionInfoUpdate>,
+  validateSessionInfoUpdate: Validate<SessionInfoUpdate>,
+  assertSessionInfoUpdate: Assert<SessionInfoUpdate>,
+  isCost: Guard<Cost>,
+  validateCost: Validate<Cost>,
+  assertCost: Assert<Cost>,
+  isUsageUpdate: Guard<UsageUpdate>,
+  validateUsageUpdate: Validate<UsageUpdate>,
+  assertUsageUpdate: Assert<UsageUpdate>,
+  isNoticeSeverity: Guard<NoticeSeverity>,
+  validateNoticeSeverity: Validate<NoticeSeverity>,
+  assertNoticeSeverity: Assert<NoticeSeverity>,
+  isNotice: Guard<Notice>,
+  validateNotice: Validate<Notice>,
+  assertNotice: Assert<Notice>,
+  isCompactionId: Guard<CompactionId>,
+  validateCompactionId: Validate<CompactionId>,
+  assertCompactionId: Assert<CompactionId>,
+  isCompactionStatus: Guard<CompactionStatus>,
+  validateCompactionStatus: Validate<CompactionStatus>,
+  assertCompactionStatus: Assert<CompactionStatus>,
+  isCompactionUpdate: Guard<CompactionUpdate>,
+  validateCompactionUpdate: Validate<CompactionUpdate>,
+  assertCompactionUpdate: Assert<CompactionUpdate>,
+  isCompactionSummaryChunk: Guard<CompactionSummaryChunk>,
+  validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>,
+  assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>,
+  isCompleteElicitationNotification: Guard<CompleteElicitationNotification>,
+  validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>,
+  assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>,
+  isExtNotification: Guard<ExtNotification>,
+  validateExtNotification: Validate<ExtNotification>,
+  assertExtNotification: Assert<ExtNotification>,
+  isClientRequest: Guard<ClientRequest>,
+  validateClientRequest: Validate<ClientRequest>,
+  assertClientRequest: Assert<ClientRequest>,
+  isInitializeRequest: Guard<InitializeRequest>,
+  validateInitializeRequest: Validate<InitializeRequest>,
+  assertInitializeRequest: Assert<InitializeRequest>,
+  isClientCapabilities: Guard<ClientCapabilities>,
+  validateClientCapabilities: Validate<ClientCapabilities>,
+  assertClientCapabilities: Assert<ClientCapabilities>,
+  isFileSystemCapabilities: Guard<FileSystemCapabilities>,
+  validateFileSystemCapabilities: Validate<FileSystemCapabilities>,
+  assertFileSystemCapabilities: Assert<FileSystemCapabilities>,
+  isClientSessionCapabilities: Guard<ClientSessionCapabilities>,
+  validateClientSessionCapabilities: Validate<ClientSessionCapabilities>,
+  assertClientSessionCapabilities: Assert<ClientSessionCapabilities>,
+  isCompactionCapabilities: Guard<CompactionCapabilities>,
+  validateCompactionCapabilities: Validate<CompactionCapabilities>,
+  assertCompactionCapabilities: Assert<CompactionCapabilities>,
+  isSessionConfigOptionsCapabilities: Guard<SessionConfigOptionsCapabilities>,
+  validateSessionConfigOptionsCapabilities: Validate<SessionConfigOptionsCapabilities>,
+  assertSessionConfigOptionsCapabilities: Assert<SessionConfigOptionsCapabilities>,
+  isBooleanConfigOptionCapabilities: Guard<BooleanConfigOptionCapabilities>,
+  validateBooleanConfigOptionCapabilities: Validate<BooleanConfigOptionCapabilities>,
+  assertBooleanConfigOptionCapabilities: Assert<BooleanConfigOptionCapabilities>,
+  isNoticeCapabilities: Guard<NoticeCapabilities>,
+  validateNoticeCapabilities: Validate<NoticeCapabilities>,
+  assertNoticeCapabilities: Assert<NoticeCapabilities>,
+  isAuthCapabilities: Guard<AuthCapabilities>,
+  validateAuthCapabilities: Validate<AuthCapabilities>,
+  assertAuthCapabilities: Assert<AuthCapabilities>,
+  isElicitationCapabilities: Guard<ElicitationCapabilities>,
+  validateElicitationCapabilities: Validate<ElicitationCapabilities>,
+  assertElicitationCapabilities: Assert<ElicitationCapabilities>,
+  isElicitationFormCapabilities: Guard<ElicitationFormCapabilities>,
+  validateElicitationFormCapabilities: Validate<ElicitationFormCapabilities>,
+  assertElicitationFormCapabilities: Assert<ElicitationFormCapabilities>,
+  isElicitationUrlCapabilities: Guard<ElicitationUrlCapabilities>,
+  validateElicitationUrlCapabilities: Validate<ElicitationUrlCapabilities>,
+  assertElicitationUrlCapabilities: Assert<ElicitationUrlCapabilities>,
+  isAuthenticateRequest: Guard<AuthenticateRequest>,
+  validateAuthenticateRequest: Validate<AuthenticateRequest>,
+  assertAuthenticateRequest: Assert<AuthenticateRequest>,
+  isLogoutRequest: Guard<LogoutRequest>,
+  validateLogoutRequest: Validate<LogoutRequest>,
+  assertLogoutRequest: Assert<LogoutRequest>,
+  isNewSessionRequest: Guard<NewSessionRequest>,
+  validateNewSessionRequest: Validate<NewSessionRequest>,
+  assertNewSessionRequest: Assert<NewSessionRequest>,
+  isMcpServer: Guard<McpServer>,
+  validateMcpServer: Validate<McpServer>,
+  assertMcpServer: Assert<McpServer>,
+  isHttpHeader: Guard<HttpHeader>,
+  validateHttpHeader: Validate<HttpHeader>,
+  assertHttpHeader: Assert<HttpHeader>,
+  isMcpServerHttp: Guard<McpServerHttp>,
+  validateMcpServerHttp: Validate<McpServerHttp>,
+  assertMcpServerHttp: Assert<McpServerHttp>,
+  isMcpServerSse: Guard<McpServerSse>,
+  validateMcpServerSse: Validate<McpServerSse>,
+  assertMcpServerSse: Assert<McpServerSse>,
+  isMcpServerStdio: Guard<McpServerStdio>,
+  validateMcpServerStdio: Validate<McpServerStdio>,
+  assertMcpServerStdio: Assert<McpServerStdio>,
+  isLoadSessionRequest: Guard<LoadSessionRequest>,
+  validateLoadSessionRequest: Validate<LoadSessionRequest>,
+  assertLoadSessionRequest: Assert<LoadSessionRequest>,
+  isListSessionsRequest: Guard<ListSessionsRequest>,
+  validateListSessionsRequest: Validate<ListSessionsRequest>,
+  assertListSessionsRequest: Assert<ListSessionsRequest>,
+  isDeleteSessionRequest: Guard<DeleteSessionRequest>,
+  validateDeleteSessionRequest: Validate<DeleteSessionRequest>,
+  assertDeleteSessionRequest: Assert<DeleteSessionRequest>,
+  isResumeSessionRequest: Guard<ResumeSessionRequest>,
+  validateResumeSessionRequest: Validate<ResumeSessionRequest>,
+  assertResumeSessionRequest: Assert<ResumeSessionRequest>,
+  isCloseSessionRequest: Guard<CloseSessionRequest>,
+  validateCloseSessionRequest: Validate<CloseSessionRequest>,
+  assertCloseSessionRequest: Assert<CloseSessionRequest>,
+  isSetSessionModeRequest: Guard<SetSessionModeRequest>,
+  validateSetSessionModeRequest: Validate<SetSessionModeRequest>,
+  assertSetSessionModeRequest: Assert<SetSessionModeRequest>,
+  isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>,
+  validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>,
+  assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>,
+  isPromptRequest: Guard<PromptRequest>,
+  validatePromptRequest: Validate<PromptRequest>,
+  assertPromptRequest: Assert<PromptRequest>,
+  isClientResponse: Guard<ClientResponse>,
+  validateClientResponse: Validate<ClientResponse>,
+  assertClientResponse: Assert<ClientResponse>,
+  isWriteTextFileResponse: Guard<WriteTextFileResponse>,
+  validateWriteTextFileResponse: Validate<WriteTextFileResponse>,
+  assertWriteTextFileResponse: Assert<WriteTextFileResponse>,
+  isReadTextFileResponse: Guard<ReadTextFileResponse>,
+  validateReadTextFileResponse: Validate<ReadTextFileResponse>,
+  assertReadTextFileResponse: Assert<ReadTextFileResponse>,
+  isRequestPermissionResponse: Guard<RequestPermissionResponse>,
+  validateRequestPermissionResponse: Validate<RequestPermissionResponse>,
+  assertRequestPermissionResponse: Assert<RequestPermissionResponse>,
+  isRequestPermissionOutcome: Guard<RequestPermissionOutcome>,
+  validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>,
+  assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>,
+  isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>,
+  validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>,
+  assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>,
+  isCreateTerminalResponse: Guard<CreateTerminalResponse>,
+  validateCreateTerminalResponse: Validate<CreateTerminalResponse>,
+  assertCreateTerminalResponse: Assert<CreateTerminalResponse>,
+  isTerminalOutputResponse: Guard<TerminalOutputResponse>,
+  validateTerminalOutputResponse: Validate<TerminalOutputResponse>,
+  assertTerminalOutputResponse: Assert<TerminalOutputResponse>,
+  isTerminalExitStatus: Guard<TerminalExitStatus>,
+  validateTerminalExitStatus: Validate<TerminalExitStatus>,
+  assertTerminalExitStatus: Assert<TerminalExitStatus>,
+  isReleaseTerminalResponse: Guard<ReleaseTerminalResponse>,
+  validateReleaseTerminalResponse: Validate<ReleaseTerminalResponse>,
+  assertReleaseTerminalResponse: Assert<ReleaseTerminalResponse>,
+  isWaitForTerminalExitResponse: Guard<WaitForTerminalExitResponse>,
+  validateWaitForTerminalExitResponse: Validate<WaitForTerminalExitResponse>,
+  assertWaitForTerminalExitResponse: Assert<WaitForTerminalExitResponse>,
+  isKillTerminalResponse: Guard<KillTerminalResponse>,
+  validateKillTerminalResponse: Validate<KillTerminalResponse>,
+  assertKillTerminalResponse: Assert<KillTerminalResponse>,
+  isCreateElicitationResponse: Guard<CreateElicitationResponse>,
+  validateCreateElicitationResponse: Validate<CreateElicitationResponse>,
+  assertCreateElicitationResponse: Assert<CreateElicitationResponse>,
+  isElicitationContentValue: Guard<ElicitationContentValue>,
+  validateElicitationContentValue: Validate<ElicitationContentValue>,
+  assertElicitationContentValue: Assert<ElicitationContentValue>,
+  isElicitationAcceptAction: Guard<ElicitationAcceptAction>,
+  validateElicitationAcceptAction: Validate<ElicitationAcceptAction>,
+  assertElicitationAcceptAction: Assert<ElicitationAcceptAction>,
+  isClientNotification: Guard<ClientNotification>,
+  validateClientNotification: Validate<ClientNotification>,
+  assertClientNotification: Assert<ClientNotification>,
+  isCancelNotification: Guard<CancelNotification>,
+  validateCancelNotification: Validate<CancelNotification>,
+  assertCancelNotification: Assert<CancelNotification>,
+  isCancelRequestNotification: Guard<CancelRequestNotification>,
+  validateCancelRequestNotification: Validate<CancelRequestNotification>,
+  assertCancelRequestNotification: Assert<CancelRequestNotification>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`fs/write_text_file`: `parseWriteTextFileRequest`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>;
-export declare const parseRequestId: Parse<RequestId>;
-export declare const parseWriteTextFileRequest: Parse<WriteTextFileRequest>;
-export declare const parseSessionId: Parse<SessionId>;
-export declare const parseReadTextFileRequest: Parse<ReadTextFileRequest>;
-export declare const parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>;
-export declare const parseToolCallUpdate: OpenParse<ToolCallUpdate, R.ToolCallUpdate>;
-export declare const parseToolCallId: Parse<ToolCallId>;
-export declare const parseToolKind: Parse<ToolKind>;
-export declare const parseToolCallStatus: Parse<ToolCallStatus>;
-export declare const parseToolCallContent: OpenParse<ToolCallContent, R.ToolCallContent>;
-export declare const parseContentBlock: OpenParse<ContentBlock, R.ContentBlock>;
-export declare const parseAnnotations: Parse<Annotations>;
-export declare const parseRole: Parse<Role>;
-export declare const parseTextContent: Parse<TextContent>;
-export declare const parseImageContent: Parse<ImageContent>;
-export declare const parseAudioContent: Parse<AudioContent>;
-export declare const parseResourceLink: Parse<ResourceLink>;
-export declare const parseEmbeddedResourceResource: Parse<EmbeddedResourceResource>;
-export declare const parseTextResourceContents: Parse<TextResourceContents>;
-export declare const parseBlobResourceContents: Parse<BlobResourceContents>;
-export declare const parseEmbeddedResource: Parse<EmbeddedResource>;
-export declare const parseContent: OpenParse<Content, R.Content>;
-export declare const parseDiff: Parse<Diff>;
-export declare const parseTerminalId: Parse<TerminalId>;
-export declare const parseTerminal: Parse<Terminal>;
-export declare const parseToolCallLocation: Parse<ToolCallLocation>;
-export declare const parsePermissionOption: Parse<PermissionOption>;
-export declare const parsePermissionOptionId: Parse<PermissionOptionId>;
-export declare const parsePermissionOptionKind: Parse<PermissionOptionKind>;
-export declare const parseCreateTerminalRequest: Parse<CreateTerminalRequest>;
-export declare const parseEnvVariable: Parse<EnvVariable>;
-export declare const parseTerminalOutputRequest: Parse<TerminalOutputRequest>;
-export declare const parseReleaseTerminalRequest: Parse<ReleaseTerminalRequest>;
-export declare const parseWaitForTerminalExitRequest: Parse<WaitForTerminalExitRequest>;
-export declare const parseKillTerminalRequest: Parse<KillTerminalRequest>;
-export declare const parseCreateElicitationRequest: Parse<CreateElicitationRequest>;
-export declare const parseElicitationSessionScope: Parse<ElicitationSessionScope>;
-export declare const parseElicitationRequestScope: Parse<ElicitationRequestScope>;
-export declare const parseElicitationSchema: Parse<ElicitationSchema>;
-export declare const parseElicitationSchemaType: Parse<ElicitationSchemaType>;
-export declare const parseElicitationPropertySchema: Parse<ElicitationPropertySchema>;
-export declare const parseStringFormat: Parse<StringFormat>;
-export declare const parseEnumOption: Parse<EnumOption>;
-export declare const parseStringPropertySchema: Parse<StringPropertySchema>;
-export declare const parseNumberPropertySchema: Parse<NumberPropertySchema>;
-export declare const parseIntegerPropertySchema: Parse<IntegerPropertySchema>;
-export declare const parseBooleanPropertySchema: Parse<BooleanPropertySchema>;
-export declare const parseMultiSelectItems: Parse<MultiSelectItems>;
-export declare const parseStringMultiSelectItems: Parse<StringMultiSelectItems>;
-export declare const parseTitledMultiSelectItems: Parse<TitledMultiSelectItems>;
-export declare const parseMultiSelectPropertySchema: Parse<MultiSelectPropertySchema>;
-export declare const parseElicitationFormMode: Parse<ElicitationFormMode>;
-export declare const parseElicitationId: Parse<ElicitationId>;
-export declare const parseElicitationUrlMode: Parse<ElicitationUrlMode>;
-export declare const parseExtRequest: Parse<ExtRequest>;
+export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>,
+  parseRequestId: Parse<RequestId>,
+  parseWriteTextFileRequest: Parse<WriteTextFileRequest>,
+  parseSessionId: Parse<SessionId>,
+  parseReadTextFileRequest: Parse<ReadTextFileRequest>,
+  parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>,
+  parseToolCallUpdate: OpenParse<ToolCallUpdate, R.ToolCallUpdate>,
+  parseToolCallId: Parse<ToolCallId>,
+  parseToolKind: Parse<ToolKind>,
+  parseToolCallStatus: Parse<ToolCallStatus>,
+  parseToolCallContent: OpenParse<ToolCallContent, R.ToolCallContent>,
+  parseContentBlock: OpenParse<ContentBlock, R.ContentBlock>,
+  parseAnnotations: Parse<Annotations>,
+  parseRole: Parse<Role>,
+  parseTextContent: Parse<TextContent>,
+  parseImageContent: Parse<ImageContent>,
+  parseAudioContent: Parse<AudioContent>,
+  parseResourceLink: Parse<ResourceLink>,
+  parseEmbeddedResourceResource: Parse<EmbeddedResourceResource>,
+  parseTextResourceContents: Parse<TextResourceContents>,
+  parseBlobResourceContents: Parse<BlobResourceContents>,
+  parseEmbeddedResource: Parse<EmbeddedResource>,
+  parseContent: OpenParse<Content, R.Content>,
+  parseDiff: Parse<Diff>,
+  parseTerminalId: Parse<TerminalId>,
+  parseTerminal: Parse<Terminal>,
+  parseToolCallLocation: Parse<ToolCallLocation>,
+  parsePermissionOption: Parse<PermissionOption>,
+  parsePermissionOptionId: Parse<PermissionOptionId>,
+  parsePermissionOptionKind: Parse<PermissionOptionKind>,
+  parseCreateTerminalRequest: Parse<CreateTerminalRequest>,
+  parseEnvVariable: Parse<EnvVariable>,
+  parseTerminalOutputRequest: Parse<TerminalOutputRequest>,
+  parseReleaseTerminalRequest: Parse<ReleaseTerminalRequest>,
+  parseWaitForTerminalExitRequest: Parse<WaitForTerminalExitRequest>,
+  parseKillTerminalRequest: Parse<KillTerminalRequest>,
+  parseCreateElicitationRequest: Parse<CreateElicitationRequest>,
+  parseElicitationSessionScope: Parse<ElicitationSessionScope>,
+  parseElicitationRequestScope: Parse<ElicitationRequestScope>,
+  parseElicitationSchema: Parse<ElicitationSchema>,
+  parseElicitationSchemaType: Parse<ElicitationSchemaType>,
+  parseElicitationPropertySchema: Parse<ElicitationPropertySchema>,
+  parseStringFormat: Parse<StringFormat>,
+  parseEnumOption: Parse<EnumOption>,
+  parseStringPropertySchema: Parse<StringPropertySchema>,
+  parseNumberPropertySchema: Parse<NumberPropertySchema>,
+  parseIntegerPropertySchema: Parse<IntegerPropertySchema>,
+  parseBooleanPropertySchema: Parse<BooleanPropertySchema>,
+  parseMultiSelectItems: Parse<MultiSelectItems>,
+  parseStringMultiSelectItems: Parse<StringMultiSelectItems>,
+  parseTitledMultiSelectItems: Parse<TitledMultiSelectItems>,
+  parseMultiSelectPropertySchema: Parse<MultiSelectPropertySchema>,
+  parseElicitationFormMode: Parse<ElicitationFormMode>,
+  parseElicitationId: Parse<ElicitationId>,
+  parseElicitationUrlMode: Parse<ElicitationUrlMode>,
+  parseExtRequest: Parse<ExtRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>;
-export declare const parseInitializeResponse: OpenParse<InitializeResponse, R.InitializeResponse>;
-export declare const parseProtocolVersion: Parse<ProtocolVersion>;
-export declare const parseAgentCapabilities: Parse<AgentCapabilities>;
-export declare const parsePromptCapabilities: Parse<PromptCapabilities>;
-export declare const parseMcpCapabilities: Parse<McpCapabilities>;
-export declare const parseSessionCapabilities: Parse<SessionCapabilities>;
-export declare const parseSessionListCapabilities: Parse<SessionListCapabilities>;
-export declare const parseSessionDeleteCapabilities: Parse<SessionDeleteCapabilities>;
-export declare const parseSessionAdditionalDirectoriesCapabilities: Parse<SessionAdditionalDirectoriesCapabilities>;
-export declare const parseSessionResumeCapabilities: Parse<SessionResumeCapabilities>;
-export declare const parseSessionCloseCapabilities: Parse<SessionCloseCapabilities>;
-export declare const parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
-export declare const parseLogoutCapabilities: Parse<LogoutCapabilities>;
-export declare const parseAuthMethod: OpenParse<AuthMethod, R.AuthMethod>;
-export declare const parseAuthMethodId: Parse<AuthMethodId>;
-export declare const parseAuthMethodTerminal: Parse<AuthMethodTerminal>;
-export declare const parseAuthMethodAgent: Parse<AuthMethodAgent>;
-export declare const parseImplementation: Parse<Implementation>;
-export declare const parseAuthenticateResponse: Parse<AuthenticateResponse>;
-export declare const parseLogoutResponse: Parse<LogoutResponse>;
-export declare const parseNewSessionResponse: OpenParse<NewSessionResponse, R.NewSessionResponse>;
-export declare const parseSessionModeState: Parse<SessionModeState>;
-export declare const parseSessionModeId: Parse<SessionModeId>;
-export declare const parseSessionMode: Parse<SessionMode>;
-export declare const parseSessionConfigOption: OpenParse<SessionConfigOption, R.SessionConfigOption>;
-export declare const parseSessionConfigId: Parse<SessionConfigId>;
-export declare const parseSessionConfigOptionCategory: Parse<SessionConfigOptionCategory>;
-export declare const parseSessionConfigValueId: Parse<SessionConfigValueId>;
-export declare const parseSessionConfigSelectOptions: Parse<SessionConfigSelectOptions>;
-export declare const parseSessionConfigSelectOption: Parse<SessionConfigSelectOption>;
-export declare const parseSessionConfigSelectGroup: Parse<SessionConfigSelectGroup>;
-export declare const parseSessionConfigGroupId: Parse<SessionConfigGroupId>;
-export declare const parseSessionConfigSelect: Parse<SessionConfigSelect>;
-export declare const parseSessionConfigBoolean: Parse<SessionConfigBoolean>;
-export declare const parseLoadSessionResponse: OpenParse<LoadSessionResponse, R.LoadSessionResponse>;
-export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
-export declare const parseSessionInfo: Parse<SessionInfo>;
-export declare const parseDeleteSessionResponse: Parse<DeleteSessionResponse>;
-export declare const parseResumeSessionResponse: OpenParse<ResumeSessionResponse, R.ResumeSessionResponse>;
-export declare const parseCloseSessionResponse: Parse<CloseSessionResponse>;
-export declare const parseSetSessionModeResponse: Parse<SetSessionModeResponse>;
-export declare const parseSetSessionConfigOptionResponse: OpenParse<SetSessionConfigOptionResponse, R.SetSessionConfigOptionResponse>;
-export declare const parsePromptResponse: Parse<PromptResponse>;
-export declare const parseStopReason: Parse<StopReason>;
-export declare const parseExtResponse: Parse<ExtResponse>;
-export declare const parseError: Parse<Error>;
-export declare const parseErrorCode: Parse<ErrorCode>;
+export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>,
+  parseInitializeResponse: OpenParse<InitializeResponse, R.InitializeResponse>,
+  parseProtocolVersion: Parse<ProtocolVersion>,
+  parseAgentCapabilities: Parse<AgentCapabilities>,
+  parsePromptCapabilities: Parse<PromptCapabilities>,
+  parseMcpCapabilities: Parse<McpCapabilities>,
+  parseSessionCapabilities: Parse<SessionCapabilities>,
+  parseSessionListCapabilities: Parse<SessionListCapabilities>,
+  parseSessionDeleteCapabilities: Parse<SessionDeleteCapabilities>,
+  parseSessionAdditionalDirectoriesCapabilities: Parse<SessionAdditionalDirectoriesCapabilities>,
+  parseSessionResumeCapabilities: Parse<SessionResumeCapabilities>,
+  parseSessionCloseCapabilities: Parse<SessionCloseCapabilities>,
+  parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>,
+  parseLogoutCapabilities: Parse<LogoutCapabilities>,
+  parseAuthMethod: OpenParse<AuthMethod, R.AuthMethod>,
+  parseAuthMethodId: Parse<AuthMethodId>,
+  parseAuthMethodTerminal: Parse<AuthMethodTerminal>,
+  parseAuthMethodAgent: Parse<AuthMethodAgent>,
+  parseImplementation: Parse<Implementation>,
+  parseAuthenticateResponse: Parse<AuthenticateResponse>,
+  parseLogoutResponse: Parse<LogoutResponse>,
+  parseNewSessionResponse: OpenParse<NewSessionResponse, R.NewSessionResponse>,
+  parseSessionModeState: Parse<SessionModeState>,
+  parseSessionModeId: Parse<SessionModeId>,
+  parseSessionMode: Parse<SessionMode>,
+  parseSessionConfigOption: OpenParse<SessionConfigOption, R.SessionConfigOption>,
+  parseSessionConfigId: Parse<SessionConfigId>,
+  parseSessionConfigOptionCategory: Parse<SessionConfigOptionCategory>,
+  parseSessionConfigValueId: Parse<SessionConfigValueId>,
+  parseSessionConfigSelectOptions: Parse<SessionConfigSelectOptions>,
+  parseSessionConfigSelectOption: Parse<SessionConfigSelectOption>,
+  parseSessionConfigSelectGroup: Parse<SessionConfigSelectGroup>,
+  parseSessionConfigGroupId: Parse<SessionConfigGroupId>,
+  parseSessionConfigSelect: Parse<SessionConfigSelect>,
+  parseSessionConfigBoolean: Parse<SessionConfigBoolean>,
+  parseLoadSessionResponse: OpenParse<LoadSessionResponse, R.LoadSessionResponse>,
+  parseListSessionsResponse: Parse<ListSessionsResponse>,
+  parseSessionInfo: Parse<SessionInfo>,
+  parseDeleteSessionResponse: Parse<DeleteSessionResponse>,
+  parseResumeSessionResponse: OpenParse<ResumeSessionResponse, R.ResumeSessionResponse>,
+  parseCloseSessionResponse: Parse<CloseSessionResponse>,
+  parseSetSessionModeResponse: Parse<SetSessionModeResponse>,
+  parseSetSessionConfigOptionResponse: OpenParse<SetSessionConfigOptionResponse, R.SetSessionConfigOptionResponse>,
+  parsePromptResponse: Parse<PromptResponse>,
+  parseStopReason: Parse<StopReason>,
+  parseExtResponse: Parse<ExtResponse>,
+  parseError: Parse<Error>,
+  parseErrorCode: Parse<ErrorCode>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`session/update`: `parseSessionNotification`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>;
-export declare const parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>;
-export declare const parseSessionUpdate: OpenParse<SessionUpdate, R.SessionUpdate>;
-export declare const parseMessageId: Parse<MessageId>;
-export declare const parseContentChunk: OpenParse<ContentChunk, R.ContentChunk>;
-export declare const parseToolCall: OpenParse<ToolCall, R.ToolCall>;
-export declare const parsePlanEntry: Parse<PlanEntry>;
-export declare const parsePlanEntryPriority: Parse<PlanEntryPriority>;
-export declare const parsePlanEntryStatus: Parse<PlanEntryStatus>;
-export declare const parsePlan: Parse<Plan>;
-export declare const parseAvailableCommand: Parse<AvailableCommand>;
-export declare const parseAvailableCommandInput: Parse<AvailableCommandInput>;
-export declare const parseUnstructuredCommandInput: Parse<UnstructuredCommandInput>;
-export declare const parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>;
-export declare const parseCurrentModeUpdate: Parse<CurrentModeUpdate>;
-export declare const parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.ConfigOptionUpdate>;
-export declare const parseSessionInfoUpdate: Parse<SessionInfoUpdate>;
-export declare const parseCost: Parse<Cost>;
-export declare const parseUsageUpdate: Parse<UsageUpdate>;
-export declare const parseNoticeSeverity: Parse<NoticeSeverity>;
-export declare const parseNotice: Parse<Notice>;
-export declare const parseCompactionId: Parse<CompactionId>;
-export declare const parseCompactionStatus: Parse<CompactionStatus>;
-export declare const parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>;
-export declare const parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>;
-export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
-export declare const parseExtNotification: Parse<ExtNotification>;
+export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>,
+  parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>,
+  parseSessionUpdate: OpenParse<SessionUpdate, R.SessionUpdate>,
+  parseMessageId: Parse<MessageId>,
+  parseContentChunk: OpenParse<ContentChunk, R.ContentChunk>,
+  parseToolCall: OpenParse<ToolCall, R.ToolCall>,
+  parsePlanEntry: Parse<PlanEntry>,
+  parsePlanEntryPriority: Parse<PlanEntryPriority>,
+  parsePlanEntryStatus: Parse<PlanEntryStatus>,
+  parsePlan: Parse<Plan>,
+  parseAvailableCommand: Parse<AvailableCommand>,
+  parseAvailableCommandInput: Parse<AvailableCommandInput>,
+  parseUnstructuredCommandInput: Parse<UnstructuredCommandInput>,
+  parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>,
+  parseCurrentModeUpdate: Parse<CurrentModeUpdate>,
+  parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.ConfigOptionUpdate>,
+  parseSessionInfoUpdate: Parse<SessionInfoUpdate>,
+  parseCost: Parse<Cost>,
+  parseUsageUpdate: Parse<UsageUpdate>,
+  parseNoticeSeverity: Parse<NoticeSeverity>,
+  parseNotice: Parse<Notice>,
+  parseCompactionId: Parse<CompactionId>,
+  parseCompactionStatus: Parse<CompactionStatus>,
+  parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>,
+  parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>,
+  parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>,
+  parseExtNotification: Parse<ExtNotification>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
-export declare const parseInitializeRequest: Parse<InitializeRequest>;
-export declare const parseClientCapabilities: Parse<ClientCapabilities>;
-export declare const parseFileSystemCapabilities: Parse<FileSystemCapabilities>;
-export declare const parseClientSessionCapabilities: Parse<ClientSessionCapabilities>;
-export declare const parseCompactionCapabilities: Parse<CompactionCapabilities>;
-export declare const parseSessionConfigOptionsCapabilities: Parse<SessionConfigOptionsCapabilities>;
-export declare const parseBooleanConfigOptionCapabilities: Parse<BooleanConfigOptionCapabilities>;
-export declare const parseNoticeCapabilities: Parse<NoticeCapabilities>;
-export declare const parseAuthCapabilities: Parse<AuthCapabilities>;
-export declare const parseElicitationCapabilities: Parse<ElicitationCapabilities>;
-export declare const parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>;
-export declare const parseElicitationUrlCapabilities: Parse<ElicitationUrlCapabilities>;
-export declare const parseAuthenticateRequest: Parse<AuthenticateRequest>;
-export declare const parseLogoutRequest: Parse<LogoutRequest>;
-export declare const parseNewSessionRequest: OpenParse<NewSessionRequest, R.NewSessionRequest>;
-export declare const parseMcpServer: OpenParse<McpServer, R.McpServer>;
-export declare const parseHttpHeader: Parse<HttpHeader>;
-export declare const parseMcpServerHttp: Parse<McpServerHttp>;
-export declare const parseMcpServerSse: Parse<McpServerSse>;
-export declare const parseMcpServerStdio: Parse<McpServerStdio>;
-export declare const parseLoadSessionRequest: OpenParse<LoadSessionRequest, R.LoadSessionRequest>;
-export declare const parseListSessionsRequest: Parse<ListSessionsRequest>;
-export declare const parseDeleteSessionRequest: Parse<DeleteSessionRequest>;
-export declare const parseResumeSessionRequest: OpenParse<ResumeSessionRequest, R.ResumeSessionRequest>;
-export declare const parseCloseSessionRequest: Parse<CloseSessionRequest>;
-export declare const parseSetSessionModeRequest: Parse<SetSessionModeRequest>;
-export declare const parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>;
-export declare const parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
+export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>,
+  parseInitializeRequest: Parse<InitializeRequest>,
+  parseClientCapabilities: Parse<ClientCapabilities>,
+  parseFileSystemCapabilities: Parse<FileSystemCapabilities>,
+  parseClientSessionCapabilities: Parse<ClientSessionCapabilities>,
+  parseCompactionCapabilities: Parse<CompactionCapabilities>,
+  parseSessionConfigOptionsCapabilities: Parse<SessionConfigOptionsCapabilities>,
+  parseBooleanConfigOptionCapabilities: Parse<BooleanConfigOptionCapabilities>,
+  parseNoticeCapabilities: Parse<NoticeCapabilities>,
+  parseAuthCapabilities: Parse<AuthCapabilities>,
+  parseElicitationCapabilities: Parse<ElicitationCapabilities>,
+  parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>,
+  parseElicitationUrlCapabilities: Parse<ElicitationUrlCapabilities>,
+  parseAuthenticateRequest: Parse<AuthenticateRequest>,
+  parseLogoutRequest: Parse<LogoutRequest>,
+  parseNewSessionRequest: OpenParse<NewSessionRequest, R.NewSessionRequest>,
+  parseMcpServer: OpenParse<McpServer, R.McpServer>,
+  parseHttpHeader: Parse<HttpHeader>,
+  parseMcpServerHttp: Parse<McpServerHttp>,
+  parseMcpServerSse: Parse<McpServerSse>,
+  parseMcpServerStdio: Parse<McpServerStdio>,
+  parseLoadSessionRequest: OpenParse<LoadSessionRequest, R.LoadSessionRequest>,
+  parseListSessionsRequest: Parse<ListSessionsRequest>,
+  parseDeleteSessionRequest: Parse<DeleteSessionRequest>,
+  parseResumeSessionRequest: OpenParse<ResumeSessionRequest, R.ResumeSessionRequest>,
+  parseCloseSessionRequest: Parse<CloseSessionRequest>,
+  parseSetSessionModeRequest: Parse<SetSessionModeRequest>,
+  parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>,
+  parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
  * `parseWriteTextFileResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>;
-export declare const parseWriteTextFileResponse: Parse<WriteTextFileResponse>;
-export declare const parseReadTextFileResponse: Parse<ReadTextFileResponse>;
-export declare const parseRequestPermissionResponse: OpenParse<RequestPermissionResponse, R.RequestPermissionResponse>;
-export declare const parseRequestPermissionOutcome: OpenParse<RequestPermissionOutcome, R.RequestPermissionOutcome>;
-export declare const parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>;
-export declare const parseCreateTerminalResponse: Parse<CreateTerminalResponse>;
-export declare const parseTerminalOutputResponse: Parse<TerminalOutputResponse>;
-export declare const parseTerminalExitStatus: Parse<TerminalExitStatus>;
-export declare const parseReleaseTerminalResponse: Parse<ReleaseTerminalResponse>;
-export declare const parseWaitForTerminalExitResponse: Parse<WaitForTerminalExitResponse>;
-export declare const parseKillTerminalResponse: Parse<KillTerminalResponse>;
-export declare const parseCreateElicitationResponse: Parse<CreateElicitationResponse>;
-export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
-export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
+export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>,
+  parseWriteTextFileResponse: Parse<WriteTextFileResponse>,
+  parseReadTextFileResponse: Parse<ReadTextFileResponse>,
+  parseRequestPermissionResponse: OpenParse<RequestPermissionResponse, R.RequestPermissionResponse>,
+  parseRequestPermissionOutcome: OpenParse<RequestPermissionOutcome, R.RequestPermissionOutcome>,
+  parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>,
+  parseCreateTerminalResponse: Parse<CreateTerminalResponse>,
+  parseTerminalOutputResponse: Parse<TerminalOutputResponse>,
+  parseTerminalExitStatus: Parse<TerminalExitStatus>,
+  parseReleaseTerminalResponse: Parse<ReleaseTerminalResponse>,
+  parseWaitForTerminalExitResponse: Parse<WaitForTerminalExitResponse>,
+  parseKillTerminalResponse: Parse<KillTerminalResponse>,
+  parseCreateElicitationResponse: Parse<CreateElicitationResponse>,
+  parseElicitationContentValue: Parse<ElicitationContentValue>,
+  parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`session/cancel`: `parseCancelNotification`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseClientNotification: Parse<ClientNotification>;
-export declare const parseCancelNotification: Parse<CancelNotification>;
-export declare const parseCancelRequestNotification: Parse<CancelRequestNotification>;
-export declare const isToolCallContentOf: VariantGuard<ToolCallContent, "type", "content" | "diff" | "terminal">;
-export declare const isContentBlockOf: VariantGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">;
-export declare const isCreateElicitationRequestOf: OpenVariantGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isCustomCreateElicitationRequest: CustomGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isElicitationPropertySchemaOf: OpenVariantGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isCustomElicitationPropertySchema: CustomGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isMultiSelectItemsOf: OpenVariantGuard<MultiSelectItems, "type", "string">;
-export declare const isCustomMultiSelectItems: CustomGuard<MultiSelectItems, "type", "string">;
-export declare const isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems, "type">;
-export declare const isAuthMethodOf: VariantGuard<AuthMethod, "type", "terminal">;
-export declare const isUntaggedAuthMethod: UntaggedGuard<AuthMethod, "type">;
-export declare const isSessionConfigOptionOf: VariantGuard<SessionConfigOption, "type", "select" | "boolean">;
-export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
-export declare const isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse">;
-export declare const isUntaggedMcpServer: UntaggedGuard<McpServer, "type">;
-export declare const isSetSessionConfigOptionRequestOf: VariantGuard<SetSessionConfigOptionRequest, "type", "boolean">;
-export declare const isUntaggedSetSessionConfigOptionRequest: UntaggedGuard<SetSessionConfigOptionRequest, "type">;
-export declare const isRequestPermissionOutcomeOf: VariantGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">;
-export declare const isCreateElicitationResponseOf: OpenVariantGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
-export declare const isCustomCreateElicitationResponse: CustomGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
+export declare const parseClientNotification: Parse<ClientNotification>,
+  parseCancelNotification: Parse<CancelNotification>,
+  parseCancelRequestNotification: Parse<CancelRequestNotification>,
+  isToolCallContentOf: VariantGuard<ToolCallContent, "type", "content" | "diff" | "terminal">,
+  isContentBlockOf: VariantGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">,
+  isCreateElicitationRequestOf: OpenVariantGuard<CreateElicitationRequest, "mode", "form" | "url">,
+  isCustomCreateElicitationRequest: CustomGuard<CreateElicitationRequest, "mode", "form" | "url">,
+  isElicitationPropertySchemaOf: OpenVariantGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">,
+  isCustomElicitationPropertySchema: CustomGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">,
+  isMultiSelectItemsOf: OpenVariantGuard<MultiSelectItems, "type", "string">,
+  isCustomMultiSelectItems: CustomGuard<MultiSelectItems, "type", "string">,
+  isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems, "type">,
+  isAuthMethodOf: VariantGuard<AuthMethod, "type", "terminal">,
+  isUntaggedAuthMethod: UntaggedGuard<AuthMethod, "type">,
+  isSessionConfigOptionOf: VariantGuard<SessionConfigOption, "type", "select" | "boolean">,
+  isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">,
+  isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse">,
+  isUntaggedMcpServer: UntaggedGuard<McpServer, "type">,
+  isSetSessionConfigOptionRequestOf: VariantGuard<SetSessionConfigOptionRequest, "type", "boolean">,
+  isUntaggedSetSessionConfigOptionRequest: UntaggedGuard<SetSessionConfigOptionRequest, "type">,
+  isRequestPermissionOutcomeOf: VariantGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">,
+  isCreateElicitationResponseOf: OpenVariantGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">,
+  isCustomCreateElicitationResponse: CustomGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
 export {};

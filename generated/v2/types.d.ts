@@ -4485,870 +4485,870 @@ type JsonObject = {
   [k: string]: unknown
 }
 
-export declare const isAgentRequest: Guard<AgentRequest>;
-export declare const validateAgentRequest: Validate<AgentRequest>;
-export declare const assertAgentRequest: Assert<AgentRequest>;
-export declare const isRequestId: Guard<RequestId>;
-export declare const validateRequestId: Validate<RequestId>;
-export declare const assertRequestId: Assert<RequestId>;
-export declare const isRequestPermissionRequest: Guard<RequestPermissionRequest>;
-export declare const validateRequestPermissionRequest: Validate<RequestPermissionRequest>;
-export declare const assertRequestPermissionRequest: Assert<RequestPermissionRequest>;
-export declare const isSessionId: Guard<SessionId>;
-export declare const validateSessionId: Validate<SessionId>;
-export declare const assertSessionId: Assert<SessionId>;
-export declare const isRequestPermissionSubject: Guard<RequestPermissionSubject>;
-export declare const validateRequestPermissionSubject: Validate<RequestPermissionSubject>;
-export declare const assertRequestPermissionSubject: Assert<RequestPermissionSubject>;
-export declare const isToolCallUpdate: Guard<ToolCallUpdate>;
-export declare const validateToolCallUpdate: Validate<ToolCallUpdate>;
-export declare const assertToolCallUpdate: Assert<ToolCallUpdate>;
-export declare const isToolCallId: Guard<ToolCallId>;
-export declare const validateToolCallId: Validate<ToolCallId>;
-export declare const assertToolCallId: Assert<ToolCallId>;
-export declare const isToolKind: Guard<ToolKind>;
-export declare const validateToolKind: Validate<ToolKind>;
-export declare const assertToolKind: Assert<ToolKind>;
-export declare const isToolCallStatus: Guard<ToolCallStatus>;
-export declare const validateToolCallStatus: Validate<ToolCallStatus>;
-export declare const assertToolCallStatus: Assert<ToolCallStatus>;
-export declare const isToolCallContent: Guard<ToolCallContent>;
-export declare const validateToolCallContent: Validate<ToolCallContent>;
-export declare const assertToolCallContent: Assert<ToolCallContent>;
-export declare const isContentBlock: Guard<ContentBlock>;
-export declare const validateContentBlock: Validate<ContentBlock>;
-export declare const assertContentBlock: Assert<ContentBlock>;
-export declare const isAnnotations: Guard<Annotations>;
-export declare const validateAnnotations: Validate<Annotations>;
-export declare const assertAnnotations: Assert<Annotations>;
-export declare const isRole: Guard<Role>;
-export declare const validateRole: Validate<Role>;
-export declare const assertRole: Assert<Role>;
-export declare const isTextContent: Guard<TextContent>;
-export declare const validateTextContent: Validate<TextContent>;
-export declare const assertTextContent: Assert<TextContent>;
-export declare const isMediaType: Guard<MediaType>;
-export declare const validateMediaType: Validate<MediaType>;
-export declare const assertMediaType: Assert<MediaType>;
-export declare const isImageContent: Guard<ImageContent>;
-export declare const validateImageContent: Validate<ImageContent>;
-export declare const assertImageContent: Assert<ImageContent>;
-export declare const isAudioContent: Guard<AudioContent>;
-export declare const validateAudioContent: Validate<AudioContent>;
-export declare const assertAudioContent: Assert<AudioContent>;
-export declare const isIcon: Guard<Icon>;
-export declare const validateIcon: Validate<Icon>;
-export declare const assertIcon: Assert<Icon>;
-export declare const isIconTheme: Guard<IconTheme>;
-export declare const validateIconTheme: Validate<IconTheme>;
-export declare const assertIconTheme: Assert<IconTheme>;
-export declare const isResourceLink: Guard<ResourceLink>;
-export declare const validateResourceLink: Validate<ResourceLink>;
-export declare const assertResourceLink: Assert<ResourceLink>;
-export declare const isEmbeddedResourceResource: Guard<EmbeddedResourceResource>;
-export declare const validateEmbeddedResourceResource: Validate<EmbeddedResourceResource>;
-export declare const assertEmbeddedResourceResource: Assert<EmbeddedResourceResource>;
-export declare const isTextResourceContents: Guard<TextResourceContents>;
-export declare const validateTextResourceContents: Validate<TextResourceContents>;
-export declare const assertTextResourceContents: Assert<TextResourceContents>;
-export declare const isBlobResourceContents: Guard<BlobResourceContents>;
-export declare const validateBlobResourceContents: Validate<BlobResourceContents>;
-export declare const assertBlobResourceContents: Assert<BlobResourceContents>;
-export declare const isEmbeddedResource: Guard<EmbeddedResource>;
-export declare const validateEmbeddedResource: Validate<EmbeddedResource>;
-export declare const assertEmbeddedResource: Assert<EmbeddedResource>;
-export declare const isContent: Guard<Content>;
-export declare const validateContent: Validate<Content>;
-export declare const assertContent: Assert<Content>;
-export declare const isDiffChange: Guard<DiffChange>;
-export declare const validateDiffChange: Validate<DiffChange>;
-export declare const assertDiffChange: Assert<DiffChange>;
-export declare const isDiffFileType: Guard<DiffFileType>;
-export declare const validateDiffFileType: Validate<DiffFileType>;
-export declare const assertDiffFileType: Assert<DiffFileType>;
-export declare const isAbsolutePath: Guard<AbsolutePath>;
-export declare const validateAbsolutePath: Validate<AbsolutePath>;
-export declare const assertAbsolutePath: Assert<AbsolutePath>;
-export declare const isDiffPathChange: Guard<DiffPathChange>;
-export declare const validateDiffPathChange: Validate<DiffPathChange>;
-export declare const assertDiffPathChange: Assert<DiffPathChange>;
-export declare const isDiffPathPairChange: Guard<DiffPathPairChange>;
-export declare const validateDiffPathPairChange: Validate<DiffPathPairChange>;
-export declare const assertDiffPathPairChange: Assert<DiffPathPairChange>;
-export declare const isDiffPatch: Guard<DiffPatch>;
-export declare const validateDiffPatch: Validate<DiffPatch>;
-export declare const assertDiffPatch: Assert<DiffPatch>;
-export declare const isDiffPatchFormat: Guard<DiffPatchFormat>;
-export declare const validateDiffPatchFormat: Validate<DiffPatchFormat>;
-export declare const assertDiffPatchFormat: Assert<DiffPatchFormat>;
-export declare const isDiff: Guard<Diff>;
-export declare const validateDiff: Validate<Diff>;
-export declare const assertDiff: Assert<Diff>;
-export declare const isTerminalId: Guard<TerminalId>;
-export declare const validateTerminalId: Validate<TerminalId>;
-export declare const assertTerminalId: Assert<TerminalId>;
-export declare const isTerminal: Guard<Terminal>;
-export declare const validateTerminal: Validate<Terminal>;
-export declare const assertTerminal: Assert<Terminal>;
-export declare const isToolCallLocation: Guard<ToolCallLocation>;
-export declare const validateToolCallLocation: Validate<ToolCallLocation>;
-export declare const assertToolCallLocation: Assert<ToolCallLocation>;
-export declare const isToolCallCapabilities: Guard<ToolCallCapabilities>;
-export declare const validateToolCallCapabilities: Validate<ToolCallCapabilities>;
-export declare const assertToolCallCapabilities: Assert<ToolCallCapabilities>;
-export declare const isToolCallCancelCapabilities: Guard<ToolCallCancelCapabilities>;
-export declare const validateToolCallCancelCapabilities: Validate<ToolCallCancelCapabilities>;
-export declare const assertToolCallCancelCapabilities: Assert<ToolCallCancelCapabilities>;
-export declare const isToolCallPermissionSubject: Guard<ToolCallPermissionSubject>;
-export declare const validateToolCallPermissionSubject: Validate<ToolCallPermissionSubject>;
-export declare const assertToolCallPermissionSubject: Assert<ToolCallPermissionSubject>;
-export declare const isCommandPermissionSubject: Guard<CommandPermissionSubject>;
-export declare const validateCommandPermissionSubject: Validate<CommandPermissionSubject>;
-export declare const assertCommandPermissionSubject: Assert<CommandPermissionSubject>;
-export declare const isPermissionOption: Guard<PermissionOption>;
-export declare const validatePermissionOption: Validate<PermissionOption>;
-export declare const assertPermissionOption: Assert<PermissionOption>;
-export declare const isPermissionOptionId: Guard<PermissionOptionId>;
-export declare const validatePermissionOptionId: Validate<PermissionOptionId>;
-export declare const assertPermissionOptionId: Assert<PermissionOptionId>;
-export declare const isPermissionOptionKind: Guard<PermissionOptionKind>;
-export declare const validatePermissionOptionKind: Validate<PermissionOptionKind>;
-export declare const assertPermissionOptionKind: Assert<PermissionOptionKind>;
-export declare const isCreateElicitationRequest: Guard<CreateElicitationRequest>;
-export declare const validateCreateElicitationRequest: Validate<CreateElicitationRequest>;
-export declare const assertCreateElicitationRequest: Assert<CreateElicitationRequest>;
-export declare const isElicitationSessionScope: Guard<ElicitationSessionScope>;
-export declare const validateElicitationSessionScope: Validate<ElicitationSessionScope>;
-export declare const assertElicitationSessionScope: Assert<ElicitationSessionScope>;
-export declare const isElicitationRequestScope: Guard<ElicitationRequestScope>;
-export declare const validateElicitationRequestScope: Validate<ElicitationRequestScope>;
-export declare const assertElicitationRequestScope: Assert<ElicitationRequestScope>;
-export declare const isElicitationSchema: Guard<ElicitationSchema>;
-export declare const validateElicitationSchema: Validate<ElicitationSchema>;
-export declare const assertElicitationSchema: Assert<ElicitationSchema>;
-export declare const isElicitationSchemaType: Guard<ElicitationSchemaType>;
-export declare const validateElicitationSchemaType: Validate<ElicitationSchemaType>;
-export declare const assertElicitationSchemaType: Assert<ElicitationSchemaType>;
-export declare const isElicitationPropertySchema: Guard<ElicitationPropertySchema>;
-export declare const validateElicitationPropertySchema: Validate<ElicitationPropertySchema>;
-export declare const assertElicitationPropertySchema: Assert<ElicitationPropertySchema>;
-export declare const isStringFormat: Guard<StringFormat>;
-export declare const validateStringFormat: Validate<StringFormat>;
-export declare const assertStringFormat: Assert<StringFormat>;
-export declare const isEnumOption: Guard<EnumOption>;
-export declare const validateEnumOption: Validate<EnumOption>;
-export declare const assertEnumOption: Assert<EnumOption>;
-export declare const isStringPropertySchema: Guard<StringPropertySchema>;
-export declare const validateStringPropertySchema: Validate<StringPropertySchema>;
-export declare const assertStringPropertySchema: Assert<StringPropertySchema>;
-export declare const isNumberPropertySchema: Guard<NumberPropertySchema>;
-export declare const validateNumberPropertySchema: Validate<NumberPropertySchema>;
-export declare const assertNumberPropertySchema: Assert<NumberPropertySchema>;
-export declare const isIntegerPropertySchema: Guard<IntegerPropertySchema>;
-export declare const validateIntegerPropertySchema: Validate<IntegerPropertySchema>;
-export declare const assertIntegerPropertySchema: Assert<IntegerPropertySchema>;
-export declare const isBooleanPropertySchema: Guard<BooleanPropertySchema>;
-export declare const validateBooleanPropertySchema: Validate<BooleanPropertySchema>;
-export declare const assertBooleanPropertySchema: Assert<BooleanPropertySchema>;
-export declare const isMultiSelectItems: Guard<MultiSelectItems>;
-export declare const validateMultiSelectItems: Validate<MultiSelectItems>;
-export declare const assertMultiSelectItems: Assert<MultiSelectItems>;
-export declare const isStringMultiSelectItems: Guard<StringMultiSelectItems>;
-export declare const validateStringMultiSelectItems: Validate<StringMultiSelectItems>;
-export declare const assertStringMultiSelectItems: Assert<StringMultiSelectItems>;
-export declare const isTitledMultiSelectItems: Guard<TitledMultiSelectItems>;
-export declare const validateTitledMultiSelectItems: Validate<TitledMultiSelectItems>;
-export declare const assertTitledMultiSelectItems: Assert<TitledMultiSelectItems>;
-export declare const isMultiSelectPropertySchema: Guard<MultiSelectPropertySchema>;
-export declare const validateMultiSelectPropertySchema: Validate<MultiSelectPropertySchema>;
-export declare const assertMultiSelectPropertySchema: Assert<MultiSelectPropertySchema>;
-export declare const isElicitationFormMode: Guard<ElicitationFormMode>;
-export declare const validateElicitationFormMode: Validate<ElicitationFormMode>;
-export declare const assertElicitationFormMode: Assert<ElicitationFormMode>;
-export declare const isElicitationId: Guard<ElicitationId>;
-export declare const validateElicitationId: Validate<ElicitationId>;
-export declare const assertElicitationId: Assert<ElicitationId>;
-export declare const isElicitationUrlMode: Guard<ElicitationUrlMode>;
-export declare const validateElicitationUrlMode: Validate<ElicitationUrlMode>;
-export declare const assertElicitationUrlMode: Assert<ElicitationUrlMode>;
-export declare const isExtRequest: Guard<ExtRequest>;
-export declare const validateExtRequest: Validate<ExtRequest>;
-export declare const assertExtRequest: Assert<ExtRequest>;
-export declare const isAgentResponse: Guard<AgentResponse>;
-export declare const validateAgentResponse: Validate<AgentResponse>;
-export declare const assertAgentResponse: Assert<AgentResponse>;
-export declare const isInitializeResponse: Guard<InitializeResponse>;
-export declare const validateInitializeResponse: Validate<InitializeResponse>;
-export declare const assertInitializeResponse: Assert<InitializeResponse>;
-export declare const isProtocolVersion: Guard<ProtocolVersion>;
-export declare const validateProtocolVersion: Validate<ProtocolVersion>;
-export declare const assertProtocolVersion: Assert<ProtocolVersion>;
-export declare const isImplementation: Guard<Implementation>;
-export declare const validateImplementation: Validate<Implementation>;
-export declare const assertImplementation: Assert<Implementation>;
-export declare const isAgentCapabilities: Guard<AgentCapabilities>;
-export declare const validateAgentCapabilities: Validate<AgentCapabilities>;
-export declare const assertAgentCapabilities: Assert<AgentCapabilities>;
-export declare const isSessionCapabilities: Guard<SessionCapabilities>;
-export declare const validateSessionCapabilities: Validate<SessionCapabilities>;
-export declare const assertSessionCapabilities: Assert<SessionCapabilities>;
-export declare const isPromptCapabilities: Guard<PromptCapabilities>;
-export declare const validatePromptCapabilities: Validate<PromptCapabilities>;
-export declare const assertPromptCapabilities: Assert<PromptCapabilities>;
-export declare const isPromptImageCapabilities: Guard<PromptImageCapabilities>;
-export declare const validatePromptImageCapabilities: Validate<PromptImageCapabilities>;
-export declare const assertPromptImageCapabilities: Assert<PromptImageCapabilities>;
-export declare const isPromptAudioCapabilities: Guard<PromptAudioCapabilities>;
-export declare const validatePromptAudioCapabilities: Validate<PromptAudioCapabilities>;
-export declare const assertPromptAudioCapabilities: Assert<PromptAudioCapabilities>;
-export declare const isPromptEmbeddedContextCapabilities: Guard<PromptEmbeddedContextCapabilities>;
-export declare const validatePromptEmbeddedContextCapabilities: Validate<PromptEmbeddedContextCapabilities>;
-export declare const assertPromptEmbeddedContextCapabilities: Assert<PromptEmbeddedContextCapabilities>;
-export declare const isMcpCapabilities: Guard<McpCapabilities>;
-export declare const validateMcpCapabilities: Validate<McpCapabilities>;
-export declare const assertMcpCapabilities: Assert<McpCapabilities>;
-export declare const isMcpStdioCapabilities: Guard<McpStdioCapabilities>;
-export declare const validateMcpStdioCapabilities: Validate<McpStdioCapabilities>;
-export declare const assertMcpStdioCapabilities: Assert<McpStdioCapabilities>;
-export declare const isMcpHttpCapabilities: Guard<McpHttpCapabilities>;
-export declare const validateMcpHttpCapabilities: Validate<McpHttpCapabilities>;
-export declare const assertMcpHttpCapabilities: Assert<McpHttpCapabilities>;
-export declare const isSessionDeleteCapabilities: Guard<SessionDeleteCapabilities>;
-export declare const validateSessionDeleteCapabilities: Validate<SessionDeleteCapabilities>;
-export declare const assertSessionDeleteCapabilities: Assert<SessionDeleteCapabilities>;
-export declare const isSessionAdditionalDirectoriesCapabilities: Guard<SessionAdditionalDirectoriesCapabilities>;
-export declare const validateSessionAdditionalDirectoriesCapabilities: Validate<SessionAdditionalDirectoriesCapabilities>;
-export declare const assertSessionAdditionalDirectoriesCapabilities: Assert<SessionAdditionalDirectoriesCapabilities>;
-export declare const isAgentAuthCapabilities: Guard<AgentAuthCapabilities>;
-export declare const validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>;
-export declare const assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
-export declare const isAuthMethod: Guard<AuthMethod>;
-export declare const validateAuthMethod: Validate<AuthMethod>;
-export declare const assertAuthMethod: Assert<AuthMethod>;
-export declare const isAuthMethodId: Guard<AuthMethodId>;
-export declare const validateAuthMethodId: Validate<AuthMethodId>;
-export declare const assertAuthMethodId: Assert<AuthMethodId>;
-export declare const isEnvVariable: Guard<EnvVariable>;
-export declare const validateEnvVariable: Validate<EnvVariable>;
-export declare const assertEnvVariable: Assert<EnvVariable>;
-export declare const isAuthMethodTerminal: Guard<AuthMethodTerminal>;
-export declare const validateAuthMethodTerminal: Validate<AuthMethodTerminal>;
-export declare const assertAuthMethodTerminal: Assert<AuthMethodTerminal>;
-export declare const isAuthMethodAgent: Guard<AuthMethodAgent>;
-export declare const validateAuthMethodAgent: Validate<AuthMethodAgent>;
-export declare const assertAuthMethodAgent: Assert<AuthMethodAgent>;
-export declare const isLoginAuthResponse: Guard<LoginAuthResponse>;
-export declare const validateLoginAuthResponse: Validate<LoginAuthResponse>;
-export declare const assertLoginAuthResponse: Assert<LoginAuthResponse>;
-export declare const isLogoutAuthResponse: Guard<LogoutAuthResponse>;
-export declare const validateLogoutAuthResponse: Validate<LogoutAuthResponse>;
-export declare const assertLogoutAuthResponse: Assert<LogoutAuthResponse>;
-export declare const isNewSessionResponse: Guard<NewSessionResponse>;
-export declare const validateNewSessionResponse: Validate<NewSessionResponse>;
-export declare const assertNewSessionResponse: Assert<NewSessionResponse>;
-export declare const isSessionConfigOption: Guard<SessionConfigOption>;
-export declare const validateSessionConfigOption: Validate<SessionConfigOption>;
-export declare const assertSessionConfigOption: Assert<SessionConfigOption>;
-export declare const isSessionConfigId: Guard<SessionConfigId>;
-export declare const validateSessionConfigId: Validate<SessionConfigId>;
-export declare const assertSessionConfigId: Assert<SessionConfigId>;
-export declare const isSessionConfigOptionCategory: Guard<SessionConfigOptionCategory>;
-export declare const validateSessionConfigOptionCategory: Validate<SessionConfigOptionCategory>;
-export declare const assertSessionConfigOptionCategory: Assert<SessionConfigOptionCategory>;
-export declare const isSessionConfigValueId: Guard<SessionConfigValueId>;
-export declare const validateSessionConfigValueId: Validate<SessionConfigValueId>;
-export declare const assertSessionConfigValueId: Assert<SessionConfigValueId>;
-export declare const isSessionConfigSelectOptions: Guard<SessionConfigSelectOptions>;
-export declare const validateSessionConfigSelectOptions: Validate<SessionConfigSelectOptions>;
-export declare const assertSessionConfigSelectOptions: Assert<SessionConfigSelectOptions>;
-export declare const isSessionConfigSelectOption: Guard<SessionConfigSelectOption>;
-export declare const validateSessionConfigSelectOption: Validate<SessionConfigSelectOption>;
-export declare const assertSessionConfigSelectOption: Assert<SessionConfigSelectOption>;
-export declare const isSessionConfigSelectGroup: Guard<SessionConfigSelectGroup>;
-export declare const validateSessionConfigSelectGroup: Validate<SessionConfigSelectGroup>;
-export declare const assertSessionConfigSelectGroup: Assert<SessionConfigSelectGroup>;
-export declare const isSessionConfigGroupId: Guard<SessionConfigGroupId>;
-export declare const validateSessionConfigGroupId: Validate<SessionConfigGroupId>;
-export declare const assertSessionConfigGroupId: Assert<SessionConfigGroupId>;
-export declare const isSessionConfigSelect: Guard<SessionConfigSelect>;
-export declare const validateSessionConfigSelect: Validate<SessionConfigSelect>;
-export declare const assertSessionConfigSelect: Assert<SessionConfigSelect>;
-export declare const isSessionConfigBoolean: Guard<SessionConfigBoolean>;
-export declare const validateSessionConfigBoolean: Validate<SessionConfigBoolean>;
-export declare const assertSessionConfigBoolean: Assert<SessionConfigBoolean>;
-export declare const isAvailableCommand: Guard<AvailableCommand>;
-export declare const validateAvailableCommand: Validate<AvailableCommand>;
-export declare const assertAvailableCommand: Assert<AvailableCommand>;
-export declare const isAvailableCommandInput: Guard<AvailableCommandInput>;
-export declare const validateAvailableCommandInput: Validate<AvailableCommandInput>;
-export declare const assertAvailableCommandInput: Assert<AvailableCommandInput>;
-export declare const isTextCommandInput: Guard<TextCommandInput>;
-export declare const validateTextCommandInput: Validate<TextCommandInput>;
-export declare const assertTextCommandInput: Assert<TextCommandInput>;
-export declare const isCommand: Guard<Command>;
-export declare const validateCommand: Validate<Command>;
-export declare const assertCommand: Assert<Command>;
-export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
-export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
-export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
-export declare const isSessionInfo: Guard<SessionInfo>;
-export declare const validateSessionInfo: Validate<SessionInfo>;
-export declare const assertSessionInfo: Assert<SessionInfo>;
-export declare const isSessionListCursor: Guard<SessionListCursor>;
-export declare const validateSessionListCursor: Validate<SessionListCursor>;
-export declare const assertSessionListCursor: Assert<SessionListCursor>;
-export declare const isDeleteSessionResponse: Guard<DeleteSessionResponse>;
-export declare const validateDeleteSessionResponse: Validate<DeleteSessionResponse>;
-export declare const assertDeleteSessionResponse: Assert<DeleteSessionResponse>;
-export declare const isResumeSessionResponse: Guard<ResumeSessionResponse>;
-export declare const validateResumeSessionResponse: Validate<ResumeSessionResponse>;
-export declare const assertResumeSessionResponse: Assert<ResumeSessionResponse>;
-export declare const isCloseSessionResponse: Guard<CloseSessionResponse>;
-export declare const validateCloseSessionResponse: Validate<CloseSessionResponse>;
-export declare const assertCloseSessionResponse: Assert<CloseSessionResponse>;
-export declare const isCancelToolCallResponse: Guard<CancelToolCallResponse>;
-export declare const validateCancelToolCallResponse: Validate<CancelToolCallResponse>;
-export declare const assertCancelToolCallResponse: Assert<CancelToolCallResponse>;
-export declare const isCancelTerminalResponse: Guard<CancelTerminalResponse>;
-export declare const validateCancelTerminalResponse: Validate<CancelTerminalResponse>;
-export declare const assertCancelTerminalResponse: Assert<CancelTerminalResponse>;
-export declare const isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>;
-export declare const validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>;
-export declare const assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>;
-export declare const isPromptResponse: Guard<PromptResponse>;
-export declare const validatePromptResponse: Validate<PromptResponse>;
-export declare const assertPromptResponse: Assert<PromptResponse>;
-export declare const isMessageId: Guard<MessageId>;
-export declare const validateMessageId: Validate<MessageId>;
-export declare const assertMessageId: Assert<MessageId>;
-export declare const isExtResponse: Guard<ExtResponse>;
-export declare const validateExtResponse: Validate<ExtResponse>;
-export declare const assertExtResponse: Assert<ExtResponse>;
-export declare const isError: Guard<Error>;
-export declare const validateError: Validate<Error>;
-export declare const assertError: Assert<Error>;
-export declare const isErrorCode: Guard<ErrorCode>;
-export declare const validateErrorCode: Validate<ErrorCode>;
-export declare const assertErrorCode: Assert<ErrorCode>;
-export declare const isErrorData: Guard<ErrorData>;
-export declare const validateErrorData: Validate<ErrorData>;
-export declare const assertErrorData: Assert<ErrorData>;
-export declare const isUnsupportedProtocolVersionErrorData: Guard<UnsupportedProtocolVersionErrorData>;
-export declare const validateUnsupportedProtocolVersionErrorData: Validate<UnsupportedProtocolVersionErrorData>;
-export declare const assertUnsupportedProtocolVersionErrorData: Assert<UnsupportedProtocolVersionErrorData>;
-export declare const isSessionNotFoundErrorData: Guard<SessionNotFoundErrorData>;
-export declare const validateSessionNotFoundErrorData: Validate<SessionNotFoundErrorData>;
-export declare const assertSessionNotFoundErrorData: Assert<SessionNotFoundErrorData>;
-export declare const isAgentNotification: Guard<AgentNotification>;
-export declare const validateAgentNotification: Validate<AgentNotification>;
-export declare const assertAgentNotification: Assert<AgentNotification>;
-export declare const isUpdateSessionNotification: Guard<UpdateSessionNotification>;
-export declare const validateUpdateSessionNotification: Validate<UpdateSessionNotification>;
-export declare const assertUpdateSessionNotification: Assert<UpdateSessionNotification>;
-export declare const isSessionUpdate: Guard<SessionUpdate>;
-export declare const validateSessionUpdate: Validate<SessionUpdate>;
-export declare const assertSessionUpdate: Assert<SessionUpdate>;
-export declare const isContentChunk: Guard<ContentChunk>;
-export declare const validateContentChunk: Validate<ContentChunk>;
-export declare const assertContentChunk: Assert<ContentChunk>;
-export declare const isUserMessage: Guard<UserMessage>;
-export declare const validateUserMessage: Validate<UserMessage>;
-export declare const assertUserMessage: Assert<UserMessage>;
-export declare const isAgentMessage: Guard<AgentMessage>;
-export declare const validateAgentMessage: Validate<AgentMessage>;
-export declare const assertAgentMessage: Assert<AgentMessage>;
-export declare const isAgentThought: Guard<AgentThought>;
-export declare const validateAgentThought: Validate<AgentThought>;
-export declare const assertAgentThought: Assert<AgentThought>;
-export declare const isBackgroundWork: Guard<BackgroundWork>;
-export declare const validateBackgroundWork: Validate<BackgroundWork>;
-export declare const assertBackgroundWork: Assert<BackgroundWork>;
-export declare const isBackgroundTerminal: Guard<BackgroundTerminal>;
-export declare const validateBackgroundTerminal: Validate<BackgroundTerminal>;
-export declare const assertBackgroundTerminal: Assert<BackgroundTerminal>;
-export declare const isBackgroundToolCall: Guard<BackgroundToolCall>;
-export declare const validateBackgroundToolCall: Validate<BackgroundToolCall>;
-export declare const assertBackgroundToolCall: Assert<BackgroundToolCall>;
-export declare const isRunningStateUpdate: Guard<RunningStateUpdate>;
-export declare const validateRunningStateUpdate: Validate<RunningStateUpdate>;
-export declare const assertRunningStateUpdate: Assert<RunningStateUpdate>;
-export declare const isErrorStopReason: Guard<ErrorStopReason>;
-export declare const validateErrorStopReason: Validate<ErrorStopReason>;
-export declare const assertErrorStopReason: Assert<ErrorStopReason>;
-export declare const isIdleStateUpdate: Guard<IdleStateUpdate>;
-export declare const validateIdleStateUpdate: Validate<IdleStateUpdate>;
-export declare const assertIdleStateUpdate: Assert<IdleStateUpdate>;
-export declare const isRequiresActionStateUpdate: Guard<RequiresActionStateUpdate>;
-export declare const validateRequiresActionStateUpdate: Validate<RequiresActionStateUpdate>;
-export declare const assertRequiresActionStateUpdate: Assert<RequiresActionStateUpdate>;
-export declare const isStateUpdate: Guard<StateUpdate>;
-export declare const validateStateUpdate: Validate<StateUpdate>;
-export declare const assertStateUpdate: Assert<StateUpdate>;
-export declare const isToolCallContentChunk: Guard<ToolCallContentChunk>;
-export declare const validateToolCallContentChunk: Validate<ToolCallContentChunk>;
-export declare const assertToolCallContentChunk: Assert<ToolCallContentChunk>;
-export declare const isTerminalOutput: Guard<TerminalOutput>;
-export declare const validateTerminalOutput: Validate<TerminalOutput>;
-export declare const assertTerminalOutput: Assert<TerminalOutput>;
-export declare const isTerminalExitStatus: Guard<TerminalExitStatus>;
-export declare const validateTerminalExitStatus: Validate<TerminalExitStatus>;
-export declare const assertTerminalExitStatus: Assert<TerminalExitStatus>;
-export declare const isTerminalSize: Guard<TerminalSize>;
-export declare const validateTerminalSize: Validate<TerminalSize>;
-export declare const assertTerminalSize: Assert<TerminalSize>;
-export declare const isTerminalCapabilities: Guard<TerminalCapabilities>;
-export declare const validateTerminalCapabilities: Validate<TerminalCapabilities>;
-export declare const assertTerminalCapabilities: Assert<TerminalCapabilities>;
-export declare const isTerminalCancelCapabilities: Guard<TerminalCancelCapabilities>;
-export declare const validateTerminalCancelCapabilities: Validate<TerminalCancelCapabilities>;
-export declare const assertTerminalCancelCapabilities: Assert<TerminalCancelCapabilities>;
-export declare const isTerminalUpdate: Guard<TerminalUpdate>;
-export declare const validateTerminalUpdate: Validate<TerminalUpdate>;
-export declare const assertTerminalUpdate: Assert<TerminalUpdate>;
-export declare const isTerminalOutputChunk: Guard<TerminalOutputChunk>;
-export declare const validateTerminalOutputChunk: Validate<TerminalOutputChunk>;
-export declare const assertTerminalOutputChunk: Assert<TerminalOutputChunk>;
-export declare const isPlanUpdateContent: Guard<PlanUpdateContent>;
-export declare const validatePlanUpdateContent: Validate<PlanUpdateContent>;
-export declare const assertPlanUpdateContent: Assert<PlanUpdateContent>;
-export declare const isPlanId: Guard<PlanId>;
-export declare const validatePlanId: Validate<PlanId>;
-export declare const assertPlanId: Assert<PlanId>;
-export declare const isPlanEntry: Guard<PlanEntry>;
-export declare const validatePlanEntry: Validate<PlanEntry>;
-export declare const assertPlanEntry: Assert<PlanEntry>;
-export declare const isPlanEntryPriority: Guard<PlanEntryPriority>;
-export declare const validatePlanEntryPriority: Validate<PlanEntryPriority>;
-export declare const assertPlanEntryPriority: Assert<PlanEntryPriority>;
-export declare const isPlanEntryStatus: Guard<PlanEntryStatus>;
-export declare const validatePlanEntryStatus: Validate<PlanEntryStatus>;
-export declare const assertPlanEntryStatus: Assert<PlanEntryStatus>;
-export declare const isPlanItems: Guard<PlanItems>;
-export declare const validatePlanItems: Validate<PlanItems>;
-export declare const assertPlanItems: Assert<PlanItems>;
-export declare const isPlanUpdate: Guard<PlanUpdate>;
-export declare const validatePlanUpdate: Validate<PlanUpdate>;
-export declare const assertPlanUpdate: Assert<PlanUpdate>;
-export declare const isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>;
-export declare const validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>;
-export declare const assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>;
-export declare const isConfigOptionUpdate: Guard<ConfigOptionUpdate>;
-export declare const validateConfigOptionUpdate: Validate<ConfigOptionUpdate>;
-export declare const assertConfigOptionUpdate: Assert<ConfigOptionUpdate>;
-export declare const isSessionInfoUpdate: Guard<SessionInfoUpdate>;
-export declare const validateSessionInfoUpdate: Validate<SessionInfoUpdate>;
-export declare const assertSessionInfoUpdate: Assert<SessionInfoUpdate>;
-export declare const isCost: Guard<Cost>;
-export declare const validateCost: Validate<Cost>;
-export declare const assertCost: Assert<Cost>;
-export declare const isUsageUpdate: Guard<UsageUpdate>;
-export declare const validateUsageUpdate: Validate<UsageUpdate>;
-export declare const assertUsageUpdate: Assert<UsageUpdate>;
-export declare const isNoticeSeverity: Guard<NoticeSeverity>;
-export declare const validateNoticeSeverity: Validate<NoticeSeverity>;
-export declare const assertNoticeSeverity: Assert<NoticeSeverity>;
-export declare const isNotice: Guard<Notice>;
-export declare const validateNotice: Validate<Notice>;
-export declare const assertNotice: Assert<Notice>;
-export declare const isCompactionId: Guard<CompactionId>;
-export declare const validateCompactionId: Validate<CompactionId>;
-export declare const assertCompactionId: Assert<CompactionId>;
-export declare const isCompactionStatus: Guard<CompactionStatus>;
-export declare const validateCompactionStatus: Validate<CompactionStatus>;
-export declare const assertCompactionStatus: Assert<CompactionStatus>;
-export declare const isCompactionUpdate: Guard<CompactionUpdate>;
-export declare const validateCompactionUpdate: Validate<CompactionUpdate>;
-export declare const assertCompactionUpdate: Assert<CompactionUpdate>;
-export declare const isCompactionSummaryChunk: Guard<CompactionSummaryChunk>;
-export declare const validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>;
-export declare const assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>;
-export declare const isCompleteElicitationNotification: Guard<CompleteElicitationNotification>;
-export declare const validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>;
-export declare const assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>;
-export declare const isExtNotification: Guard<ExtNotification>;
-export declare const validateExtNotification: Validate<ExtNotification>;
-export declare const assertExtNotification: Assert<ExtNotification>;
-export declare const isClientRequest: Guard<ClientRequest>;
-export declare const validateClientRequest: Validate<ClientRequest>;
-export declare const assertClientRequest: Assert<ClientRequest>;
-export declare const isInitializeRequest: Guard<InitializeRequest>;
-export declare const validateInitializeRequest: Validate<InitializeRequest>;
-export declare const assertInitializeRequest: Assert<InitializeRequest>;
-export declare const isClientCapabilities: Guard<ClientCapabilities>;
-export declare const validateClientCapabilities: Validate<ClientCapabilities>;
-export declare const assertClientCapabilities: Assert<ClientCapabilities>;
-export declare const isClientAuthCapabilities: Guard<ClientAuthCapabilities>;
-export declare const validateClientAuthCapabilities: Validate<ClientAuthCapabilities>;
-export declare const assertClientAuthCapabilities: Assert<ClientAuthCapabilities>;
-export declare const isTerminalAuthCapabilities: Guard<TerminalAuthCapabilities>;
-export declare const validateTerminalAuthCapabilities: Validate<TerminalAuthCapabilities>;
-export declare const assertTerminalAuthCapabilities: Assert<TerminalAuthCapabilities>;
-export declare const isElicitationCapabilities: Guard<ElicitationCapabilities>;
-export declare const validateElicitationCapabilities: Validate<ElicitationCapabilities>;
-export declare const assertElicitationCapabilities: Assert<ElicitationCapabilities>;
-export declare const isElicitationFormCapabilities: Guard<ElicitationFormCapabilities>;
-export declare const validateElicitationFormCapabilities: Validate<ElicitationFormCapabilities>;
-export declare const assertElicitationFormCapabilities: Assert<ElicitationFormCapabilities>;
-export declare const isElicitationUrlCapabilities: Guard<ElicitationUrlCapabilities>;
-export declare const validateElicitationUrlCapabilities: Validate<ElicitationUrlCapabilities>;
-export declare const assertElicitationUrlCapabilities: Assert<ElicitationUrlCapabilities>;
-export declare const isLoginAuthRequest: Guard<LoginAuthRequest>;
-export declare const validateLoginAuthRequest: Validate<LoginAuthRequest>;
-export declare const assertLoginAuthRequest: Assert<LoginAuthRequest>;
-export declare const isLogoutAuthRequest: Guard<LogoutAuthRequest>;
-export declare const validateLogoutAuthRequest: Validate<LogoutAuthRequest>;
-export declare const assertLogoutAuthRequest: Assert<LogoutAuthRequest>;
-export declare const isNewSessionRequest: Guard<NewSessionRequest>;
-export declare const validateNewSessionRequest: Validate<NewSessionRequest>;
-export declare const assertNewSessionRequest: Assert<NewSessionRequest>;
-export declare const isMcpServer: Guard<McpServer>;
-export declare const validateMcpServer: Validate<McpServer>;
-export declare const assertMcpServer: Assert<McpServer>;
-export declare const isHttpHeader: Guard<HttpHeader>;
-export declare const validateHttpHeader: Validate<HttpHeader>;
-export declare const assertHttpHeader: Assert<HttpHeader>;
-export declare const isMcpServerHttp: Guard<McpServerHttp>;
-export declare const validateMcpServerHttp: Validate<McpServerHttp>;
-export declare const assertMcpServerHttp: Assert<McpServerHttp>;
-export declare const isMcpServerStdio: Guard<McpServerStdio>;
-export declare const validateMcpServerStdio: Validate<McpServerStdio>;
-export declare const assertMcpServerStdio: Assert<McpServerStdio>;
-export declare const isListSessionsRequest: Guard<ListSessionsRequest>;
-export declare const validateListSessionsRequest: Validate<ListSessionsRequest>;
-export declare const assertListSessionsRequest: Assert<ListSessionsRequest>;
-export declare const isDeleteSessionRequest: Guard<DeleteSessionRequest>;
-export declare const validateDeleteSessionRequest: Validate<DeleteSessionRequest>;
-export declare const assertDeleteSessionRequest: Assert<DeleteSessionRequest>;
-export declare const isResumeSessionRequest: Guard<ResumeSessionRequest>;
-export declare const validateResumeSessionRequest: Validate<ResumeSessionRequest>;
-export declare const assertResumeSessionRequest: Assert<ResumeSessionRequest>;
-export declare const isReplayFrom: Guard<ReplayFrom>;
-export declare const validateReplayFrom: Validate<ReplayFrom>;
-export declare const assertReplayFrom: Assert<ReplayFrom>;
-export declare const isReplayFromStart: Guard<ReplayFromStart>;
-export declare const validateReplayFromStart: Validate<ReplayFromStart>;
-export declare const assertReplayFromStart: Assert<ReplayFromStart>;
-export declare const isCloseSessionRequest: Guard<CloseSessionRequest>;
-export declare const validateCloseSessionRequest: Validate<CloseSessionRequest>;
-export declare const assertCloseSessionRequest: Assert<CloseSessionRequest>;
-export declare const isCancelToolCallRequest: Guard<CancelToolCallRequest>;
-export declare const validateCancelToolCallRequest: Validate<CancelToolCallRequest>;
-export declare const assertCancelToolCallRequest: Assert<CancelToolCallRequest>;
-export declare const isCancelTerminalRequest: Guard<CancelTerminalRequest>;
-export declare const validateCancelTerminalRequest: Validate<CancelTerminalRequest>;
-export declare const assertCancelTerminalRequest: Assert<CancelTerminalRequest>;
-export declare const isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>;
-export declare const validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>;
-export declare const assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>;
-export declare const isPromptRequest: Guard<PromptRequest>;
-export declare const validatePromptRequest: Validate<PromptRequest>;
-export declare const assertPromptRequest: Assert<PromptRequest>;
-export declare const isClientResponse: Guard<ClientResponse>;
-export declare const validateClientResponse: Validate<ClientResponse>;
-export declare const assertClientResponse: Assert<ClientResponse>;
-export declare const isRequestPermissionResponse: Guard<RequestPermissionResponse>;
-export declare const validateRequestPermissionResponse: Validate<RequestPermissionResponse>;
-export declare const assertRequestPermissionResponse: Assert<RequestPermissionResponse>;
-export declare const isRequestPermissionOutcome: Guard<RequestPermissionOutcome>;
-export declare const validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>;
-export declare const assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>;
-export declare const isCancelledPermissionOutcome: Guard<CancelledPermissionOutcome>;
-export declare const validateCancelledPermissionOutcome: Validate<CancelledPermissionOutcome>;
-export declare const assertCancelledPermissionOutcome: Assert<CancelledPermissionOutcome>;
-export declare const isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>;
-export declare const validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>;
-export declare const assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>;
-export declare const isCreateElicitationResponse: Guard<CreateElicitationResponse>;
-export declare const validateCreateElicitationResponse: Validate<CreateElicitationResponse>;
-export declare const assertCreateElicitationResponse: Assert<CreateElicitationResponse>;
-export declare const isElicitationContentValue: Guard<ElicitationContentValue>;
-export declare const validateElicitationContentValue: Validate<ElicitationContentValue>;
-export declare const assertElicitationContentValue: Assert<ElicitationContentValue>;
-export declare const isElicitationAcceptAction: Guard<ElicitationAcceptAction>;
-export declare const validateElicitationAcceptAction: Validate<ElicitationAcceptAction>;
-export declare const assertElicitationAcceptAction: Assert<ElicitationAcceptAction>;
-export declare const isClientNotification: Guard<ClientNotification>;
-export declare const validateClientNotification: Validate<ClientNotification>;
-export declare const assertClientNotification: Assert<ClientNotification>;
-export declare const isCancelSessionNotification: Guard<CancelSessionNotification>;
-export declare const validateCancelSessionNotification: Validate<CancelSessionNotification>;
-export declare const assertCancelSessionNotification: Assert<CancelSessionNotification>;
-export declare const isCancelRequestNotification: Guard<CancelRequestNotification>;
-export declare const validateCancelRequestNotification: Validate<CancelRequestNotification>;
-export declare const assertCancelRequestNotification: Assert<CancelRequestNotification>;
+export declare const isAgentRequest: Guard<AgentRequest>,
+  validateAgentRequest: Validate<AgentRequest>,
+  assertAgentRequest: Assert<AgentRequest>,
+  isRequestId: Guard<RequestId>,
+  validateRequestId: Validate<RequestId>,
+  assertRequestId: Assert<RequestId>,
+  isRequestPermissionRequest: Guard<RequestPermissionRequest>,
+  validateRequestPermissionRequest: Validate<RequestPermissionRequest>,
+  assertRequestPermissionRequest: Assert<RequestPermissionRequest>,
+  isSessionId: Guard<SessionId>,
+  validateSessionId: Validate<SessionId>,
+  assertSessionId: Assert<SessionId>,
+  isRequestPermissionSubject: Guard<RequestPermissionSubject>,
+  validateRequestPermissionSubject: Validate<RequestPermissionSubject>,
+  assertRequestPermissionSubject: Assert<RequestPermissionSubject>,
+  isToolCallUpdate: Guard<ToolCallUpdate>,
+  validateToolCallUpdate: Validate<ToolCallUpdate>,
+  assertToolCallUpdate: Assert<ToolCallUpdate>,
+  isToolCallId: Guard<ToolCallId>,
+  validateToolCallId: Validate<ToolCallId>,
+  assertToolCallId: Assert<ToolCallId>,
+  isToolKind: Guard<ToolKind>,
+  validateToolKind: Validate<ToolKind>,
+  assertToolKind: Assert<ToolKind>,
+  isToolCallStatus: Guard<ToolCallStatus>,
+  validateToolCallStatus: Validate<ToolCallStatus>,
+  assertToolCallStatus: Assert<ToolCallStatus>,
+  isToolCallContent: Guard<ToolCallContent>,
+  validateToolCallContent: Validate<ToolCallContent>,
+  assertToolCallContent: Assert<ToolCallContent>,
+  isContentBlock: Guard<ContentBlock>,
+  validateContentBlock: Validate<ContentBlock>,
+  assertContentBlock: Assert<ContentBlock>,
+  isAnnotations: Guard<Annotations>,
+  validateAnnotations: Validate<Annotations>,
+  assertAnnotations: Assert<Annotations>,
+  isRole: Guard<Role>,
+  validateRole: Validate<Role>,
+  assertRole: Assert<Role>,
+  isTextContent: Guard<TextContent>,
+  validateTextContent: Validate<TextContent>,
+  assertTextContent: Assert<TextContent>,
+  isMediaType: Guard<MediaType>,
+  validateMediaType: Validate<MediaType>,
+  assertMediaType: Assert<MediaType>,
+  isImageContent: Guard<ImageContent>,
+  validateImageContent: Validate<ImageContent>,
+  assertImageContent: Assert<ImageContent>,
+  isAudioContent: Guard<AudioContent>,
+  validateAudioContent: Validate<AudioContent>,
+  assertAudioContent: Assert<AudioContent>,
+  isIcon: Guard<Icon>,
+  validateIcon: Validate<Icon>,
+  assertIcon: Assert<Icon>,
+  isIconTheme: Guard<IconTheme>,
+  validateIconTheme: Validate<IconTheme>,
+  assertIconTheme: Assert<IconTheme>,
+  isResourceLink: Guard<ResourceLink>,
+  validateResourceLink: Validate<ResourceLink>,
+  assertResourceLink: Assert<ResourceLink>,
+  isEmbeddedResourceResource: Guard<EmbeddedResourceResource>,
+  validateEmbeddedResourceResource: Validate<EmbeddedResourceResource>,
+  assertEmbeddedResourceResource: Assert<EmbeddedResourceResource>,
+  isTextResourceContents: Guard<TextResourceContents>,
+  validateTextResourceContents: Validate<TextResourceContents>,
+  assertTextResourceContents: Assert<TextResourceContents>,
+  isBlobResourceContents: Guard<BlobResourceContents>,
+  validateBlobResourceContents: Validate<BlobResourceContents>,
+  assertBlobResourceContents: Assert<BlobResourceContents>,
+  isEmbeddedResource: Guard<EmbeddedResource>,
+  validateEmbeddedResource: Validate<EmbeddedResource>,
+  assertEmbeddedResource: Assert<EmbeddedResource>,
+  isContent: Guard<Content>,
+  validateContent: Validate<Content>,
+  assertContent: Assert<Content>,
+  isDiffChange: Guard<DiffChange>,
+  validateDiffChange: Validate<DiffChange>,
+  assertDiffChange: Assert<DiffChange>,
+  isDiffFileType: Guard<DiffFileType>,
+  validateDiffFileType: Validate<DiffFileType>,
+  assertDiffFileType: Assert<DiffFileType>,
+  isAbsolutePath: Guard<AbsolutePath>,
+  validateAbsolutePath: Validate<AbsolutePath>,
+  assertAbsolutePath: Assert<AbsolutePath>,
+  isDiffPathChange: Guard<DiffPathChange>,
+  validateDiffPathChange: Validate<DiffPathChange>,
+  assertDiffPathChange: Assert<DiffPathChange>,
+  isDiffPathPairChange: Guard<DiffPathPairChange>,
+  validateDiffPathPairChange: Validate<DiffPathPairChange>,
+  assertDiffPathPairChange: Assert<DiffPathPairChange>,
+  isDiffPatch: Guard<DiffPatch>,
+  validateDiffPatch: Validate<DiffPatch>,
+  assertDiffPatch: Assert<DiffPatch>,
+  isDiffPatchFormat: Guard<DiffPatchFormat>,
+  validateDiffPatchFormat: Validate<DiffPatchFormat>,
+  assertDiffPatchFormat: Assert<DiffPatchFormat>,
+  isDiff: Guard<Diff>,
+  validateDiff: Validate<Diff>,
+  assertDiff: Assert<Diff>,
+  isTerminalId: Guard<TerminalId>,
+  validateTerminalId: Validate<TerminalId>,
+  assertTerminalId: Assert<TerminalId>,
+  isTerminal: Guard<Terminal>,
+  validateTerminal: Validate<Terminal>,
+  assertTerminal: Assert<Terminal>,
+  isToolCallLocation: Guard<ToolCallLocation>,
+  validateToolCallLocation: Validate<ToolCallLocation>,
+  assertToolCallLocation: Assert<ToolCallLocation>,
+  isToolCallCapabilities: Guard<ToolCallCapabilities>,
+  validateToolCallCapabilities: Validate<ToolCallCapabilities>,
+  assertToolCallCapabilities: Assert<ToolCallCapabilities>,
+  isToolCallCancelCapabilities: Guard<ToolCallCancelCapabilities>,
+  validateToolCallCancelCapabilities: Validate<ToolCallCancelCapabilities>,
+  assertToolCallCancelCapabilities: Assert<ToolCallCancelCapabilities>,
+  isToolCallPermissionSubject: Guard<ToolCallPermissionSubject>,
+  validateToolCallPermissionSubject: Validate<ToolCallPermissionSubject>,
+  assertToolCallPermissionSubject: Assert<ToolCallPermissionSubject>,
+  isCommandPermissionSubject: Guard<CommandPermissionSubject>,
+  validateCommandPermissionSubject: Validate<CommandPermissionSubject>,
+  assertCommandPermissionSubject: Assert<CommandPermissionSubject>,
+  isPermissionOption: Guard<PermissionOption>,
+  validatePermissionOption: Validate<PermissionOption>,
+  assertPermissionOption: Assert<PermissionOption>,
+  isPermissionOptionId: Guard<PermissionOptionId>,
+  validatePermissionOptionId: Validate<PermissionOptionId>,
+  assertPermissionOptionId: Assert<PermissionOptionId>,
+  isPermissionOptionKind: Guard<PermissionOptionKind>,
+  validatePermissionOptionKind: Validate<PermissionOptionKind>,
+  assertPermissionOptionKind: Assert<PermissionOptionKind>,
+  isCreateElicitationRequest: Guard<CreateElicitationRequest>,
+  validateCreateElicitationRequest: Validate<CreateElicitationRequest>,
+  assertCreateElicitationRequest: Assert<CreateElicitationRequest>,
+  isElicitationSessionScope: Guard<ElicitationSessionScope>,
+  validateElicitationSessionScope: Validate<ElicitationSessionScope>,
+  assertElicitationSessionScope: Assert<ElicitationSessionScope>,
+  isElicitationRequestScope: Guard<ElicitationRequestScope>,
+  validateElicitationRequestScope: Validate<ElicitationRequestScope>,
+  assertElicitationRequestScope: Assert<ElicitationRequestScope>,
+  isElicitationSchema: Guard<ElicitationSchema>,
+  validateElicitationSchema: Validate<ElicitationSchema>,
+  assertElicitationSchema: Assert<ElicitationSchema>,
+  isElicitationSchemaType: Guard<ElicitationSchemaType>,
+  validateElicitationSchemaType: Validate<ElicitationSchemaType>,
+  assertElicitationSchemaType: Assert<ElicitationSchemaType>,
+  isElicitationPropertySchema: Guard<ElicitationPropertySchema>,
+  validateElicitationPropertySchema: Validate<ElicitationPropertySchema>,
+  assertElicitationPropertySchema: Assert<ElicitationPropertySchema>,
+  isStringFormat: Guard<StringFormat>,
+  validateStringFormat: Validate<StringFormat>,
+  assertStringFormat: Assert<StringFormat>,
+  isEnumOption: Guard<EnumOption>,
+  validateEnumOption: Validate<EnumOption>,
+  assertEnumOption: Assert<EnumOption>,
+  isStringPropertySchema: Guard<StringPropertySchema>,
+  validateStringPropertySchema: Validate<StringPropertySchema>,
+  assertStringPropertySchema: Assert<StringPropertySchema>,
+  isNumberPropertySchema: Guard<NumberPropertySchema>,
+  validateNumberPropertySchema: Validate<NumberPropertySchema>,
+  assertNumberPropertySchema: Assert<NumberPropertySchema>,
+  isIntegerPropertySchema: Guard<IntegerPropertySchema>,
+  validateIntegerPropertySchema: Validate<IntegerPropertySchema>,
+  assertIntegerPropertySchema: Assert<IntegerPropertySchema>,
+  isBooleanPropertySchema: Guard<BooleanPropertySchema>,
+  validateBooleanPropertySchema: Validate<BooleanPropertySchema>,
+  assertBooleanPropertySchema: Assert<BooleanPropertySchema>,
+  isMultiSelectItems: Guard<MultiSelectItems>,
+  validateMultiSelectItems: Validate<MultiSelectItems>,
+  assertMultiSelectItems: Assert<MultiSelectItems>,
+  isStringMultiSelectItems: Guard<StringMultiSelectItems>,
+  validateStringMultiSelectItems: Validate<StringMultiSelectItems>,
+  assertStringMultiSelectItems: Assert<StringMultiSelectItems>,
+  isTitledMultiSelectItems: Guard<TitledMultiSelectItems>,
+  validateTitledMultiSelectItems: Validate<TitledMultiSelectItems>,
+  assertTitledMultiSelectItems: Assert<TitledMultiSelectItems>,
+  isMultiSelectPropertySchema: Guard<MultiSelectPropertySchema>,
+  validateMultiSelectPropertySchema: Validate<MultiSelectPropertySchema>,
+  assertMultiSelectPropertySchema: Assert<MultiSelectPropertySchema>,
+  isElicitationFormMode: Guard<ElicitationFormMode>,
+  validateElicitationFormMode: Validate<ElicitationFormMode>,
+  assertElicitationFormMode: Assert<ElicitationFormMode>,
+  isElicitationId: Guard<ElicitationId>,
+  validateElicitationId: Validate<ElicitationId>,
+  assertElicitationId: Assert<ElicitationId>,
+  isElicitationUrlMode: Guard<ElicitationUrlMode>,
+  validateElicitationUrlMode: Validate<ElicitationUrlMode>,
+  assertElicitationUrlMode: Assert<ElicitationUrlMode>,
+  isExtRequest: Guard<ExtRequest>,
+  validateExtRequest: Validate<ExtRequest>,
+  assertExtRequest: Assert<ExtRequest>,
+  isAgentResponse: Guard<AgentResponse>,
+  validateAgentResponse: Validate<AgentResponse>,
+  assertAgentResponse: Assert<AgentResponse>,
+  isInitializeResponse: Guard<InitializeResponse>,
+  validateInitializeResponse: Validate<InitializeResponse>,
+  assertInitializeResponse: Assert<InitializeResponse>,
+  isProtocolVersion: Guard<ProtocolVersion>,
+  validateProtocolVersion: Validate<ProtocolVersion>,
+  assertProtocolVersion: Assert<ProtocolVersion>,
+  isImplementation: Guard<Implementation>,
+  validateImplementation: Validate<Implementation>,
+  assertImplementation: Assert<Implementation>,
+  isAgentCapabilities: Guard<AgentCapabilities>,
+  validateAgentCapabilities: Validate<AgentCapabilities>,
+  assertAgentCapabilities: Assert<AgentCapabilities>,
+  isSessionCapabilities: Guard<SessionCapabilities>,
+  validateSessionCapabilities: Validate<SessionCapabilities>,
+  assertSessionCapabilities: Assert<SessionCapabilities>,
+  isPromptCapabilities: Guard<PromptCapabilities>,
+  validatePromptCapabilities: Validate<PromptCapabilities>,
+  assertPromptCapabilities: Assert<PromptCapabilities>,
+  isPromptImageCapabilities: Guard<PromptImageCapabilities>,
+  validatePromptImageCapabilities: Validate<PromptImageCapabilities>,
+  assertPromptImageCapabilities: Assert<PromptImageCapabilities>,
+  isPromptAudioCapabilities: Guard<PromptAudioCapabilities>,
+  validatePromptAudioCapabilities: Validate<PromptAudioCapabilities>,
+  assertPromptAudioCapabilities: Assert<PromptAudioCapabilities>,
+  isPromptEmbeddedContextCapabilities: Guard<PromptEmbeddedContextCapabilities>,
+  validatePromptEmbeddedContextCapabilities: Validate<PromptEmbeddedContextCapabilities>,
+  assertPromptEmbeddedContextCapabilities: Assert<PromptEmbeddedContextCapabilities>,
+  isMcpCapabilities: Guard<McpCapabilities>,
+  validateMcpCapabilities: Validate<McpCapabilities>,
+  assertMcpCapabilities: Assert<McpCapabilities>,
+  isMcpStdioCapabilities: Guard<McpStdioCapabilities>,
+  validateMcpStdioCapabilities: Validate<McpStdioCapabilities>,
+  assertMcpStdioCapabilities: Assert<McpStdioCapabilities>,
+  isMcpHttpCapabilities: Guard<McpHttpCapabilities>,
+  validateMcpHttpCapabilities: Validate<McpHttpCapabilities>,
+  assertMcpHttpCapabilities: Assert<McpHttpCapabilities>,
+  isSessionDeleteCapabilities: Guard<SessionDeleteCapabilities>,
+  validateSessionDeleteCapabilities: Validate<SessionDeleteCapabilities>,
+  assertSessionDeleteCapabilities: Assert<SessionDeleteCapabilities>,
+  isSessionAdditionalDirectoriesCapabilities: Guard<SessionAdditionalDirectoriesCapabilities>,
+  validateSessionAdditionalDirectoriesCapabilities: Validate<SessionAdditionalDirectoriesCapabilities>,
+  assertSessionAdditionalDirectoriesCapabilities: Assert<SessionAdditionalDirectoriesCapabilities>,
+  isAgentAuthCapabilities: Guard<AgentAuthCapabilities>,
+  validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>,
+  assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>,
+  isAuthMethod: Guard<AuthMethod>,
+  validateAuthMethod: Validate<AuthMethod>,
+  assertAuthMethod: Assert<AuthMethod>,
+  isAuthMethodId: Guard<AuthMethodId>,
+  validateAuthMethodId: Validate<AuthMethodId>,
+  assertAuthMethodId: Assert<AuthMethodId>,
+  isEnvVariable: Guard<EnvVariable>,
+  validateEnvVariable: Validate<EnvVariable>,
+  assertEnvVariable: Assert<EnvVariable>,
+  isAuthMethodTerminal: Guard<AuthMethodTerminal>,
+  validateAuthMethodTerminal: Validate<AuthMethodTerminal>,
+  assertAuthMethodTerminal: Assert<AuthMethodTerminal>,
+  isAuthMethodAgent: Guard<AuthMethodAgent>,
+  validateAuthMethodAgent: Validate<AuthMethodAgent>,
+  assertAuthMethodAgent: Assert<AuthMethodAgent>,
+  isLoginAuthResponse: Guard<LoginAuthResponse>,
+  validateLoginAuthResponse: Validate<LoginAuthResponse>,
+  assertLoginAuthResponse: Assert<LoginAuthResponse>,
+  isLogoutAuthResponse: Guard<LogoutAuthResponse>,
+  validateLogoutAuthResponse: Validate<LogoutAuthResponse>,
+  assertLogoutAuthResponse: Assert<LogoutAuthResponse>,
+  isNewSessionResponse: Guard<NewSessionResponse>,
+  validateNewSessionResponse: Validate<NewSessionResponse>,
+  assertNewSessionResponse: Assert<NewSessionResponse>,
+  isSessionConfigOption: Guard<SessionConfigOption>,
+  validateSessionConfigOption: Validate<SessionConfigOption>,
+  assertSessionConfigOption: Assert<SessionConfigOption>,
+  isSessionConfigId: Guard<SessionConfigId>,
+  validateSessionConfigId: Validate<SessionConfigId>,
+  assertSessionConfigId: Assert<SessionConfigId>,
+  isSessionConfigOptionCategory: Guard<SessionConfigOptionCategory>,
+  validateSessionConfigOptionCategory: Validate<SessionConfigOptionCategory>,
+  assertSessionConfigOptionCategory: Assert<SessionConfigOptionCategory>,
+  isSessionConfigValueId: Guard<SessionConfigValueId>,
+  validateSessionConfigValueId: Validate<SessionConfigValueId>,
+  assertSessionConfigValueId: Assert<SessionConfigValueId>,
+  isSessionConfigSelectOptions: Guard<SessionConfigSelectOptions>,
+  validateSessionConfigSelectOptions: Validate<SessionConfigSelectOptions>,
+  assertSessionConfigSelectOptions: Assert<SessionConfigSelectOptions>,
+  isSessionConfigSelectOption: Guard<SessionConfigSelectOption>,
+  validateSessionConfigSelectOption: Validate<SessionConfigSelectOption>,
+  assertSessionConfigSelectOption: Assert<SessionConfigSelectOption>,
+  isSessionConfigSelectGroup: Guard<SessionConfigSelectGroup>,
+  validateSessionConfigSelectGroup: Validate<SessionConfigSelectGroup>,
+  assertSessionConfigSelectGroup: Assert<SessionConfigSelectGroup>,
+  isSessionConfigGroupId: Guard<SessionConfigGroupId>,
+  validateSessionConfigGroupId: Validate<SessionConfigGroupId>,
+  assertSessionConfigGroupId: Assert<SessionConfigGroupId>,
+  isSessionConfigSelect: Guard<SessionConfigSelect>,
+  validateSessionConfigSelect: Validate<SessionConfigSelect>,
+  assertSessionConfigSelect: Assert<SessionConfigSelect>,
+  isSessionConfigBoolean: Guard<SessionConfigBoolean>,
+  validateSessionConfigBoolean: Validate<SessionConfigBoolean>,
+  assertSessionConfigBoolean: Assert<SessionConfigBoolean>,
+  isAvailableCommand: Guard<AvailableCommand>,
+  validateAvailableCommand: Validate<AvailableCommand>,
+  assertAvailableCommand: Assert<AvailableCommand>,
+  isAvailableCommandInput: Guard<AvailableCommandInput>,
+  validateAvailableCommandInput: Validate<AvailableCommandInput>,
+  assertAvailableCommandInput: Assert<AvailableCommandInput>,
+  isTextCommandInput: Guard<TextCommandInput>,
+  validateTextCommandInput: Validate<TextCommandInput>,
+  assertTextCommandInput: Assert<TextCommandInput>,
+  isCommand: Guard<Command>,
+  validateCommand: Validate<Command>,
+  assertCommand: Assert<Command>,
+  isListSessionsResponse: Guard<ListSessionsResponse>,
+  validateListSessionsResponse: Validate<ListSessionsResponse>,
+  assertListSessionsResponse: Assert<ListSessionsResponse>,
+  isSessionInfo: Guard<SessionInfo>,
+  validateSessionInfo: Validate<SessionInfo>,
+  assertSessionInfo: Assert<SessionInfo>,
+  isSessionListCursor: Guard<SessionListCursor>,
+  validateSessionListCursor: Validate<SessionListCursor>,
+  assertSessionListCursor: Assert<SessionListCursor>,
+  isDeleteSessionResponse: Guard<DeleteSessionResponse>,
+  validateDeleteSessionResponse: Validate<DeleteSessionResponse>,
+  assertDeleteSessionResponse: Assert<DeleteSessionResponse>,
+  isResumeSessionResponse: Guard<ResumeSessionResponse>,
+  validateResumeSessionResponse: Validate<ResumeSessionResponse>,
+  assertResumeSessionResponse: Assert<ResumeSessionResponse>,
+  isCloseSessionResponse: Guard<CloseSessionResponse>,
+  validateCloseSessionResponse: Validate<CloseSessionResponse>,
+  assertCloseSessionResponse: Assert<CloseSessionResponse>,
+  isCancelToolCallResponse: Guard<CancelToolCallResponse>,
+  validateCancelToolCallResponse: Validate<CancelToolCallResponse>,
+  assertCancelToolCallResponse: Assert<CancelToolCallResponse>,
+  isCancelTerminalResponse: Guard<CancelTerminalResponse>,
+  validateCancelTerminalResponse: Validate<CancelTerminalResponse>,
+  assertCancelTerminalResponse: Assert<CancelTerminalResponse>,
+  isSetSessionConfigOptionResponse: Guard<SetSessionConfigOptionResponse>,
+  validateSetSessionConfigOptionResponse: Validate<SetSessionConfigOptionResponse>,
+  assertSetSessionConfigOptionResponse: Assert<SetSessionConfigOptionResponse>,
+  isPromptResponse: Guard<PromptResponse>,
+  validatePromptResponse: Validate<PromptResponse>,
+  assertPromptResponse: Assert<PromptResponse>,
+  isMessageId: Guard<MessageId>,
+  validateMessageId: Validate<MessageId>,
+  assertMessageId: Assert<MessageId>,
+  isExtResponse: Guard<ExtResponse>,
+  validateExtResponse: Validate<ExtResponse>,
+  assertExtResponse: Assert<ExtResponse>,
+  isError: Guard<Error>,
+  validateError: Validate<Error>,
+  assertError: Assert<Error>,
+  isErrorCode: Guard<ErrorCode>,
+  validateErrorCode: Validate<ErrorCode>,
+  assertErrorCode: Assert<ErrorCode>,
+  isErrorData: Guard<ErrorData>,
+  validateErrorData: Validate<ErrorData>,
+  assertErrorData: Assert<ErrorData>,
+  isUnsupportedProtocolVersionErrorData: Guard<UnsupportedProtocolVersionErrorData>,
+  validateUnsupportedProtocolVersionErrorData: Validate<UnsupportedProtocolVersionErrorData>,
+  assertUnsupportedProtocolVersionErrorData: Assert<UnsupportedProtocolVersionErrorData>,
+  isSessionNotFoundErrorData: Guard<SessionNotFoundErrorData>,
+  validateSessionNotFoundErrorData: Validate<SessionNotFoundErrorData>,
+  assertSessionNotFoundErrorData: Assert<SessionNotFoundErrorData>,
+  isAgentNotification: Guard<AgentNotification>,
+  validateAgentNotification: Validate<AgentNotification>,
+  assertAgentNotification: Assert<AgentNotification>,
+  isUpdateSessionNotification: Guard<UpdateSessionNotification>,
+  validateUpdateSessionNotification: Validate<UpdateSessionNotification>,
+  assertUpdateSessionNotification: Assert<UpdateSessionNotification>,
+  isSessionUpdate: Guard<SessionUpdate>,
+  validateSessionUpdate: Validate<SessionUpdate>,
+  assertSessionUpdate: Assert<SessionUpdate>,
+  isContentChunk: Guard<ContentChunk>,
+  validateContentChunk: Validate<ContentChunk>,
+  assertContentChunk: Assert<ContentChunk>,
+  isUserMessage: Guard<UserMessage>,
+  validateUserMessage: Validate<UserMessage>,
+  assertUserMessage: Assert<UserMessage>,
+  isAgentMessage: Guard<AgentMessage>,
+  validateAgentMessage: Validate<AgentMessage>,
+  assertAgentMessage: Assert<AgentMessage>,
+  isAgentThought: Guard<AgentThought>,
+  validateAgentThought: Validate<AgentThought>,
+  assertAgentThought: Assert<AgentThought>,
+  isBackgroundWork: Guard<BackgroundWork>,
+  validateBackgroundWork: Validate<BackgroundWork>,
+  assertBackgroundWork: Assert<BackgroundWork>,
+  isBackgroundTerminal: Guard<BackgroundTerminal>,
+  validateBackgroundTerminal: Validate<BackgroundTerminal>,
+  assertBackgroundTerminal: Assert<BackgroundTerminal>,
+  isBackgroundToolCall: Guard<BackgroundToolCall>,
+  validateBackgroundToolCall: Validate<BackgroundToolCall>,
+  assertBackgroundToolCall: Assert<BackgroundToolCall>,
+  isRunningStateUpdate: Guard<RunningStateUpdate>,
+  validateRunningStateUpdate: Validate<RunningStateUpdate>,
+  assertRunningStateUpdate: Assert<RunningStateUpdate>,
+  isErrorStopReason: Guard<ErrorStopReason>,
+  validateErrorStopReason: Validate<ErrorStopReason>,
+  assertErrorStopReason: Assert<ErrorStopReason>,
+  isIdleStateUpdate: Guard<IdleStateUpdate>,
+  validateIdleStateUpdate: Validate<IdleStateUpdate>,
+  assertIdleStateUpdate: Assert<IdleStateUpdate>,
+  isRequiresActionStateUpdate: Guard<RequiresActionStateUpdate>,
+  validateRequiresActionStateUpdate: Validate<RequiresActionStateUpdate>,
+  assertRequiresActionStateUpdate: Assert<RequiresActionStateUpdate>,
+  isStateUpdate: Guard<StateUpdate>,
+  validateStateUpdate: Validate<StateUpdate>,
+  assertStateUpdate: Assert<StateUpdate>,
+  isToolCallContentChunk: Guard<ToolCallContentChunk>,
+  validateToolCallContentChunk: Validate<ToolCallContentChunk>,
+  assertToolCallContentChunk: Assert<ToolCallContentChunk>,
+  isTerminalOutput: Guard<TerminalOutput>,
+  validateTerminalOutput: Validate<TerminalOutput>,
+  assertTerminalOutput: Assert<TerminalOutput>,
+  isTerminalExitStatus: Guard<TerminalExitStatus>,
+  validateTerminalExitStatus: Validate<TerminalExitStatus>,
+  assertTerminalExitStatus: Assert<TerminalExitStatus>,
+  isTerminalSize: Guard<TerminalSize>,
+  validateTerminalSize: Validate<TerminalSize>,
+  assertTerminalSize: Assert<TerminalSize>,
+  isTerminalCapabilities: Guard<TerminalCapabilities>,
+  validateTerminalCapabilities: Validate<TerminalCapabilities>,
+  assertTerminalCapabilities: Assert<TerminalCapabilities>,
+  isTerminalCancelCapabilities: Guard<TerminalCancelCapabilities>,
+  validateTerminalCancelCapabilities: Validate<TerminalCancelCapabilities>,
+  assertTerminalCancelCapabilities: Assert<TerminalCancelCapabilities>,
+  isTerminalUpdate: Guard<TerminalUpdate>,
+  validateTerminalUpdate: Validate<TerminalUpdate>,
+  assertTerminalUpdate: Assert<TerminalUpdate>,
+  isTerminalOutputChunk: Guard<TerminalOutputChunk>,
+  validateTerminalOutputChunk: Validate<TerminalOutputChunk>,
+  assertTerminalOutputChunk: Assert<TerminalOutputChunk>,
+  isPlanUpdateContent: Guard<PlanUpdateContent>,
+  validatePlanUpdateContent: Validate<PlanUpdateContent>,
+  assertPlanUpdateContent: Assert<PlanUpdateContent>,
+  isPlanId: Guard<PlanId>,
+  validatePlanId: Validate<PlanId>,
+  assertPlanId: Assert<PlanId>,
+  isPlanEntry: Guard<PlanEntry>,
+  validatePlanEntry: Validate<PlanEntry>,
+  assertPlanEntry: Assert<PlanEntry>,
+  isPlanEntryPriority: Guard<PlanEntryPriority>,
+  validatePlanEntryPriority: Validate<PlanEntryPriority>,
+  assertPlanEntryPriority: Assert<PlanEntryPriority>,
+  isPlanEntryStatus: Guard<PlanEntryStatus>,
+  validatePlanEntryStatus: Validate<PlanEntryStatus>,
+  assertPlanEntryStatus: Assert<PlanEntryStatus>,
+  isPlanItems: Guard<PlanItems>,
+  validatePlanItems: Validate<PlanItems>,
+  assertPlanItems: Assert<PlanItems>,
+  isPlanUpdate: Guard<PlanUpdate>,
+  validatePlanUpdate: Validate<PlanUpdate>,
+  assertPlanUpdate: Assert<PlanUpdate>,
+  isAvailableCommandsUpdate: Guard<AvailableCommandsUpdate>,
+  validateAvailableCommandsUpdate: Validate<AvailableCommandsUpdate>,
+  assertAvailableCommandsUpdate: Assert<AvailableCommandsUpdate>,
+  isConfigOptionUpdate: Guard<ConfigOptionUpdate>,
+  validateConfigOptionUpdate: Validate<ConfigOptionUpdate>,
+  assertConfigOptionUpdate: Assert<ConfigOptionUpdate>,
+  isSessionInfoUpdate: Guard<SessionInfoUpdate>,
+  validateSessionInfoUpdate: Validate<SessionInfoUpdate>,
+  assertSessionInfoUpdate: Assert<SessionInfoUpdate>,
+  isCost: Guard<Cost>,
+  validateCost: Validate<Cost>,
+  assertCost: Assert<Cost>,
+  isUsageUpdate: Guard<UsageUpdate>,
+  validateUsageUpdate: Validate<UsageUpdate>,
+  assertUsageUpdate: Assert<UsageUpdate>,
+  isNoticeSeverity: Guard<NoticeSeverity>,
+  validateNoticeSeverity: Validate<NoticeSeverity>,
+  assertNoticeSeverity: Assert<NoticeSeverity>,
+  isNotice: Guard<Notice>,
+  validateNotice: Validate<Notice>,
+  assertNotice: Assert<Notice>,
+  isCompactionId: Guard<CompactionId>,
+  validateCompactionId: Validate<CompactionId>,
+  assertCompactionId: Assert<CompactionId>,
+  isCompactionStatus: Guard<CompactionStatus>,
+  validateCompactionStatus: Validate<CompactionStatus>,
+  assertCompactionStatus: Assert<CompactionStatus>,
+  isCompactionUpdate: Guard<CompactionUpdate>,
+  validateCompactionUpdate: Validate<CompactionUpdate>,
+  assertCompactionUpdate: Assert<CompactionUpdate>,
+  isCompactionSummaryChunk: Guard<CompactionSummaryChunk>,
+  validateCompactionSummaryChunk: Validate<CompactionSummaryChunk>,
+  assertCompactionSummaryChunk: Assert<CompactionSummaryChunk>,
+  isCompleteElicitationNotification: Guard<CompleteElicitationNotification>,
+  validateCompleteElicitationNotification: Validate<CompleteElicitationNotification>,
+  assertCompleteElicitationNotification: Assert<CompleteElicitationNotification>,
+  isExtNotification: Guard<ExtNotification>,
+  validateExtNotification: Validate<ExtNotification>,
+  assertExtNotification: Assert<ExtNotification>,
+  isClientRequest: Guard<ClientRequest>,
+  validateClientRequest: Validate<ClientRequest>,
+  assertClientRequest: Assert<ClientRequest>,
+  isInitializeRequest: Guard<InitializeRequest>,
+  validateInitializeRequest: Validate<InitializeRequest>,
+  assertInitializeRequest: Assert<InitializeRequest>,
+  isClientCapabilities: Guard<ClientCapabilities>,
+  validateClientCapabilities: Validate<ClientCapabilities>,
+  assertClientCapabilities: Assert<ClientCapabilities>,
+  isClientAuthCapabilities: Guard<ClientAuthCapabilities>,
+  validateClientAuthCapabilities: Validate<ClientAuthCapabilities>,
+  assertClientAuthCapabilities: Assert<ClientAuthCapabilities>,
+  isTerminalAuthCapabilities: Guard<TerminalAuthCapabilities>,
+  validateTerminalAuthCapabilities: Validate<TerminalAuthCapabilities>,
+  assertTerminalAuthCapabilities: Assert<TerminalAuthCapabilities>,
+  isElicitationCapabilities: Guard<ElicitationCapabilities>,
+  validateElicitationCapabilities: Validate<ElicitationCapabilities>,
+  assertElicitationCapabilities: Assert<ElicitationCapabilities>,
+  isElicitationFormCapabilities: Guard<ElicitationFormCapabilities>,
+  validateElicitationFormCapabilities: Validate<ElicitationFormCapabilities>,
+  assertElicitationFormCapabilities: Assert<ElicitationFormCapabilities>,
+  isElicitationUrlCapabilities: Guard<ElicitationUrlCapabilities>,
+  validateElicitationUrlCapabilities: Validate<ElicitationUrlCapabilities>,
+  assertElicitationUrlCapabilities: Assert<ElicitationUrlCapabilities>,
+  isLoginAuthRequest: Guard<LoginAuthRequest>,
+  validateLoginAuthRequest: Validate<LoginAuthRequest>,
+  assertLoginAuthRequest: Assert<LoginAuthRequest>,
+  isLogoutAuthRequest: Guard<LogoutAuthRequest>,
+  validateLogoutAuthRequest: Validate<LogoutAuthRequest>,
+  assertLogoutAuthRequest: Assert<LogoutAuthRequest>,
+  isNewSessionRequest: Guard<NewSessionRequest>,
+  validateNewSessionRequest: Validate<NewSessionRequest>,
+  assertNewSessionRequest: Assert<NewSessionRequest>,
+  isMcpServer: Guard<McpServer>,
+  validateMcpServer: Validate<McpServer>,
+  assertMcpServer: Assert<McpServer>,
+  isHttpHeader: Guard<HttpHeader>,
+  validateHttpHeader: Validate<HttpHeader>,
+  assertHttpHeader: Assert<HttpHeader>,
+  isMcpServerHttp: Guard<McpServerHttp>,
+  validateMcpServerHttp: Validate<McpServerHttp>,
+  assertMcpServerHttp: Assert<McpServerHttp>,
+  isMcpServerStdio: Guard<McpServerStdio>,
+  validateMcpServerStdio: Validate<McpServerStdio>,
+  assertMcpServerStdio: Assert<McpServerStdio>,
+  isListSessionsRequest: Guard<ListSessionsRequest>,
+  validateListSessionsRequest: Validate<ListSessionsRequest>,
+  assertListSessionsRequest: Assert<ListSessionsRequest>,
+  isDeleteSessionRequest: Guard<DeleteSessionRequest>,
+  validateDeleteSessionRequest: Validate<DeleteSessionRequest>,
+  assertDeleteSessionRequest: Assert<DeleteSessionRequest>,
+  isResumeSessionRequest: Guard<ResumeSessionRequest>,
+  validateResumeSessionRequest: Validate<ResumeSessionRequest>,
+  assertResumeSessionRequest: Assert<ResumeSessionRequest>,
+  isReplayFrom: Guard<ReplayFrom>,
+  validateReplayFrom: Validate<ReplayFrom>,
+  assertReplayFrom: Assert<ReplayFrom>,
+  isReplayFromStart: Guard<ReplayFromStart>,
+  validateReplayFromStart: Validate<ReplayFromStart>,
+  assertReplayFromStart: Assert<ReplayFromStart>,
+  isCloseSessionRequest: Guard<CloseSessionRequest>,
+  validateCloseSessionRequest: Validate<CloseSessionRequest>,
+  assertCloseSessionRequest: Assert<CloseSessionRequest>,
+  isCancelToolCallRequest: Guard<CancelToolCallRequest>,
+  validateCancelToolCallRequest: Validate<CancelToolCallRequest>,
+  assertCancelToolCallRequest: Assert<CancelToolCallRequest>,
+  isCancelTerminalRequest: Guard<CancelTerminalRequest>,
+  validateCancelTerminalRequest: Validate<CancelTerminalRequest>,
+  assertCancelTerminalRequest: Assert<CancelTerminalRequest>,
+  isSetSessionConfigOptionRequest: Guard<SetSessionConfigOptionRequest>,
+  validateSetSessionConfigOptionRequest: Validate<SetSessionConfigOptionRequest>,
+  assertSetSessionConfigOptionRequest: Assert<SetSessionConfigOptionRequest>,
+  isPromptRequest: Guard<PromptRequest>,
+  validatePromptRequest: Validate<PromptRequest>,
+  assertPromptRequest: Assert<PromptRequest>,
+  isClientResponse: Guard<ClientResponse>,
+  validateClientResponse: Validate<ClientResponse>,
+  assertClientResponse: Assert<ClientResponse>,
+  isRequestPermissionResponse: Guard<RequestPermissionResponse>,
+  validateRequestPermissionResponse: Validate<RequestPermissionResponse>,
+  assertRequestPermissionResponse: Assert<RequestPermissionResponse>,
+  isRequestPermissionOutcome: Guard<RequestPermissionOutcome>,
+  validateRequestPermissionOutcome: Validate<RequestPermissionOutcome>,
+  assertRequestPermissionOutcome: Assert<RequestPermissionOutcome>,
+  isCancelledPermissionOutcome: Guard<CancelledPermissionOutcome>,
+  validateCancelledPermissionOutcome: Validate<CancelledPermissionOutcome>,
+  assertCancelledPermissionOutcome: Assert<CancelledPermissionOutcome>,
+  isSelectedPermissionOutcome: Guard<SelectedPermissionOutcome>,
+  validateSelectedPermissionOutcome: Validate<SelectedPermissionOutcome>,
+  assertSelectedPermissionOutcome: Assert<SelectedPermissionOutcome>,
+  isCreateElicitationResponse: Guard<CreateElicitationResponse>,
+  validateCreateElicitationResponse: Validate<CreateElicitationResponse>,
+  assertCreateElicitationResponse: Assert<CreateElicitationResponse>,
+  isElicitationContentValue: Guard<ElicitationContentValue>,
+  validateElicitationContentValue: Validate<ElicitationContentValue>,
+  assertElicitationContentValue: Assert<ElicitationContentValue>,
+  isElicitationAcceptAction: Guard<ElicitationAcceptAction>,
+  validateElicitationAcceptAction: Validate<ElicitationAcceptAction>,
+  assertElicitationAcceptAction: Assert<ElicitationAcceptAction>,
+  isClientNotification: Guard<ClientNotification>,
+  validateClientNotification: Validate<ClientNotification>,
+  assertClientNotification: Assert<ClientNotification>,
+  isCancelSessionNotification: Guard<CancelSessionNotification>,
+  validateCancelSessionNotification: Validate<CancelSessionNotification>,
+  assertCancelSessionNotification: Assert<CancelSessionNotification>,
+  isCancelRequestNotification: Guard<CancelRequestNotification>,
+  validateCancelRequestNotification: Validate<CancelRequestNotification>,
+  assertCancelRequestNotification: Assert<CancelRequestNotification>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`session/request_permission`: `parseRequestPermissionRequest`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentRequest: Parse<AgentRequest>;
-export declare const parseRequestId: Parse<RequestId>;
-export declare const parseRequestPermissionRequest: Parse<RequestPermissionRequest>;
-export declare const parseSessionId: Parse<SessionId>;
-export declare const parseRequestPermissionSubject: Parse<RequestPermissionSubject>;
-export declare const parseToolCallUpdate: Parse<ToolCallUpdate>;
-export declare const parseToolCallId: Parse<ToolCallId>;
-export declare const parseToolKind: Parse<ToolKind>;
-export declare const parseToolCallStatus: Parse<ToolCallStatus>;
-export declare const parseToolCallContent: Parse<ToolCallContent>;
-export declare const parseContentBlock: Parse<ContentBlock>;
-export declare const parseAnnotations: Parse<Annotations>;
-export declare const parseRole: Parse<Role>;
-export declare const parseTextContent: Parse<TextContent>;
-export declare const parseMediaType: Parse<MediaType>;
-export declare const parseImageContent: Parse<ImageContent>;
-export declare const parseAudioContent: Parse<AudioContent>;
-export declare const parseIcon: Parse<Icon>;
-export declare const parseIconTheme: Parse<IconTheme>;
-export declare const parseResourceLink: Parse<ResourceLink>;
-export declare const parseEmbeddedResourceResource: Parse<EmbeddedResourceResource>;
-export declare const parseTextResourceContents: Parse<TextResourceContents>;
-export declare const parseBlobResourceContents: Parse<BlobResourceContents>;
-export declare const parseEmbeddedResource: Parse<EmbeddedResource>;
-export declare const parseContent: Parse<Content>;
-export declare const parseDiffChange: Parse<DiffChange>;
-export declare const parseDiffFileType: Parse<DiffFileType>;
-export declare const parseAbsolutePath: Parse<AbsolutePath>;
-export declare const parseDiffPathChange: Parse<DiffPathChange>;
-export declare const parseDiffPathPairChange: Parse<DiffPathPairChange>;
-export declare const parseDiffPatch: Parse<DiffPatch>;
-export declare const parseDiffPatchFormat: Parse<DiffPatchFormat>;
-export declare const parseDiff: Parse<Diff>;
-export declare const parseTerminalId: Parse<TerminalId>;
-export declare const parseTerminal: Parse<Terminal>;
-export declare const parseToolCallLocation: Parse<ToolCallLocation>;
-export declare const parseToolCallCapabilities: Parse<ToolCallCapabilities>;
-export declare const parseToolCallCancelCapabilities: Parse<ToolCallCancelCapabilities>;
-export declare const parseToolCallPermissionSubject: Parse<ToolCallPermissionSubject>;
-export declare const parseCommandPermissionSubject: Parse<CommandPermissionSubject>;
-export declare const parsePermissionOption: Parse<PermissionOption>;
-export declare const parsePermissionOptionId: Parse<PermissionOptionId>;
-export declare const parsePermissionOptionKind: Parse<PermissionOptionKind>;
-export declare const parseCreateElicitationRequest: Parse<CreateElicitationRequest>;
-export declare const parseElicitationSessionScope: Parse<ElicitationSessionScope>;
-export declare const parseElicitationRequestScope: Parse<ElicitationRequestScope>;
-export declare const parseElicitationSchema: Parse<ElicitationSchema>;
-export declare const parseElicitationSchemaType: Parse<ElicitationSchemaType>;
-export declare const parseElicitationPropertySchema: Parse<ElicitationPropertySchema>;
-export declare const parseStringFormat: Parse<StringFormat>;
-export declare const parseEnumOption: Parse<EnumOption>;
-export declare const parseStringPropertySchema: Parse<StringPropertySchema>;
-export declare const parseNumberPropertySchema: Parse<NumberPropertySchema>;
-export declare const parseIntegerPropertySchema: Parse<IntegerPropertySchema>;
-export declare const parseBooleanPropertySchema: Parse<BooleanPropertySchema>;
-export declare const parseMultiSelectItems: Parse<MultiSelectItems>;
-export declare const parseStringMultiSelectItems: Parse<StringMultiSelectItems>;
-export declare const parseTitledMultiSelectItems: Parse<TitledMultiSelectItems>;
-export declare const parseMultiSelectPropertySchema: Parse<MultiSelectPropertySchema>;
-export declare const parseElicitationFormMode: Parse<ElicitationFormMode>;
-export declare const parseElicitationId: Parse<ElicitationId>;
-export declare const parseElicitationUrlMode: Parse<ElicitationUrlMode>;
-export declare const parseExtRequest: Parse<ExtRequest>;
+export declare const parseAgentRequest: Parse<AgentRequest>,
+  parseRequestId: Parse<RequestId>,
+  parseRequestPermissionRequest: Parse<RequestPermissionRequest>,
+  parseSessionId: Parse<SessionId>,
+  parseRequestPermissionSubject: Parse<RequestPermissionSubject>,
+  parseToolCallUpdate: Parse<ToolCallUpdate>,
+  parseToolCallId: Parse<ToolCallId>,
+  parseToolKind: Parse<ToolKind>,
+  parseToolCallStatus: Parse<ToolCallStatus>,
+  parseToolCallContent: Parse<ToolCallContent>,
+  parseContentBlock: Parse<ContentBlock>,
+  parseAnnotations: Parse<Annotations>,
+  parseRole: Parse<Role>,
+  parseTextContent: Parse<TextContent>,
+  parseMediaType: Parse<MediaType>,
+  parseImageContent: Parse<ImageContent>,
+  parseAudioContent: Parse<AudioContent>,
+  parseIcon: Parse<Icon>,
+  parseIconTheme: Parse<IconTheme>,
+  parseResourceLink: Parse<ResourceLink>,
+  parseEmbeddedResourceResource: Parse<EmbeddedResourceResource>,
+  parseTextResourceContents: Parse<TextResourceContents>,
+  parseBlobResourceContents: Parse<BlobResourceContents>,
+  parseEmbeddedResource: Parse<EmbeddedResource>,
+  parseContent: Parse<Content>,
+  parseDiffChange: Parse<DiffChange>,
+  parseDiffFileType: Parse<DiffFileType>,
+  parseAbsolutePath: Parse<AbsolutePath>,
+  parseDiffPathChange: Parse<DiffPathChange>,
+  parseDiffPathPairChange: Parse<DiffPathPairChange>,
+  parseDiffPatch: Parse<DiffPatch>,
+  parseDiffPatchFormat: Parse<DiffPatchFormat>,
+  parseDiff: Parse<Diff>,
+  parseTerminalId: Parse<TerminalId>,
+  parseTerminal: Parse<Terminal>,
+  parseToolCallLocation: Parse<ToolCallLocation>,
+  parseToolCallCapabilities: Parse<ToolCallCapabilities>,
+  parseToolCallCancelCapabilities: Parse<ToolCallCancelCapabilities>,
+  parseToolCallPermissionSubject: Parse<ToolCallPermissionSubject>,
+  parseCommandPermissionSubject: Parse<CommandPermissionSubject>,
+  parsePermissionOption: Parse<PermissionOption>,
+  parsePermissionOptionId: Parse<PermissionOptionId>,
+  parsePermissionOptionKind: Parse<PermissionOptionKind>,
+  parseCreateElicitationRequest: Parse<CreateElicitationRequest>,
+  parseElicitationSessionScope: Parse<ElicitationSessionScope>,
+  parseElicitationRequestScope: Parse<ElicitationRequestScope>,
+  parseElicitationSchema: Parse<ElicitationSchema>,
+  parseElicitationSchemaType: Parse<ElicitationSchemaType>,
+  parseElicitationPropertySchema: Parse<ElicitationPropertySchema>,
+  parseStringFormat: Parse<StringFormat>,
+  parseEnumOption: Parse<EnumOption>,
+  parseStringPropertySchema: Parse<StringPropertySchema>,
+  parseNumberPropertySchema: Parse<NumberPropertySchema>,
+  parseIntegerPropertySchema: Parse<IntegerPropertySchema>,
+  parseBooleanPropertySchema: Parse<BooleanPropertySchema>,
+  parseMultiSelectItems: Parse<MultiSelectItems>,
+  parseStringMultiSelectItems: Parse<StringMultiSelectItems>,
+  parseTitledMultiSelectItems: Parse<TitledMultiSelectItems>,
+  parseMultiSelectPropertySchema: Parse<MultiSelectPropertySchema>,
+  parseElicitationFormMode: Parse<ElicitationFormMode>,
+  parseElicitationId: Parse<ElicitationId>,
+  parseElicitationUrlMode: Parse<ElicitationUrlMode>,
+  parseExtRequest: Parse<ExtRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseAgentResponse: ResponseParse<AgentResponse>;
-export declare const parseInitializeResponse: Parse<InitializeResponse>;
-export declare const parseProtocolVersion: Parse<ProtocolVersion>;
-export declare const parseImplementation: Parse<Implementation>;
-export declare const parseAgentCapabilities: Parse<AgentCapabilities>;
-export declare const parseSessionCapabilities: Parse<SessionCapabilities>;
-export declare const parsePromptCapabilities: Parse<PromptCapabilities>;
-export declare const parsePromptImageCapabilities: Parse<PromptImageCapabilities>;
-export declare const parsePromptAudioCapabilities: Parse<PromptAudioCapabilities>;
-export declare const parsePromptEmbeddedContextCapabilities: Parse<PromptEmbeddedContextCapabilities>;
-export declare const parseMcpCapabilities: Parse<McpCapabilities>;
-export declare const parseMcpStdioCapabilities: Parse<McpStdioCapabilities>;
-export declare const parseMcpHttpCapabilities: Parse<McpHttpCapabilities>;
-export declare const parseSessionDeleteCapabilities: Parse<SessionDeleteCapabilities>;
-export declare const parseSessionAdditionalDirectoriesCapabilities: Parse<SessionAdditionalDirectoriesCapabilities>;
-export declare const parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
-export declare const parseAuthMethod: Parse<AuthMethod>;
-export declare const parseAuthMethodId: Parse<AuthMethodId>;
-export declare const parseEnvVariable: Parse<EnvVariable>;
-export declare const parseAuthMethodTerminal: Parse<AuthMethodTerminal>;
-export declare const parseAuthMethodAgent: Parse<AuthMethodAgent>;
-export declare const parseLoginAuthResponse: Parse<LoginAuthResponse>;
-export declare const parseLogoutAuthResponse: Parse<LogoutAuthResponse>;
-export declare const parseNewSessionResponse: Parse<NewSessionResponse>;
-export declare const parseSessionConfigOption: Parse<SessionConfigOption>;
-export declare const parseSessionConfigId: Parse<SessionConfigId>;
-export declare const parseSessionConfigOptionCategory: Parse<SessionConfigOptionCategory>;
-export declare const parseSessionConfigValueId: Parse<SessionConfigValueId>;
-export declare const parseSessionConfigSelectOptions: Parse<SessionConfigSelectOptions>;
-export declare const parseSessionConfigSelectOption: Parse<SessionConfigSelectOption>;
-export declare const parseSessionConfigSelectGroup: Parse<SessionConfigSelectGroup>;
-export declare const parseSessionConfigGroupId: Parse<SessionConfigGroupId>;
-export declare const parseSessionConfigSelect: Parse<SessionConfigSelect>;
-export declare const parseSessionConfigBoolean: Parse<SessionConfigBoolean>;
-export declare const parseAvailableCommand: Parse<AvailableCommand>;
-export declare const parseAvailableCommandInput: Parse<AvailableCommandInput>;
-export declare const parseTextCommandInput: Parse<TextCommandInput>;
-export declare const parseCommand: Parse<Command>;
-export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
-export declare const parseSessionInfo: Parse<SessionInfo>;
-export declare const parseSessionListCursor: Parse<SessionListCursor>;
-export declare const parseDeleteSessionResponse: Parse<DeleteSessionResponse>;
-export declare const parseResumeSessionResponse: Parse<ResumeSessionResponse>;
-export declare const parseCloseSessionResponse: Parse<CloseSessionResponse>;
-export declare const parseCancelToolCallResponse: Parse<CancelToolCallResponse>;
-export declare const parseCancelTerminalResponse: Parse<CancelTerminalResponse>;
-export declare const parseSetSessionConfigOptionResponse: Parse<SetSessionConfigOptionResponse>;
-export declare const parsePromptResponse: Parse<PromptResponse>;
-export declare const parseMessageId: Parse<MessageId>;
-export declare const parseExtResponse: Parse<ExtResponse>;
-export declare const parseError: Parse<Error>;
-export declare const parseErrorCode: Parse<ErrorCode>;
-export declare const parseErrorData: Parse<ErrorData>;
-export declare const parseUnsupportedProtocolVersionErrorData: Parse<UnsupportedProtocolVersionErrorData>;
-export declare const parseSessionNotFoundErrorData: Parse<SessionNotFoundErrorData>;
+export declare const parseAgentResponse: ResponseParse<AgentResponse>,
+  parseInitializeResponse: Parse<InitializeResponse>,
+  parseProtocolVersion: Parse<ProtocolVersion>,
+  parseImplementation: Parse<Implementation>,
+  parseAgentCapabilities: Parse<AgentCapabilities>,
+  parseSessionCapabilities: Parse<SessionCapabilities>,
+  parsePromptCapabilities: Parse<PromptCapabilities>,
+  parsePromptImageCapabilities: Parse<PromptImageCapabilities>,
+  parsePromptAudioCapabilities: Parse<PromptAudioCapabilities>,
+  parsePromptEmbeddedContextCapabilities: Parse<PromptEmbeddedContextCapabilities>,
+  parseMcpCapabilities: Parse<McpCapabilities>,
+  parseMcpStdioCapabilities: Parse<McpStdioCapabilities>,
+  parseMcpHttpCapabilities: Parse<McpHttpCapabilities>,
+  parseSessionDeleteCapabilities: Parse<SessionDeleteCapabilities>,
+  parseSessionAdditionalDirectoriesCapabilities: Parse<SessionAdditionalDirectoriesCapabilities>,
+  parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>,
+  parseAuthMethod: Parse<AuthMethod>,
+  parseAuthMethodId: Parse<AuthMethodId>,
+  parseEnvVariable: Parse<EnvVariable>,
+  parseAuthMethodTerminal: Parse<AuthMethodTerminal>,
+  parseAuthMethodAgent: Parse<AuthMethodAgent>,
+  parseLoginAuthResponse: Parse<LoginAuthResponse>,
+  parseLogoutAuthResponse: Parse<LogoutAuthResponse>,
+  parseNewSessionResponse: Parse<NewSessionResponse>,
+  parseSessionConfigOption: Parse<SessionConfigOption>,
+  parseSessionConfigId: Parse<SessionConfigId>,
+  parseSessionConfigOptionCategory: Parse<SessionConfigOptionCategory>,
+  parseSessionConfigValueId: Parse<SessionConfigValueId>,
+  parseSessionConfigSelectOptions: Parse<SessionConfigSelectOptions>,
+  parseSessionConfigSelectOption: Parse<SessionConfigSelectOption>,
+  parseSessionConfigSelectGroup: Parse<SessionConfigSelectGroup>,
+  parseSessionConfigGroupId: Parse<SessionConfigGroupId>,
+  parseSessionConfigSelect: Parse<SessionConfigSelect>,
+  parseSessionConfigBoolean: Parse<SessionConfigBoolean>,
+  parseAvailableCommand: Parse<AvailableCommand>,
+  parseAvailableCommandInput: Parse<AvailableCommandInput>,
+  parseTextCommandInput: Parse<TextCommandInput>,
+  parseCommand: Parse<Command>,
+  parseListSessionsResponse: Parse<ListSessionsResponse>,
+  parseSessionInfo: Parse<SessionInfo>,
+  parseSessionListCursor: Parse<SessionListCursor>,
+  parseDeleteSessionResponse: Parse<DeleteSessionResponse>,
+  parseResumeSessionResponse: Parse<ResumeSessionResponse>,
+  parseCloseSessionResponse: Parse<CloseSessionResponse>,
+  parseCancelToolCallResponse: Parse<CancelToolCallResponse>,
+  parseCancelTerminalResponse: Parse<CancelTerminalResponse>,
+  parseSetSessionConfigOptionResponse: Parse<SetSessionConfigOptionResponse>,
+  parsePromptResponse: Parse<PromptResponse>,
+  parseMessageId: Parse<MessageId>,
+  parseExtResponse: Parse<ExtResponse>,
+  parseError: Parse<Error>,
+  parseErrorCode: Parse<ErrorCode>,
+  parseErrorData: Parse<ErrorData>,
+  parseUnsupportedProtocolVersionErrorData: Parse<UnsupportedProtocolVersionErrorData>,
+  parseSessionNotFoundErrorData: Parse<SessionNotFoundErrorData>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`session/update`: `parseUpdateSessionNotification`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentNotification: Parse<AgentNotification>;
-export declare const parseUpdateSessionNotification: Parse<UpdateSessionNotification>;
-export declare const parseSessionUpdate: Parse<SessionUpdate>;
-export declare const parseContentChunk: Parse<ContentChunk>;
-export declare const parseUserMessage: Parse<UserMessage>;
-export declare const parseAgentMessage: Parse<AgentMessage>;
-export declare const parseAgentThought: Parse<AgentThought>;
-export declare const parseBackgroundWork: Parse<BackgroundWork>;
-export declare const parseBackgroundTerminal: Parse<BackgroundTerminal>;
-export declare const parseBackgroundToolCall: Parse<BackgroundToolCall>;
-export declare const parseRunningStateUpdate: Parse<RunningStateUpdate>;
-export declare const parseErrorStopReason: Parse<ErrorStopReason>;
-export declare const parseIdleStateUpdate: Parse<IdleStateUpdate>;
-export declare const parseRequiresActionStateUpdate: Parse<RequiresActionStateUpdate>;
-export declare const parseStateUpdate: Parse<StateUpdate>;
-export declare const parseToolCallContentChunk: Parse<ToolCallContentChunk>;
-export declare const parseTerminalOutput: Parse<TerminalOutput>;
-export declare const parseTerminalExitStatus: Parse<TerminalExitStatus>;
-export declare const parseTerminalSize: Parse<TerminalSize>;
-export declare const parseTerminalCapabilities: Parse<TerminalCapabilities>;
-export declare const parseTerminalCancelCapabilities: Parse<TerminalCancelCapabilities>;
-export declare const parseTerminalUpdate: Parse<TerminalUpdate>;
-export declare const parseTerminalOutputChunk: Parse<TerminalOutputChunk>;
-export declare const parsePlanUpdateContent: Parse<PlanUpdateContent>;
-export declare const parsePlanId: Parse<PlanId>;
-export declare const parsePlanEntry: Parse<PlanEntry>;
-export declare const parsePlanEntryPriority: Parse<PlanEntryPriority>;
-export declare const parsePlanEntryStatus: Parse<PlanEntryStatus>;
-export declare const parsePlanItems: Parse<PlanItems>;
-export declare const parsePlanUpdate: Parse<PlanUpdate>;
-export declare const parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>;
-export declare const parseConfigOptionUpdate: Parse<ConfigOptionUpdate>;
-export declare const parseSessionInfoUpdate: Parse<SessionInfoUpdate>;
-export declare const parseCost: Parse<Cost>;
-export declare const parseUsageUpdate: Parse<UsageUpdate>;
-export declare const parseNoticeSeverity: Parse<NoticeSeverity>;
-export declare const parseNotice: Parse<Notice>;
-export declare const parseCompactionId: Parse<CompactionId>;
-export declare const parseCompactionStatus: Parse<CompactionStatus>;
-export declare const parseCompactionUpdate: Parse<CompactionUpdate>;
-export declare const parseCompactionSummaryChunk: Parse<CompactionSummaryChunk>;
-export declare const parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>;
-export declare const parseExtNotification: Parse<ExtNotification>;
+export declare const parseAgentNotification: Parse<AgentNotification>,
+  parseUpdateSessionNotification: Parse<UpdateSessionNotification>,
+  parseSessionUpdate: Parse<SessionUpdate>,
+  parseContentChunk: Parse<ContentChunk>,
+  parseUserMessage: Parse<UserMessage>,
+  parseAgentMessage: Parse<AgentMessage>,
+  parseAgentThought: Parse<AgentThought>,
+  parseBackgroundWork: Parse<BackgroundWork>,
+  parseBackgroundTerminal: Parse<BackgroundTerminal>,
+  parseBackgroundToolCall: Parse<BackgroundToolCall>,
+  parseRunningStateUpdate: Parse<RunningStateUpdate>,
+  parseErrorStopReason: Parse<ErrorStopReason>,
+  parseIdleStateUpdate: Parse<IdleStateUpdate>,
+  parseRequiresActionStateUpdate: Parse<RequiresActionStateUpdate>,
+  parseStateUpdate: Parse<StateUpdate>,
+  parseToolCallContentChunk: Parse<ToolCallContentChunk>,
+  parseTerminalOutput: Parse<TerminalOutput>,
+  parseTerminalExitStatus: Parse<TerminalExitStatus>,
+  parseTerminalSize: Parse<TerminalSize>,
+  parseTerminalCapabilities: Parse<TerminalCapabilities>,
+  parseTerminalCancelCapabilities: Parse<TerminalCancelCapabilities>,
+  parseTerminalUpdate: Parse<TerminalUpdate>,
+  parseTerminalOutputChunk: Parse<TerminalOutputChunk>,
+  parsePlanUpdateContent: Parse<PlanUpdateContent>,
+  parsePlanId: Parse<PlanId>,
+  parsePlanEntry: Parse<PlanEntry>,
+  parsePlanEntryPriority: Parse<PlanEntryPriority>,
+  parsePlanEntryStatus: Parse<PlanEntryStatus>,
+  parsePlanItems: Parse<PlanItems>,
+  parsePlanUpdate: Parse<PlanUpdate>,
+  parseAvailableCommandsUpdate: Parse<AvailableCommandsUpdate>,
+  parseConfigOptionUpdate: Parse<ConfigOptionUpdate>,
+  parseSessionInfoUpdate: Parse<SessionInfoUpdate>,
+  parseCost: Parse<Cost>,
+  parseUsageUpdate: Parse<UsageUpdate>,
+  parseNoticeSeverity: Parse<NoticeSeverity>,
+  parseNotice: Parse<Notice>,
+  parseCompactionId: Parse<CompactionId>,
+  parseCompactionStatus: Parse<CompactionStatus>,
+  parseCompactionUpdate: Parse<CompactionUpdate>,
+  parseCompactionSummaryChunk: Parse<CompactionSummaryChunk>,
+  parseCompleteElicitationNotification: Parse<CompleteElicitationNotification>,
+  parseExtNotification: Parse<ExtNotification>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`initialize`: `parseInitializeRequest`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseClientRequest: Parse<ClientRequest>;
-export declare const parseInitializeRequest: Parse<InitializeRequest>;
-export declare const parseClientCapabilities: Parse<ClientCapabilities>;
-export declare const parseClientAuthCapabilities: Parse<ClientAuthCapabilities>;
-export declare const parseTerminalAuthCapabilities: Parse<TerminalAuthCapabilities>;
-export declare const parseElicitationCapabilities: Parse<ElicitationCapabilities>;
-export declare const parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>;
-export declare const parseElicitationUrlCapabilities: Parse<ElicitationUrlCapabilities>;
-export declare const parseLoginAuthRequest: Parse<LoginAuthRequest>;
-export declare const parseLogoutAuthRequest: Parse<LogoutAuthRequest>;
-export declare const parseNewSessionRequest: Parse<NewSessionRequest>;
-export declare const parseMcpServer: Parse<McpServer>;
-export declare const parseHttpHeader: Parse<HttpHeader>;
-export declare const parseMcpServerHttp: Parse<McpServerHttp>;
-export declare const parseMcpServerStdio: Parse<McpServerStdio>;
-export declare const parseListSessionsRequest: Parse<ListSessionsRequest>;
-export declare const parseDeleteSessionRequest: Parse<DeleteSessionRequest>;
-export declare const parseResumeSessionRequest: Parse<ResumeSessionRequest>;
-export declare const parseReplayFrom: Parse<ReplayFrom>;
-export declare const parseReplayFromStart: Parse<ReplayFromStart>;
-export declare const parseCloseSessionRequest: Parse<CloseSessionRequest>;
-export declare const parseCancelToolCallRequest: Parse<CancelToolCallRequest>;
-export declare const parseCancelTerminalRequest: Parse<CancelTerminalRequest>;
-export declare const parseSetSessionConfigOptionRequest: Parse<SetSessionConfigOptionRequest>;
-export declare const parsePromptRequest: Parse<PromptRequest>;
+export declare const parseClientRequest: Parse<ClientRequest>,
+  parseInitializeRequest: Parse<InitializeRequest>,
+  parseClientCapabilities: Parse<ClientCapabilities>,
+  parseClientAuthCapabilities: Parse<ClientAuthCapabilities>,
+  parseTerminalAuthCapabilities: Parse<TerminalAuthCapabilities>,
+  parseElicitationCapabilities: Parse<ElicitationCapabilities>,
+  parseElicitationFormCapabilities: Parse<ElicitationFormCapabilities>,
+  parseElicitationUrlCapabilities: Parse<ElicitationUrlCapabilities>,
+  parseLoginAuthRequest: Parse<LoginAuthRequest>,
+  parseLogoutAuthRequest: Parse<LogoutAuthRequest>,
+  parseNewSessionRequest: Parse<NewSessionRequest>,
+  parseMcpServer: Parse<McpServer>,
+  parseHttpHeader: Parse<HttpHeader>,
+  parseMcpServerHttp: Parse<McpServerHttp>,
+  parseMcpServerStdio: Parse<McpServerStdio>,
+  parseListSessionsRequest: Parse<ListSessionsRequest>,
+  parseDeleteSessionRequest: Parse<DeleteSessionRequest>,
+  parseResumeSessionRequest: Parse<ResumeSessionRequest>,
+  parseReplayFrom: Parse<ReplayFrom>,
+  parseReplayFromStart: Parse<ReplayFromStart>,
+  parseCloseSessionRequest: Parse<CloseSessionRequest>,
+  parseCancelToolCallRequest: Parse<CancelToolCallRequest>,
+  parseCancelTerminalRequest: Parse<CancelTerminalRequest>,
+  parseSetSessionConfigOptionRequest: Parse<SetSessionConfigOptionRequest>,
+  parsePromptRequest: Parse<PromptRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "session/request_permission" }`:
  * `parseRequestPermissionResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseClientResponse: ResponseParse<ClientResponse>;
-export declare const parseRequestPermissionResponse: Parse<RequestPermissionResponse>;
-export declare const parseRequestPermissionOutcome: Parse<RequestPermissionOutcome>;
-export declare const parseCancelledPermissionOutcome: Parse<CancelledPermissionOutcome>;
-export declare const parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>;
-export declare const parseCreateElicitationResponse: Parse<CreateElicitationResponse>;
-export declare const parseElicitationContentValue: Parse<ElicitationContentValue>;
-export declare const parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
+export declare const parseClientResponse: ResponseParse<ClientResponse>,
+  parseRequestPermissionResponse: Parse<RequestPermissionResponse>,
+  parseRequestPermissionOutcome: Parse<RequestPermissionOutcome>,
+  parseCancelledPermissionOutcome: Parse<CancelledPermissionOutcome>,
+  parseSelectedPermissionOutcome: Parse<SelectedPermissionOutcome>,
+  parseCreateElicitationResponse: Parse<CreateElicitationResponse>,
+  parseElicitationContentValue: Parse<ElicitationContentValue>,
+  parseElicitationAcceptAction: Parse<ElicitationAcceptAction>;
 /**
  * Reads `params` by the message's `method`, as the connection does:
  * with that method's parse (`session/cancel`: `parseCancelSessionNotification`). An extension's method, or
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseClientNotification: Parse<ClientNotification>;
-export declare const parseCancelSessionNotification: Parse<CancelSessionNotification>;
-export declare const parseCancelRequestNotification: Parse<CancelRequestNotification>;
-export declare const isRequestPermissionSubjectOf: OpenVariantGuard<RequestPermissionSubject, "type", "tool_call" | "command">;
-export declare const isCustomRequestPermissionSubject: CustomGuard<RequestPermissionSubject, "type", "tool_call" | "command">;
-export declare const isToolCallContentOf: OpenVariantGuard<ToolCallContent, "type", "content" | "diff" | "terminal">;
-export declare const isCustomToolCallContent: CustomGuard<ToolCallContent, "type", "content" | "diff" | "terminal">;
-export declare const isContentBlockOf: OpenVariantGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">;
-export declare const isCustomContentBlock: CustomGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">;
-export declare const isDiffChangeOf: OpenVariantGuard<DiffChange, "operation", "add" | "delete" | "modify" | "move" | "copy">;
-export declare const isCustomDiffChange: CustomGuard<DiffChange, "operation", "add" | "delete" | "modify" | "move" | "copy">;
-export declare const isCreateElicitationRequestOf: OpenVariantGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isCustomCreateElicitationRequest: CustomGuard<CreateElicitationRequest, "mode", "form" | "url">;
-export declare const isElicitationPropertySchemaOf: OpenVariantGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isCustomElicitationPropertySchema: CustomGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">;
-export declare const isMultiSelectItemsOf: OpenVariantGuard<MultiSelectItems, "type", "string">;
-export declare const isCustomMultiSelectItems: CustomGuard<MultiSelectItems, "type", "string">;
-export declare const isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems, "type">;
-export declare const isAuthMethodOf: OpenVariantGuard<AuthMethod, "type", "terminal" | "agent">;
-export declare const isCustomAuthMethod: CustomGuard<AuthMethod, "type", "terminal" | "agent">;
-export declare const isSessionConfigOptionOf: OpenVariantGuard<SessionConfigOption, "type", "select" | "boolean">;
-export declare const isCustomSessionConfigOption: CustomGuard<SessionConfigOption, "type", "select" | "boolean">;
-export declare const isAvailableCommandOf: OpenVariantGuard<AvailableCommand, "type", "command">;
-export declare const isCustomAvailableCommand: CustomGuard<AvailableCommand, "type", "command">;
-export declare const isAvailableCommandInputOf: OpenVariantGuard<AvailableCommandInput, "type", "text">;
-export declare const isCustomAvailableCommandInput: CustomGuard<AvailableCommandInput, "type", "text">;
-export declare const isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
-export declare const isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">;
-export declare const isBackgroundWorkOf: OpenVariantGuard<BackgroundWork, "type", "terminal" | "tool_call">;
-export declare const isCustomBackgroundWork: CustomGuard<BackgroundWork, "type", "terminal" | "tool_call">;
-export declare const isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
-export declare const isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
-export declare const isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">;
-export declare const isStateUpdateOf: OpenVariantGuard<StateUpdate, "state", "running" | "idle" | "requires_action">;
-export declare const isCustomStateUpdate: CustomGuard<StateUpdate, "state", "running" | "idle" | "requires_action">;
-export declare const isPlanUpdateContentOf: OpenVariantGuard<PlanUpdateContent, "type", "items">;
-export declare const isCustomPlanUpdateContent: CustomGuard<PlanUpdateContent, "type", "items">;
-export declare const isMcpServerOf: OpenVariantGuard<McpServer, "type", "http" | "stdio">;
-export declare const isCustomMcpServer: CustomGuard<McpServer, "type", "http" | "stdio">;
-export declare const isReplayFromOf: OpenVariantGuard<ReplayFrom, "type", "start">;
-export declare const isCustomReplayFrom: CustomGuard<ReplayFrom, "type", "start">;
-export declare const isSetSessionConfigOptionRequestOf: OpenVariantGuard<SetSessionConfigOptionRequest, "type", "id" | "boolean">;
-export declare const isCustomSetSessionConfigOptionRequest: CustomGuard<SetSessionConfigOptionRequest, "type", "id" | "boolean">;
-export declare const isRequestPermissionOutcomeOf: OpenVariantGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">;
-export declare const isCustomRequestPermissionOutcome: CustomGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">;
-export declare const isCreateElicitationResponseOf: OpenVariantGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
-export declare const isCustomCreateElicitationResponse: CustomGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
+export declare const parseClientNotification: Parse<ClientNotification>,
+  parseCancelSessionNotification: Parse<CancelSessionNotification>,
+  parseCancelRequestNotification: Parse<CancelRequestNotification>,
+  isRequestPermissionSubjectOf: OpenVariantGuard<RequestPermissionSubject, "type", "tool_call" | "command">,
+  isCustomRequestPermissionSubject: CustomGuard<RequestPermissionSubject, "type", "tool_call" | "command">,
+  isToolCallContentOf: OpenVariantGuard<ToolCallContent, "type", "content" | "diff" | "terminal">,
+  isCustomToolCallContent: CustomGuard<ToolCallContent, "type", "content" | "diff" | "terminal">,
+  isContentBlockOf: OpenVariantGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">,
+  isCustomContentBlock: CustomGuard<ContentBlock, "type", "text" | "image" | "audio" | "resource_link" | "resource">,
+  isDiffChangeOf: OpenVariantGuard<DiffChange, "operation", "add" | "delete" | "modify" | "move" | "copy">,
+  isCustomDiffChange: CustomGuard<DiffChange, "operation", "add" | "delete" | "modify" | "move" | "copy">,
+  isCreateElicitationRequestOf: OpenVariantGuard<CreateElicitationRequest, "mode", "form" | "url">,
+  isCustomCreateElicitationRequest: CustomGuard<CreateElicitationRequest, "mode", "form" | "url">,
+  isElicitationPropertySchemaOf: OpenVariantGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">,
+  isCustomElicitationPropertySchema: CustomGuard<ElicitationPropertySchema, "type", "string" | "number" | "integer" | "boolean" | "array">,
+  isMultiSelectItemsOf: OpenVariantGuard<MultiSelectItems, "type", "string">,
+  isCustomMultiSelectItems: CustomGuard<MultiSelectItems, "type", "string">,
+  isUntaggedMultiSelectItems: UntaggedGuard<MultiSelectItems, "type">,
+  isAuthMethodOf: OpenVariantGuard<AuthMethod, "type", "terminal" | "agent">,
+  isCustomAuthMethod: CustomGuard<AuthMethod, "type", "terminal" | "agent">,
+  isSessionConfigOptionOf: OpenVariantGuard<SessionConfigOption, "type", "select" | "boolean">,
+  isCustomSessionConfigOption: CustomGuard<SessionConfigOption, "type", "select" | "boolean">,
+  isAvailableCommandOf: OpenVariantGuard<AvailableCommand, "type", "command">,
+  isCustomAvailableCommand: CustomGuard<AvailableCommand, "type", "command">,
+  isAvailableCommandInputOf: OpenVariantGuard<AvailableCommandInput, "type", "text">,
+  isCustomAvailableCommandInput: CustomGuard<AvailableCommandInput, "type", "text">,
+  isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">,
+  isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk">,
+  isBackgroundWorkOf: OpenVariantGuard<BackgroundWork, "type", "terminal" | "tool_call">,
+  isCustomBackgroundWork: CustomGuard<BackgroundWork, "type", "terminal" | "tool_call">,
+  isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">,
+  isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">,
+  isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">,
+  isStateUpdateOf: OpenVariantGuard<StateUpdate, "state", "running" | "idle" | "requires_action">,
+  isCustomStateUpdate: CustomGuard<StateUpdate, "state", "running" | "idle" | "requires_action">,
+  isPlanUpdateContentOf: OpenVariantGuard<PlanUpdateContent, "type", "items">,
+  isCustomPlanUpdateContent: CustomGuard<PlanUpdateContent, "type", "items">,
+  isMcpServerOf: OpenVariantGuard<McpServer, "type", "http" | "stdio">,
+  isCustomMcpServer: CustomGuard<McpServer, "type", "http" | "stdio">,
+  isReplayFromOf: OpenVariantGuard<ReplayFrom, "type", "start">,
+  isCustomReplayFrom: CustomGuard<ReplayFrom, "type", "start">,
+  isSetSessionConfigOptionRequestOf: OpenVariantGuard<SetSessionConfigOptionRequest, "type", "id" | "boolean">,
+  isCustomSetSessionConfigOptionRequest: CustomGuard<SetSessionConfigOptionRequest, "type", "id" | "boolean">,
+  isRequestPermissionOutcomeOf: OpenVariantGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">,
+  isCustomRequestPermissionOutcome: CustomGuard<RequestPermissionOutcome, "outcome", "cancelled" | "selected">,
+  isCreateElicitationResponseOf: OpenVariantGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">,
+  isCustomCreateElicitationResponse: CustomGuard<CreateElicitationResponse, "action", "accept" | "decline" | "cancel">;
 export {};

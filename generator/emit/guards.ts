@@ -23,7 +23,10 @@ export interface FunctionDeclarations {
   exported: readonly string[];
   /** Whether the lines name received types, as `<locals.received>.<Name>` (received.d.ts). */
   readsReceived: boolean;
-  /** One statement per line, doc comments included. */
+  /**
+   * One statement per line, doc comments included; the file's layout joins the runs of
+   * undocumented ones (ts-declarations.ts `joinConstantDeclarations`).
+   */
   lines: readonly string[];
 }
 

@@ -14,7 +14,7 @@ import { banner, type OutputFile } from "./output.js";
 import { parserDeclarations } from "./parsers.js";
 import { sharedModuleFrom } from "./shared-code.js";
 import { type DeclarationSource, declarationSource, takeShared } from "./shared-declarations.js";
-import { indentDeclarations } from "./ts-declarations.js";
+import { indentDeclarations, joinConstantDeclarations } from "./ts-declarations.js";
 
 const ROOT_NAME = "AcpCodegenRoot";
 
@@ -58,7 +58,8 @@ export function typesLayout(
   // `export {}` keeps the file's local names local: without it, a declaration file exports
   // every top-level declaration. (With no definitions the file must still be a module, or
   // importing it fails to compile.)
-  return { content: indentDeclarations([head, ...lines, "export {};", ""].join("\n")), taken };
+  const text = indentDeclarations([head, ...lines, "export {};", ""].join("\n"));
+  return { content: joinConstantDeclarations(text), taken };
 }
 
 /** types.d.ts's declarations before any sharing: the types, then the functions' declarations. */

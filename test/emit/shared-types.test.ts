@@ -38,7 +38,7 @@ type World = Map<string, ts.SourceFile>;
 /** Where a name of a file is declared: the file and the statement (or none: a global). */
 interface Found {
   path: string;
-  node: ts.Statement;
+  node: ts.Statement | ts.VariableDeclaration;
 }
 
 const FILES = ["types.d.ts", "received.d.ts"] as const;
@@ -54,11 +54,11 @@ function resolve(world: World, path: string, name: string, depth = 0): Found | u
   for (const s of file.statements) {
     if ((ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && s.name.text === name)
       return { path, node: s };
-    if (
-      ts.isVariableStatement(s) &&
-      s.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name)
-    )
-      return { path, node: s };
+    // A constant is its declarator: a statement may declare several (joined runs).
+    const constant = ts.isVariableStatement(s)
+      ? s.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && d.name.text === name)
+      : undefined;
+    if (constant) return { path, node: constant };
   }
   for (const s of file.statements) {
     if (!ts.isImportDeclaration(s) && !ts.isExportDeclaration(s)) continue;
@@ -133,8 +133,17 @@ async function filesOf(context: EmitContext): Promise<Array<[string, ts.SourceFi
   return emitted.map((f) => [f.path, parse(f.path, f.content)]);
 }
 
-const text = (world: World, found: Found) =>
-  withoutDraftLinks(found.node.getFullText(world.get(found.path)).trim());
+/** A declaration's text with its doc comment; a constant's, of its declarator alone. */
+const text = (world: World, found: Found) => {
+  const file = world.get(found.path);
+  const { node } = found;
+  const full = ts.isVariableDeclaration(node)
+    ? [...ts.getJSDocCommentsAndTags(node).map((d) => d.getText(file)), node.getText(file)].join(
+        "\n",
+      )
+    : node.getFullText(file);
+  return withoutDraftLinks(full.trim());
+};
 
 it("some releases have unstable surfaces", () => {
   expect(paired.length).toBeGreaterThan(2);

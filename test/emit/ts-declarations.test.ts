@@ -2,7 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript-5.9";
 import { describe, expect, it } from "vitest";
-import { indentDeclarations, splitDeclarations } from "../../generator/emit/ts-declarations.js";
+import {
+  indentDeclarations,
+  joinConstantDeclarations,
+  splitDeclarations,
+} from "../../generator/emit/ts-declarations.js";
 import { parse } from "../support/declarations.js";
 import { SURFACES } from "../support/surfaces.js";
 import { TEST_PACKAGE } from "../support/test-package.js";
@@ -135,4 +139,78 @@ describe("indentDeclarations", () => {
       text.split("\n").filter((l) => /^ +[a-zA-Z_$][\w$]*\??: /.test(l)).length,
     ).toBeGreaterThan(100);
   });
+});
+
+describe("joinConstantDeclarations", () => {
+  const CONSTANTS = `export type A = string
+export declare const isA: Guard<A>;
+export declare const parseA: Parse<A>;
+/**
+ * Documented: begins a statement.
+ */
+export declare const parseB: OpenParse<B, R.B>;
+export declare const isB: Guard<B>;
+/** @experimental Only in the unstable schema: may change or be removed. */
+export declare const isC: Guard<C>;
+type Local = {
+  x: "export declare const notOne: Guard<X>;"
+}
+export declare const isD: Guard<D>;
+export {};`;
+  /** Each declarator the TypeScript parser sees: its name, type, statement and doc comments. */
+  const declarators = (text: string) => {
+    const file = parse("t.d.ts", text);
+    return file.statements.filter(ts.isVariableStatement).flatMap((statement, index) =>
+      statement.declarationList.declarations.map((d) => ({
+        name: d.name.getText(file),
+        type: d.type?.getText(file),
+        statement: index,
+        docs: ts.getJSDocCommentsAndTags(d).map((doc) => doc.getText(file)),
+      })),
+    );
+  };
+  const joined = joinConstantDeclarations(CONSTANTS);
+
+  it("keeps every constant, its type and its doc comment, on the same lines", () => {
+    const strip = (list: ReturnType<typeof declarators>) =>
+      list.map(({ name, type, docs }) => ({ name, type, docs }));
+    expect(strip(declarators(joined))).toEqual(strip(declarators(CONSTANTS)));
+    expect(joined.split("\n").length).toBe(CONSTANTS.split("\n").length);
+    expect(declarators(joined).find((d) => d.name === "parseB")?.docs).toEqual([
+      "/**\n * Documented: begins a statement.\n */",
+    ]);
+  });
+
+  it("joins each run of undocumented constants, and only runs, into one statement", () => {
+    const statementOf = Object.fromEntries(declarators(joined).map((d) => [d.name, d.statement]));
+    expect(statementOf.parseA).toBe(statementOf.isA);
+    expect(statementOf.isB).toBe(statementOf.parseB);
+    expect(
+      new Set([statementOf.isA, statementOf.parseB, statementOf.isC, statementOf.isD]).size,
+    ).toBe(4);
+    // What is not a top-level constant line is left as it was.
+    expect(joined).toContain('x: "export declare const notOne: Guard<X>;"');
+  });
+
+  it.each(SURFACES)(
+    "leaves no two statements of constants in a row in %s's types.d.ts unless a doc comment parts them",
+    (surface) => {
+      const text = readFileSync(join(TEST_PACKAGE, surface.id, "types.d.ts"), "utf8");
+      const file = parse("types.d.ts", text);
+      const unparted = file.statements.filter(
+        (s, i) =>
+          ts.isVariableStatement(s) &&
+          i > 0 &&
+          ts.isVariableStatement(file.statements[i - 1] as ts.Statement) &&
+          ts.getJSDocCommentsAndTags(s.declarationList.declarations[0] as ts.VariableDeclaration)
+            .length === 0,
+      );
+      expect(unparted.map((s) => s.getText(file))).toEqual([]);
+      // The functions are still declared, in fewer statements (an unstable surface documents
+      // its experimental ones, each of which begins a statement).
+      const constants = declarators(text);
+      expect(constants.length).toBeGreaterThan(100);
+      expect(new Set(constants.map((c) => c.statement)).size).toBeLessThan(constants.length);
+    },
+  );
 });

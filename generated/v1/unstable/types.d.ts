@@ -2879,9 +2879,9 @@ export interface ProxySuccessorNotification {
 type JsonObject = {
   [k: string]: unknown
 }
-export declare const isAgentRequest: Guard<AgentRequest>;
-export declare const validateAgentRequest: Validate<AgentRequest>;
-export declare const assertAgentRequest: Assert<AgentRequest>;
+export declare const isAgentRequest: Guard<AgentRequest>,
+  validateAgentRequest: Validate<AgentRequest>,
+  assertAgentRequest: Assert<AgentRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpRequest: Guard<MessageMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -2899,22 +2899,22 @@ export declare const isMcpRequestId: Guard<McpRequestId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMcpRequestId: Validate<McpRequestId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertMcpRequestId: Assert<McpRequestId>;
-export declare const isAgentResponse: Guard<AgentResponse>;
-export declare const validateAgentResponse: Validate<AgentResponse>;
-export declare const assertAgentResponse: Assert<AgentResponse>;
-export declare const isInitializeResponse: Guard<InitializeResponse>;
-export declare const validateInitializeResponse: Validate<InitializeResponse>;
-export declare const assertInitializeResponse: Assert<InitializeResponse>;
-export declare const isAgentCapabilities: Guard<AgentCapabilities>;
-export declare const validateAgentCapabilities: Validate<AgentCapabilities>;
-export declare const assertAgentCapabilities: Assert<AgentCapabilities>;
-export declare const isMcpCapabilities: Guard<McpCapabilities>;
-export declare const validateMcpCapabilities: Validate<McpCapabilities>;
-export declare const assertMcpCapabilities: Assert<McpCapabilities>;
-export declare const isSessionCapabilities: Guard<SessionCapabilities>;
-export declare const validateSessionCapabilities: Validate<SessionCapabilities>;
-export declare const assertSessionCapabilities: Assert<SessionCapabilities>;
+export declare const assertMcpRequestId: Assert<McpRequestId>,
+  isAgentResponse: Guard<AgentResponse>,
+  validateAgentResponse: Validate<AgentResponse>,
+  assertAgentResponse: Assert<AgentResponse>,
+  isInitializeResponse: Guard<InitializeResponse>,
+  validateInitializeResponse: Validate<InitializeResponse>,
+  assertInitializeResponse: Assert<InitializeResponse>,
+  isAgentCapabilities: Guard<AgentCapabilities>,
+  validateAgentCapabilities: Validate<AgentCapabilities>,
+  assertAgentCapabilities: Assert<AgentCapabilities>,
+  isMcpCapabilities: Guard<McpCapabilities>,
+  validateMcpCapabilities: Validate<McpCapabilities>,
+  assertMcpCapabilities: Assert<McpCapabilities>,
+  isSessionCapabilities: Guard<SessionCapabilities>,
+  validateSessionCapabilities: Validate<SessionCapabilities>,
+  assertSessionCapabilities: Assert<SessionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isSessionSystemPromptCapabilities: Guard<SessionSystemPromptCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -2956,10 +2956,10 @@ export declare const isSessionTitleCapabilities: Guard<SessionTitleCapabilities>
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSessionTitleCapabilities: Validate<SessionTitleCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSessionTitleCapabilities: Assert<SessionTitleCapabilities>;
-export declare const isAgentAuthCapabilities: Guard<AgentAuthCapabilities>;
-export declare const validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>;
-export declare const assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
+export declare const assertSessionTitleCapabilities: Assert<SessionTitleCapabilities>,
+  isAgentAuthCapabilities: Guard<AgentAuthCapabilities>,
+  validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>,
+  assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isAuthStatusCapabilities: Guard<AuthStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3031,13 +3031,13 @@ export declare const isAuthAccount: Guard<AuthAccount>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthAccount: Validate<AuthAccount>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthAccount: Assert<AuthAccount>;
-export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
-export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
-export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
-export declare const isSessionInfo: Guard<SessionInfo>;
-export declare const validateSessionInfo: Validate<SessionInfo>;
-export declare const assertSessionInfo: Assert<SessionInfo>;
+export declare const assertAuthAccount: Assert<AuthAccount>,
+  isListSessionsResponse: Guard<ListSessionsResponse>,
+  validateListSessionsResponse: Validate<ListSessionsResponse>,
+  assertListSessionsResponse: Assert<ListSessionsResponse>,
+  isSessionInfo: Guard<SessionInfo>,
+  validateSessionInfo: Validate<SessionInfo>,
+  assertSessionInfo: Assert<SessionInfo>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isForkSessionResponse: Guard<ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3073,25 +3073,25 @@ export declare const isSetSessionTitleResponse: Guard<SetSessionTitleResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSetSessionTitleResponse: Validate<SetSessionTitleResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSetSessionTitleResponse: Assert<SetSessionTitleResponse>;
-export declare const isPromptResponse: Guard<PromptResponse>;
-export declare const validatePromptResponse: Validate<PromptResponse>;
-export declare const assertPromptResponse: Assert<PromptResponse>;
+export declare const assertSetSessionTitleResponse: Assert<SetSessionTitleResponse>,
+  isPromptResponse: Guard<PromptResponse>,
+  validatePromptResponse: Validate<PromptResponse>,
+  assertPromptResponse: Assert<PromptResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isUsage: Guard<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateUsage: Validate<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertUsage: Assert<Usage>;
-export declare const isAgentNotification: Guard<AgentNotification>;
-export declare const validateAgentNotification: Validate<AgentNotification>;
-export declare const assertAgentNotification: Assert<AgentNotification>;
-export declare const isSessionNotification: Guard<SessionNotification>;
-export declare const validateSessionNotification: Validate<SessionNotification>;
-export declare const assertSessionNotification: Assert<SessionNotification>;
-export declare const isSessionUpdate: Guard<SessionUpdate>;
-export declare const validateSessionUpdate: Validate<SessionUpdate>;
-export declare const assertSessionUpdate: Assert<SessionUpdate>;
+export declare const assertUsage: Assert<Usage>,
+  isAgentNotification: Guard<AgentNotification>,
+  validateAgentNotification: Validate<AgentNotification>,
+  assertAgentNotification: Assert<AgentNotification>,
+  isSessionNotification: Guard<SessionNotification>,
+  validateSessionNotification: Validate<SessionNotification>,
+  assertSessionNotification: Assert<SessionNotification>,
+  isSessionUpdate: Guard<SessionUpdate>,
+  validateSessionUpdate: Validate<SessionUpdate>,
+  assertSessionUpdate: Assert<SessionUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanUpdateContent: Guard<PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3205,16 +3205,16 @@ export declare const isAuthStatusUpdateNotification: Guard<AuthStatusUpdateNotif
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthStatusUpdateNotification: Validate<AuthStatusUpdateNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthStatusUpdateNotification: Assert<AuthStatusUpdateNotification>;
-export declare const isClientRequest: Guard<ClientRequest>;
-export declare const validateClientRequest: Validate<ClientRequest>;
-export declare const assertClientRequest: Assert<ClientRequest>;
-export declare const isInitializeRequest: Guard<InitializeRequest>;
-export declare const validateInitializeRequest: Validate<InitializeRequest>;
-export declare const assertInitializeRequest: Assert<InitializeRequest>;
-export declare const isClientCapabilities: Guard<ClientCapabilities>;
-export declare const validateClientCapabilities: Validate<ClientCapabilities>;
-export declare const assertClientCapabilities: Assert<ClientCapabilities>;
+export declare const assertAuthStatusUpdateNotification: Assert<AuthStatusUpdateNotification>,
+  isClientRequest: Guard<ClientRequest>,
+  validateClientRequest: Validate<ClientRequest>,
+  assertClientRequest: Assert<ClientRequest>,
+  isInitializeRequest: Guard<InitializeRequest>,
+  validateInitializeRequest: Validate<InitializeRequest>,
+  assertInitializeRequest: Assert<InitializeRequest>,
+  isClientCapabilities: Guard<ClientCapabilities>,
+  validateClientCapabilities: Validate<ClientCapabilities>,
+  assertClientCapabilities: Assert<ClientCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isSubagentCapabilities: Guard<SubagentCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3250,13 +3250,13 @@ export declare const isAuthStatusRequest: Guard<AuthStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthStatusRequest: Validate<AuthStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthStatusRequest: Assert<AuthStatusRequest>;
-export declare const isNewSessionRequest: Guard<NewSessionRequest>;
-export declare const validateNewSessionRequest: Validate<NewSessionRequest>;
-export declare const assertNewSessionRequest: Assert<NewSessionRequest>;
-export declare const isMcpServer: Guard<McpServer>;
-export declare const validateMcpServer: Validate<McpServer>;
-export declare const assertMcpServer: Assert<McpServer>;
+export declare const assertAuthStatusRequest: Assert<AuthStatusRequest>,
+  isNewSessionRequest: Guard<NewSessionRequest>,
+  validateNewSessionRequest: Validate<NewSessionRequest>,
+  assertNewSessionRequest: Assert<NewSessionRequest>,
+  isMcpServer: Guard<McpServer>,
+  validateMcpServer: Validate<McpServer>,
+  assertMcpServer: Assert<McpServer>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMcpServerAcp: Guard<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3274,13 +3274,13 @@ export declare const isSystemPromptMode: Guard<SystemPromptMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSystemPromptMode: Validate<SystemPromptMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSystemPromptMode: Assert<SystemPromptMode>;
-export declare const isLoadSessionRequest: Guard<LoadSessionRequest>;
-export declare const validateLoadSessionRequest: Validate<LoadSessionRequest>;
-export declare const assertLoadSessionRequest: Assert<LoadSessionRequest>;
-export declare const isListSessionsRequest: Guard<ListSessionsRequest>;
-export declare const validateListSessionsRequest: Validate<ListSessionsRequest>;
-export declare const assertListSessionsRequest: Assert<ListSessionsRequest>;
+export declare const assertSystemPromptMode: Assert<SystemPromptMode>,
+  isLoadSessionRequest: Guard<LoadSessionRequest>,
+  validateLoadSessionRequest: Validate<LoadSessionRequest>,
+  assertLoadSessionRequest: Assert<LoadSessionRequest>,
+  isListSessionsRequest: Guard<ListSessionsRequest>,
+  validateListSessionsRequest: Validate<ListSessionsRequest>,
+  assertListSessionsRequest: Assert<ListSessionsRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isSessionArchiveFilter: Guard<SessionArchiveFilter>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3316,13 +3316,13 @@ export declare const isSetSessionTitleRequest: Guard<SetSessionTitleRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSetSessionTitleRequest: Validate<SetSessionTitleRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSetSessionTitleRequest: Assert<SetSessionTitleRequest>;
-export declare const isResumeSessionRequest: Guard<ResumeSessionRequest>;
-export declare const validateResumeSessionRequest: Validate<ResumeSessionRequest>;
-export declare const assertResumeSessionRequest: Assert<ResumeSessionRequest>;
-export declare const isClientResponse: Guard<ClientResponse>;
-export declare const validateClientResponse: Validate<ClientResponse>;
-export declare const assertClientResponse: Assert<ClientResponse>;
+export declare const assertSetSessionTitleRequest: Assert<SetSessionTitleRequest>,
+  isResumeSessionRequest: Guard<ResumeSessionRequest>,
+  validateResumeSessionRequest: Validate<ResumeSessionRequest>,
+  assertResumeSessionRequest: Assert<ResumeSessionRequest>,
+  isClientResponse: Guard<ClientResponse>,
+  validateClientResponse: Validate<ClientResponse>,
+  assertClientResponse: Assert<ClientResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpResponse: Guard<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3334,10 +3334,10 @@ export declare const isMcpError: Guard<McpError>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMcpError: Validate<McpError>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertMcpError: Assert<McpError>;
-export declare const isClientNotification: Guard<ClientNotification>;
-export declare const validateClientNotification: Validate<ClientNotification>;
-export declare const assertClientNotification: Assert<ClientNotification>;
+export declare const assertMcpError: Assert<McpError>,
+  isClientNotification: Guard<ClientNotification>,
+  validateClientNotification: Validate<ClientNotification>,
+  assertClientNotification: Assert<ClientNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpNotification: Guard<MessageMcpNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3398,12 +3398,12 @@ export declare const assertProxySuccessorNotification: Assert<ProxySuccessorNoti
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>;
-export declare const parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>;
-export declare const parseToolCallUpdate: OpenParse<ToolCallUpdate, R.ToolCallUpdate>;
-export declare const parseToolCallContent: OpenParse<ToolCallContent, R.ToolCallContent>;
-export declare const parseContentBlock: OpenParse<ContentBlock, R.ContentBlock>;
-export declare const parseContent: OpenParse<Content, R.Content>;
+export declare const parseAgentRequest: OpenParse<AgentRequest, R.AgentRequest>,
+  parseRequestPermissionRequest: OpenParse<RequestPermissionRequest, R.RequestPermissionRequest>,
+  parseToolCallUpdate: OpenParse<ToolCallUpdate, R.ToolCallUpdate>,
+  parseToolCallContent: OpenParse<ToolCallContent, R.ToolCallContent>,
+  parseContentBlock: OpenParse<ContentBlock, R.ContentBlock>,
+  parseContent: OpenParse<Content, R.Content>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpRequest: Parse<MessageMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3415,11 +3415,11 @@ export declare const parseMcpRequestId: Parse<McpRequestId>;
  * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>;
-export declare const parseInitializeResponse: OpenParse<InitializeResponse, R.InitializeResponse>;
-export declare const parseAgentCapabilities: Parse<AgentCapabilities>;
-export declare const parseMcpCapabilities: Parse<McpCapabilities>;
-export declare const parseSessionCapabilities: Parse<SessionCapabilities>;
+export declare const parseAgentResponse: OpenResponseParse<AgentResponse, R.AgentResponse>,
+  parseInitializeResponse: OpenParse<InitializeResponse, R.InitializeResponse>,
+  parseAgentCapabilities: Parse<AgentCapabilities>,
+  parseMcpCapabilities: Parse<McpCapabilities>,
+  parseSessionCapabilities: Parse<SessionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionSystemPromptCapabilities: Parse<SessionSystemPromptCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3433,13 +3433,13 @@ export declare const parseSessionArchiveCapabilities: Parse<SessionArchiveCapabi
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatusCapabilities: Parse<SessionStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSessionTitleCapabilities: Parse<SessionTitleCapabilities>;
-export declare const parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
+export declare const parseSessionTitleCapabilities: Parse<SessionTitleCapabilities>,
+  parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthStatusCapabilities: Parse<AuthStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseProvidersCapabilities: Parse<ProvidersCapabilities>;
-export declare const parseAuthMethod: OpenParse<AuthMethod, R.AuthMethod>;
+export declare const parseProvidersCapabilities: Parse<ProvidersCapabilities>,
+  parseAuthMethod: OpenParse<AuthMethod, R.AuthMethod>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseListProvidersResponse: Parse<ListProvidersResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3459,12 +3459,12 @@ export declare const parseAuthStatusResponse: Parse<AuthStatusResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthState: Parse<AuthState>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseAuthAccount: Parse<AuthAccount>;
-export declare const parseNewSessionResponse: OpenParse<NewSessionResponse, R.NewSessionResponse>;
-export declare const parseSessionConfigOption: OpenParse<SessionConfigOption, R.SessionConfigOption>;
-export declare const parseLoadSessionResponse: OpenParse<LoadSessionResponse, R.LoadSessionResponse>;
-export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
-export declare const parseSessionInfo: Parse<SessionInfo>;
+export declare const parseAuthAccount: Parse<AuthAccount>,
+  parseNewSessionResponse: OpenParse<NewSessionResponse, R.NewSessionResponse>,
+  parseSessionConfigOption: OpenParse<SessionConfigOption, R.SessionConfigOption>,
+  parseLoadSessionResponse: OpenParse<LoadSessionResponse, R.LoadSessionResponse>,
+  parseListSessionsResponse: Parse<ListSessionsResponse>,
+  parseSessionInfo: Parse<SessionInfo>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseForkSessionResponse: OpenParse<ForkSessionResponse, R.ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3476,10 +3476,10 @@ export declare const parseSessionStatusResponse: Parse<SessionStatusResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatus: Parse<SessionStatus>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSetSessionTitleResponse: Parse<SetSessionTitleResponse>;
-export declare const parseResumeSessionResponse: OpenParse<ResumeSessionResponse, R.ResumeSessionResponse>;
-export declare const parseSetSessionConfigOptionResponse: OpenParse<SetSessionConfigOptionResponse, R.SetSessionConfigOptionResponse>;
-export declare const parsePromptResponse: Parse<PromptResponse>;
+export declare const parseSetSessionTitleResponse: Parse<SetSessionTitleResponse>,
+  parseResumeSessionResponse: OpenParse<ResumeSessionResponse, R.ResumeSessionResponse>,
+  parseSetSessionConfigOptionResponse: OpenParse<SetSessionConfigOptionResponse, R.SetSessionConfigOptionResponse>,
+  parsePromptResponse: Parse<PromptResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseUsage: Parse<Usage>;
 /**
@@ -3488,11 +3488,11 @@ export declare const parseUsage: Parse<Usage>;
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>;
-export declare const parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>;
-export declare const parseSessionUpdate: OpenParse<SessionUpdate, R.SessionUpdate>;
-export declare const parseContentChunk: OpenParse<ContentChunk, R.ContentChunk>;
-export declare const parseToolCall: OpenParse<ToolCall, R.ToolCall>;
+export declare const parseAgentNotification: OpenParse<AgentNotification, R.AgentNotification>,
+  parseSessionNotification: OpenParse<SessionNotification, R.SessionNotification>,
+  parseSessionUpdate: OpenParse<SessionUpdate, R.SessionUpdate>,
+  parseContentChunk: OpenParse<ContentChunk, R.ContentChunk>,
+  parseToolCall: OpenParse<ToolCall, R.ToolCall>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanUpdateContent: OpenParse<PlanUpdateContent, R.PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3506,10 +3506,10 @@ export declare const parsePlanMarkdown: Parse<PlanMarkdown>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanUpdate: OpenParse<PlanUpdate, R.PlanUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parsePlanRemoved: Parse<PlanRemoved>;
-export declare const parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.ConfigOptionUpdate>;
-export declare const parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>;
-export declare const parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>;
+export declare const parsePlanRemoved: Parse<PlanRemoved>,
+  parseConfigOptionUpdate: OpenParse<ConfigOptionUpdate, R.ConfigOptionUpdate>,
+  parseCompactionUpdate: OpenParse<CompactionUpdate, R.CompactionUpdate>,
+  parseCompactionSummaryChunk: OpenParse<CompactionSummaryChunk, R.CompactionSummaryChunk>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSubagentSessionCapabilities: Parse<SubagentSessionCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3540,9 +3540,9 @@ export declare const parseAuthStatusUpdateNotification: Parse<AuthStatusUpdateNo
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>;
-export declare const parseInitializeRequest: Parse<InitializeRequest>;
-export declare const parseClientCapabilities: Parse<ClientCapabilities>;
+export declare const parseClientRequest: OpenParse<ClientRequest, R.ClientRequest>,
+  parseInitializeRequest: Parse<InitializeRequest>,
+  parseClientCapabilities: Parse<ClientCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSubagentCapabilities: Parse<SubagentCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3554,17 +3554,17 @@ export declare const parseSetProviderRequest: Parse<SetProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisableProviderRequest: Parse<DisableProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseAuthStatusRequest: Parse<AuthStatusRequest>;
-export declare const parseNewSessionRequest: OpenParse<NewSessionRequest, R.NewSessionRequest>;
-export declare const parseMcpServer: OpenParse<McpServer, R.McpServer>;
+export declare const parseAuthStatusRequest: Parse<AuthStatusRequest>,
+  parseNewSessionRequest: OpenParse<NewSessionRequest, R.NewSessionRequest>,
+  parseMcpServer: OpenParse<McpServer, R.McpServer>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpServerAcp: Parse<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSystemPrompt: OpenParse<SystemPrompt, R.SystemPrompt>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSystemPromptMode: Parse<SystemPromptMode>;
-export declare const parseLoadSessionRequest: OpenParse<LoadSessionRequest, R.LoadSessionRequest>;
-export declare const parseListSessionsRequest: Parse<ListSessionsRequest>;
+export declare const parseSystemPromptMode: Parse<SystemPromptMode>,
+  parseLoadSessionRequest: OpenParse<LoadSessionRequest, R.LoadSessionRequest>,
+  parseListSessionsRequest: Parse<ListSessionsRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionArchiveFilter: Parse<SessionArchiveFilter>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3576,18 +3576,18 @@ export declare const parseUnarchiveSessionRequest: Parse<UnarchiveSessionRequest
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatusRequest: Parse<SessionStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSetSessionTitleRequest: Parse<SetSessionTitleRequest>;
-export declare const parseResumeSessionRequest: OpenParse<ResumeSessionRequest, R.ResumeSessionRequest>;
-export declare const parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>;
-export declare const parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
+export declare const parseSetSessionTitleRequest: Parse<SetSessionTitleRequest>,
+  parseResumeSessionRequest: OpenParse<ResumeSessionRequest, R.ResumeSessionRequest>,
+  parseSetSessionConfigOptionRequest: OpenParse<SetSessionConfigOptionRequest, R.SetSessionConfigOptionRequest>,
+  parsePromptRequest: OpenParse<PromptRequest, R.PromptRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "fs/write_text_file" }`:
  * `parseWriteTextFileResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>;
-export declare const parseRequestPermissionResponse: OpenParse<RequestPermissionResponse, R.RequestPermissionResponse>;
-export declare const parseRequestPermissionOutcome: OpenParse<RequestPermissionOutcome, R.RequestPermissionOutcome>;
+export declare const parseClientResponse: OpenResponseParse<ClientResponse, R.ClientResponse>,
+  parseRequestPermissionResponse: OpenParse<RequestPermissionResponse, R.RequestPermissionResponse>,
+  parseRequestPermissionOutcome: OpenParse<RequestPermissionOutcome, R.RequestPermissionOutcome>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMessageMcpResponse: Parse<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3633,8 +3633,8 @@ export declare const parseProxySuccessorResponse: Parse<ProxySuccessorResponse>;
  */
 export declare const parseProxyNotification: Parse<ProxyNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseProxySuccessorNotification: Parse<ProxySuccessorNotification>;
-export declare const isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "plan_update" | "plan_removed" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">;
+export declare const parseProxySuccessorNotification: Parse<ProxySuccessorNotification>,
+  isSessionUpdateOf: VariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" | "tool_call" | "tool_call_update" | "plan" | "plan_update" | "plan_removed" | "available_commands_update" | "current_mode_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanUpdateContentOf: VariantGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3646,7 +3646,7 @@ export declare const isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "sto
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">;
-export declare const isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse" | "acp">;
-export declare const isUntaggedMcpServer: UntaggedGuard<McpServer, "type">;
+export declare const isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">,
+  isMcpServerOf: VariantGuard<McpServer, "type", "http" | "sse" | "acp">,
+  isUntaggedMcpServer: UntaggedGuard<McpServer, "type">;
 export {};

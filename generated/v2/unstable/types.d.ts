@@ -2866,9 +2866,9 @@ export interface ProxySuccessorNotification {
 type JsonObject = {
   [k: string]: unknown
 }
-export declare const isAgentRequest: Guard<AgentRequest>;
-export declare const validateAgentRequest: Validate<AgentRequest>;
-export declare const assertAgentRequest: Assert<AgentRequest>;
+export declare const isAgentRequest: Guard<AgentRequest>,
+  validateAgentRequest: Validate<AgentRequest>,
+  assertAgentRequest: Assert<AgentRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpRequest: Guard<MessageMcpRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -2886,22 +2886,22 @@ export declare const isMcpRequestId: Guard<McpRequestId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMcpRequestId: Validate<McpRequestId>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertMcpRequestId: Assert<McpRequestId>;
-export declare const isAgentResponse: Guard<AgentResponse>;
-export declare const validateAgentResponse: Validate<AgentResponse>;
-export declare const assertAgentResponse: Assert<AgentResponse>;
-export declare const isInitializeResponse: Guard<InitializeResponse>;
-export declare const validateInitializeResponse: Validate<InitializeResponse>;
-export declare const assertInitializeResponse: Assert<InitializeResponse>;
-export declare const isAgentCapabilities: Guard<AgentCapabilities>;
-export declare const validateAgentCapabilities: Validate<AgentCapabilities>;
-export declare const assertAgentCapabilities: Assert<AgentCapabilities>;
-export declare const isSessionCapabilities: Guard<SessionCapabilities>;
-export declare const validateSessionCapabilities: Validate<SessionCapabilities>;
-export declare const assertSessionCapabilities: Assert<SessionCapabilities>;
-export declare const isMcpCapabilities: Guard<McpCapabilities>;
-export declare const validateMcpCapabilities: Validate<McpCapabilities>;
-export declare const assertMcpCapabilities: Assert<McpCapabilities>;
+export declare const assertMcpRequestId: Assert<McpRequestId>,
+  isAgentResponse: Guard<AgentResponse>,
+  validateAgentResponse: Validate<AgentResponse>,
+  assertAgentResponse: Assert<AgentResponse>,
+  isInitializeResponse: Guard<InitializeResponse>,
+  validateInitializeResponse: Validate<InitializeResponse>,
+  assertInitializeResponse: Assert<InitializeResponse>,
+  isAgentCapabilities: Guard<AgentCapabilities>,
+  validateAgentCapabilities: Validate<AgentCapabilities>,
+  assertAgentCapabilities: Assert<AgentCapabilities>,
+  isSessionCapabilities: Guard<SessionCapabilities>,
+  validateSessionCapabilities: Validate<SessionCapabilities>,
+  assertSessionCapabilities: Assert<SessionCapabilities>,
+  isMcpCapabilities: Guard<McpCapabilities>,
+  validateMcpCapabilities: Validate<McpCapabilities>,
+  assertMcpCapabilities: Assert<McpCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMcpAcpCapabilities: Guard<McpAcpCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -2949,10 +2949,10 @@ export declare const isSessionTitleCapabilities: Guard<SessionTitleCapabilities>
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSessionTitleCapabilities: Validate<SessionTitleCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSessionTitleCapabilities: Assert<SessionTitleCapabilities>;
-export declare const isAgentAuthCapabilities: Guard<AgentAuthCapabilities>;
-export declare const validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>;
-export declare const assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
+export declare const assertSessionTitleCapabilities: Assert<SessionTitleCapabilities>,
+  isAgentAuthCapabilities: Guard<AgentAuthCapabilities>,
+  validateAgentAuthCapabilities: Validate<AgentAuthCapabilities>,
+  assertAgentAuthCapabilities: Assert<AgentAuthCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isAuthStatusCapabilities: Guard<AuthStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3024,13 +3024,13 @@ export declare const isAuthAccount: Guard<AuthAccount>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthAccount: Validate<AuthAccount>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthAccount: Assert<AuthAccount>;
-export declare const isListSessionsResponse: Guard<ListSessionsResponse>;
-export declare const validateListSessionsResponse: Validate<ListSessionsResponse>;
-export declare const assertListSessionsResponse: Assert<ListSessionsResponse>;
-export declare const isSessionInfo: Guard<SessionInfo>;
-export declare const validateSessionInfo: Validate<SessionInfo>;
-export declare const assertSessionInfo: Assert<SessionInfo>;
+export declare const assertAuthAccount: Assert<AuthAccount>,
+  isListSessionsResponse: Guard<ListSessionsResponse>,
+  validateListSessionsResponse: Validate<ListSessionsResponse>,
+  assertListSessionsResponse: Assert<ListSessionsResponse>,
+  isSessionInfo: Guard<SessionInfo>,
+  validateSessionInfo: Validate<SessionInfo>,
+  assertSessionInfo: Assert<SessionInfo>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isForkSessionResponse: Guard<ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3060,34 +3060,34 @@ export declare const isSessionStatus: Guard<SessionStatus>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSessionStatus: Validate<SessionStatus>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSessionStatus: Assert<SessionStatus>;
-export declare const isStateUpdate: Guard<StateUpdate>;
-export declare const validateStateUpdate: Validate<StateUpdate>;
-export declare const assertStateUpdate: Assert<StateUpdate>;
-export declare const isBackgroundWork: Guard<BackgroundWork>;
-export declare const validateBackgroundWork: Validate<BackgroundWork>;
-export declare const assertBackgroundWork: Assert<BackgroundWork>;
+export declare const assertSessionStatus: Assert<SessionStatus>,
+  isStateUpdate: Guard<StateUpdate>,
+  validateStateUpdate: Validate<StateUpdate>,
+  assertStateUpdate: Assert<StateUpdate>,
+  isBackgroundWork: Guard<BackgroundWork>,
+  validateBackgroundWork: Validate<BackgroundWork>,
+  assertBackgroundWork: Assert<BackgroundWork>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isBackgroundSubagent: Guard<BackgroundSubagent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateBackgroundSubagent: Validate<BackgroundSubagent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertBackgroundSubagent: Assert<BackgroundSubagent>;
-export declare const isRunningStateUpdate: Guard<RunningStateUpdate>;
-export declare const validateRunningStateUpdate: Validate<RunningStateUpdate>;
-export declare const assertRunningStateUpdate: Assert<RunningStateUpdate>;
+export declare const assertBackgroundSubagent: Assert<BackgroundSubagent>,
+  isRunningStateUpdate: Guard<RunningStateUpdate>,
+  validateRunningStateUpdate: Validate<RunningStateUpdate>,
+  assertRunningStateUpdate: Assert<RunningStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isUsage: Guard<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateUsage: Validate<Usage>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertUsage: Assert<Usage>;
-export declare const isIdleStateUpdate: Guard<IdleStateUpdate>;
-export declare const validateIdleStateUpdate: Validate<IdleStateUpdate>;
-export declare const assertIdleStateUpdate: Assert<IdleStateUpdate>;
-export declare const isRequiresActionStateUpdate: Guard<RequiresActionStateUpdate>;
-export declare const validateRequiresActionStateUpdate: Validate<RequiresActionStateUpdate>;
-export declare const assertRequiresActionStateUpdate: Assert<RequiresActionStateUpdate>;
+export declare const assertUsage: Assert<Usage>,
+  isIdleStateUpdate: Guard<IdleStateUpdate>,
+  validateIdleStateUpdate: Validate<IdleStateUpdate>,
+  assertIdleStateUpdate: Assert<IdleStateUpdate>,
+  isRequiresActionStateUpdate: Guard<RequiresActionStateUpdate>,
+  validateRequiresActionStateUpdate: Validate<RequiresActionStateUpdate>,
+  assertRequiresActionStateUpdate: Assert<RequiresActionStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isUnknownStateUpdate: Guard<UnknownStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3099,19 +3099,19 @@ export declare const isSetSessionTitleResponse: Guard<SetSessionTitleResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSetSessionTitleResponse: Validate<SetSessionTitleResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSetSessionTitleResponse: Assert<SetSessionTitleResponse>;
-export declare const isAgentNotification: Guard<AgentNotification>;
-export declare const validateAgentNotification: Validate<AgentNotification>;
-export declare const assertAgentNotification: Assert<AgentNotification>;
-export declare const isUpdateSessionNotification: Guard<UpdateSessionNotification>;
-export declare const validateUpdateSessionNotification: Validate<UpdateSessionNotification>;
-export declare const assertUpdateSessionNotification: Assert<UpdateSessionNotification>;
-export declare const isSessionUpdate: Guard<SessionUpdate>;
-export declare const validateSessionUpdate: Validate<SessionUpdate>;
-export declare const assertSessionUpdate: Assert<SessionUpdate>;
-export declare const isPlanUpdateContent: Guard<PlanUpdateContent>;
-export declare const validatePlanUpdateContent: Validate<PlanUpdateContent>;
-export declare const assertPlanUpdateContent: Assert<PlanUpdateContent>;
+export declare const assertSetSessionTitleResponse: Assert<SetSessionTitleResponse>,
+  isAgentNotification: Guard<AgentNotification>,
+  validateAgentNotification: Validate<AgentNotification>,
+  assertAgentNotification: Assert<AgentNotification>,
+  isUpdateSessionNotification: Guard<UpdateSessionNotification>,
+  validateUpdateSessionNotification: Validate<UpdateSessionNotification>,
+  assertUpdateSessionNotification: Assert<UpdateSessionNotification>,
+  isSessionUpdate: Guard<SessionUpdate>,
+  validateSessionUpdate: Validate<SessionUpdate>,
+  assertSessionUpdate: Assert<SessionUpdate>,
+  isPlanUpdateContent: Guard<PlanUpdateContent>,
+  validatePlanUpdateContent: Validate<PlanUpdateContent>,
+  assertPlanUpdateContent: Assert<PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanFile: Guard<PlanFile>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3123,10 +3123,10 @@ export declare const isPlanMarkdown: Guard<PlanMarkdown>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validatePlanMarkdown: Validate<PlanMarkdown>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertPlanMarkdown: Assert<PlanMarkdown>;
-export declare const isPlanUpdate: Guard<PlanUpdate>;
-export declare const validatePlanUpdate: Validate<PlanUpdate>;
-export declare const assertPlanUpdate: Assert<PlanUpdate>;
+export declare const assertPlanMarkdown: Assert<PlanMarkdown>,
+  isPlanUpdate: Guard<PlanUpdate>,
+  validatePlanUpdate: Validate<PlanUpdate>,
+  assertPlanUpdate: Assert<PlanUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isPlanRemoved: Guard<PlanRemoved>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3168,10 +3168,10 @@ export declare const isAuthStatusUpdateNotification: Guard<AuthStatusUpdateNotif
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthStatusUpdateNotification: Validate<AuthStatusUpdateNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthStatusUpdateNotification: Assert<AuthStatusUpdateNotification>;
-export declare const isClientRequest: Guard<ClientRequest>;
-export declare const validateClientRequest: Validate<ClientRequest>;
-export declare const assertClientRequest: Assert<ClientRequest>;
+export declare const assertAuthStatusUpdateNotification: Assert<AuthStatusUpdateNotification>,
+  isClientRequest: Guard<ClientRequest>,
+  validateClientRequest: Validate<ClientRequest>,
+  assertClientRequest: Assert<ClientRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isListProvidersRequest: Guard<ListProvidersRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3195,13 +3195,13 @@ export declare const isAuthStatusRequest: Guard<AuthStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateAuthStatusRequest: Validate<AuthStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertAuthStatusRequest: Assert<AuthStatusRequest>;
-export declare const isNewSessionRequest: Guard<NewSessionRequest>;
-export declare const validateNewSessionRequest: Validate<NewSessionRequest>;
-export declare const assertNewSessionRequest: Assert<NewSessionRequest>;
-export declare const isMcpServer: Guard<McpServer>;
-export declare const validateMcpServer: Validate<McpServer>;
-export declare const assertMcpServer: Assert<McpServer>;
+export declare const assertAuthStatusRequest: Assert<AuthStatusRequest>,
+  isNewSessionRequest: Guard<NewSessionRequest>,
+  validateNewSessionRequest: Validate<NewSessionRequest>,
+  assertNewSessionRequest: Assert<NewSessionRequest>,
+  isMcpServer: Guard<McpServer>,
+  validateMcpServer: Validate<McpServer>,
+  assertMcpServer: Assert<McpServer>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMcpServerAcp: Guard<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3219,10 +3219,10 @@ export declare const isSystemPromptMode: Guard<SystemPromptMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSystemPromptMode: Validate<SystemPromptMode>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSystemPromptMode: Assert<SystemPromptMode>;
-export declare const isListSessionsRequest: Guard<ListSessionsRequest>;
-export declare const validateListSessionsRequest: Validate<ListSessionsRequest>;
-export declare const assertListSessionsRequest: Assert<ListSessionsRequest>;
+export declare const assertSystemPromptMode: Assert<SystemPromptMode>,
+  isListSessionsRequest: Guard<ListSessionsRequest>,
+  validateListSessionsRequest: Validate<ListSessionsRequest>,
+  assertListSessionsRequest: Assert<ListSessionsRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isSessionArchiveFilter: Guard<SessionArchiveFilter>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3258,13 +3258,13 @@ export declare const isSetSessionTitleRequest: Guard<SetSessionTitleRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateSetSessionTitleRequest: Validate<SetSessionTitleRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertSetSessionTitleRequest: Assert<SetSessionTitleRequest>;
-export declare const isResumeSessionRequest: Guard<ResumeSessionRequest>;
-export declare const validateResumeSessionRequest: Validate<ResumeSessionRequest>;
-export declare const assertResumeSessionRequest: Assert<ResumeSessionRequest>;
-export declare const isClientResponse: Guard<ClientResponse>;
-export declare const validateClientResponse: Validate<ClientResponse>;
-export declare const assertClientResponse: Assert<ClientResponse>;
+export declare const assertSetSessionTitleRequest: Assert<SetSessionTitleRequest>,
+  isResumeSessionRequest: Guard<ResumeSessionRequest>,
+  validateResumeSessionRequest: Validate<ResumeSessionRequest>,
+  assertResumeSessionRequest: Assert<ResumeSessionRequest>,
+  isClientResponse: Guard<ClientResponse>,
+  validateClientResponse: Validate<ClientResponse>,
+  assertClientResponse: Assert<ClientResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpResponse: Guard<MessageMcpResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3276,10 +3276,10 @@ export declare const isMcpError: Guard<McpError>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const validateMcpError: Validate<McpError>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const assertMcpError: Assert<McpError>;
-export declare const isClientNotification: Guard<ClientNotification>;
-export declare const validateClientNotification: Validate<ClientNotification>;
-export declare const assertClientNotification: Assert<ClientNotification>;
+export declare const assertMcpError: Assert<McpError>,
+  isClientNotification: Guard<ClientNotification>,
+  validateClientNotification: Validate<ClientNotification>,
+  assertClientNotification: Assert<ClientNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const isMessageMcpNotification: Guard<MessageMcpNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3352,11 +3352,11 @@ export declare const parseMcpRequestId: Parse<McpRequestId>;
  * request's method, it is read as that method's result (`{ method: "initialize" }`:
  * `parseInitializeResponse`); without it, or for a method this surface does not know, it is kept whole.
  */
-export declare const parseAgentResponse: ResponseParse<AgentResponse>;
-export declare const parseInitializeResponse: Parse<InitializeResponse>;
-export declare const parseAgentCapabilities: Parse<AgentCapabilities>;
-export declare const parseSessionCapabilities: Parse<SessionCapabilities>;
-export declare const parseMcpCapabilities: Parse<McpCapabilities>;
+export declare const parseAgentResponse: ResponseParse<AgentResponse>,
+  parseInitializeResponse: Parse<InitializeResponse>,
+  parseAgentCapabilities: Parse<AgentCapabilities>,
+  parseSessionCapabilities: Parse<SessionCapabilities>,
+  parseMcpCapabilities: Parse<McpCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpAcpCapabilities: Parse<McpAcpCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3372,8 +3372,8 @@ export declare const parseSessionArchiveCapabilities: Parse<SessionArchiveCapabi
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatusCapabilities: Parse<SessionStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSessionTitleCapabilities: Parse<SessionTitleCapabilities>;
-export declare const parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
+export declare const parseSessionTitleCapabilities: Parse<SessionTitleCapabilities>,
+  parseAgentAuthCapabilities: Parse<AgentAuthCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthStatusCapabilities: Parse<AuthStatusCapabilities>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3397,9 +3397,9 @@ export declare const parseAuthStatusResponse: Parse<AuthStatusResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseAuthState: Parse<AuthState>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseAuthAccount: Parse<AuthAccount>;
-export declare const parseListSessionsResponse: Parse<ListSessionsResponse>;
-export declare const parseSessionInfo: Parse<SessionInfo>;
+export declare const parseAuthAccount: Parse<AuthAccount>,
+  parseListSessionsResponse: Parse<ListSessionsResponse>,
+  parseSessionInfo: Parse<SessionInfo>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseForkSessionResponse: Parse<ForkSessionResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3409,16 +3409,16 @@ export declare const parseUnarchiveSessionResponse: Parse<UnarchiveSessionRespon
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatusResponse: Parse<SessionStatusResponse>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSessionStatus: Parse<SessionStatus>;
-export declare const parseStateUpdate: Parse<StateUpdate>;
-export declare const parseBackgroundWork: Parse<BackgroundWork>;
+export declare const parseSessionStatus: Parse<SessionStatus>,
+  parseStateUpdate: Parse<StateUpdate>,
+  parseBackgroundWork: Parse<BackgroundWork>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseBackgroundSubagent: Parse<BackgroundSubagent>;
-export declare const parseRunningStateUpdate: Parse<RunningStateUpdate>;
+export declare const parseBackgroundSubagent: Parse<BackgroundSubagent>,
+  parseRunningStateUpdate: Parse<RunningStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseUsage: Parse<Usage>;
-export declare const parseIdleStateUpdate: Parse<IdleStateUpdate>;
-export declare const parseRequiresActionStateUpdate: Parse<RequiresActionStateUpdate>;
+export declare const parseUsage: Parse<Usage>,
+  parseIdleStateUpdate: Parse<IdleStateUpdate>,
+  parseRequiresActionStateUpdate: Parse<RequiresActionStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseUnknownStateUpdate: Parse<UnknownStateUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3429,15 +3429,15 @@ export declare const parseSetSessionTitleResponse: Parse<SetSessionTitleResponse
  * one this surface does not know, keeps its `params` whole; a known method's parse
  * refusing its `params` makes the message invalid.
  */
-export declare const parseAgentNotification: Parse<AgentNotification>;
-export declare const parseUpdateSessionNotification: Parse<UpdateSessionNotification>;
-export declare const parseSessionUpdate: Parse<SessionUpdate>;
-export declare const parsePlanUpdateContent: Parse<PlanUpdateContent>;
+export declare const parseAgentNotification: Parse<AgentNotification>,
+  parseUpdateSessionNotification: Parse<UpdateSessionNotification>,
+  parseSessionUpdate: Parse<SessionUpdate>,
+  parsePlanUpdateContent: Parse<PlanUpdateContent>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanFile: Parse<PlanFile>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parsePlanMarkdown: Parse<PlanMarkdown>;
-export declare const parsePlanUpdate: Parse<PlanUpdate>;
+export declare const parsePlanMarkdown: Parse<PlanMarkdown>,
+  parsePlanUpdate: Parse<PlanUpdate>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parsePlanRemoved: Parse<PlanRemoved>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3466,16 +3466,16 @@ export declare const parseSetProviderRequest: Parse<SetProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseDisableProviderRequest: Parse<DisableProviderRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseAuthStatusRequest: Parse<AuthStatusRequest>;
-export declare const parseNewSessionRequest: Parse<NewSessionRequest>;
-export declare const parseMcpServer: Parse<McpServer>;
+export declare const parseAuthStatusRequest: Parse<AuthStatusRequest>,
+  parseNewSessionRequest: Parse<NewSessionRequest>,
+  parseMcpServer: Parse<McpServer>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseMcpServerAcp: Parse<McpServerAcp>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSystemPrompt: Parse<SystemPrompt>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSystemPromptMode: Parse<SystemPromptMode>;
-export declare const parseListSessionsRequest: Parse<ListSessionsRequest>;
+export declare const parseSystemPromptMode: Parse<SystemPromptMode>,
+  parseListSessionsRequest: Parse<ListSessionsRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionArchiveFilter: Parse<SessionArchiveFilter>;
 /** @experimental Only in the unstable schema: may change or be removed. */
@@ -3487,8 +3487,8 @@ export declare const parseUnarchiveSessionRequest: Parse<UnarchiveSessionRequest
 /** @experimental Only in the unstable schema: may change or be removed. */
 export declare const parseSessionStatusRequest: Parse<SessionStatusRequest>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseSetSessionTitleRequest: Parse<SetSessionTitleRequest>;
-export declare const parseResumeSessionRequest: Parse<ResumeSessionRequest>;
+export declare const parseSetSessionTitleRequest: Parse<SetSessionTitleRequest>,
+  parseResumeSessionRequest: Parse<ResumeSessionRequest>;
 /**
  * A response's `result` answers a request it does not name: with `{ method }`, the
  * request's method, it is read as that method's result (`{ method: "session/request_permission" }`:
@@ -3540,18 +3540,18 @@ export declare const parseProxySuccessorResponse: Parse<ProxySuccessorResponse>;
  */
 export declare const parseProxyNotification: Parse<ProxyNotification>;
 /** @experimental Only in the unstable schema: may change or be removed. */
-export declare const parseProxySuccessorNotification: Parse<ProxySuccessorNotification>;
-export declare const isStateUpdateOf: OpenVariantGuard<StateUpdate, "state", "running" | "idle" | "requires_action" | "unknown">;
-export declare const isCustomStateUpdate: CustomGuard<StateUpdate, "state", "running" | "idle" | "requires_action" | "unknown">;
-export declare const isBackgroundWorkOf: OpenVariantGuard<BackgroundWork, "type", "terminal" | "tool_call" | "subagent">;
-export declare const isCustomBackgroundWork: CustomGuard<BackgroundWork, "type", "terminal" | "tool_call" | "subagent">;
-export declare const isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
-export declare const isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">;
-export declare const isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">;
-export declare const isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "plan_removed" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">;
-export declare const isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "plan_removed" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">;
-export declare const isPlanUpdateContentOf: OpenVariantGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">;
-export declare const isCustomPlanUpdateContent: CustomGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">;
-export declare const isMcpServerOf: OpenVariantGuard<McpServer, "type", "http" | "acp" | "stdio">;
-export declare const isCustomMcpServer: CustomGuard<McpServer, "type", "http" | "acp" | "stdio">;
+export declare const parseProxySuccessorNotification: Parse<ProxySuccessorNotification>,
+  isStateUpdateOf: OpenVariantGuard<StateUpdate, "state", "running" | "idle" | "requires_action" | "unknown">,
+  isCustomStateUpdate: CustomGuard<StateUpdate, "state", "running" | "idle" | "requires_action" | "unknown">,
+  isBackgroundWorkOf: OpenVariantGuard<BackgroundWork, "type", "terminal" | "tool_call" | "subagent">,
+  isCustomBackgroundWork: CustomGuard<BackgroundWork, "type", "terminal" | "tool_call" | "subagent">,
+  isIdleStateUpdateOf: OpenVariantGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">,
+  isCustomIdleStateUpdate: CustomGuard<IdleStateUpdate, "stopReason", "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled" | "error">,
+  isUntaggedIdleStateUpdate: UntaggedGuard<IdleStateUpdate, "stopReason">,
+  isSessionUpdateOf: OpenVariantGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "plan_removed" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">,
+  isCustomSessionUpdate: CustomGuard<SessionUpdate, "sessionUpdate", "user_message_chunk" | "user_message" | "agent_message_chunk" | "agent_message" | "agent_thought_chunk" | "agent_thought" | "state_update" | "tool_call_content_chunk" | "tool_call_update" | "terminal_update" | "terminal_output_chunk" | "plan_update" | "plan_removed" | "available_commands_update" | "config_option_update" | "session_info_update" | "usage_update" | "notice" | "compaction_update" | "compaction_summary_chunk" | "subagent_update" | "session_message" | "session_message_chunk">,
+  isPlanUpdateContentOf: OpenVariantGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">,
+  isCustomPlanUpdateContent: CustomGuard<PlanUpdateContent, "type", "items" | "file" | "markdown">,
+  isMcpServerOf: OpenVariantGuard<McpServer, "type", "http" | "acp" | "stdio">,
+  isCustomMcpServer: CustomGuard<McpServer, "type", "http" | "acp" | "stdio">;
 export {};
